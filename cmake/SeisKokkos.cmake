@@ -1,0 +1,89 @@
+# Provides the imported targets Kokkos::kokkos and Kokkos::kokkoskernels with the backend SEIS_BACKEND.
+#
+# 1. A Kokkos (3.4 or newer, 4.x too) already installed and visible to find_package (Kokkos_ROOT,
+#    CMAKE_PREFIX_PATH) is used if kokkos_check finds the backend in it and Kokkos Kernels is installed too.
+# 2. Otherwise cmake/bootstrap-kokkos.sh builds Kokkos 3.4.01 and Kokkos Kernels 3.4.01 from Debian's trilinos
+#    source package with cmake/patches/ into a cache outside the tree, keyed so the next configure reuses it.
+set(SEIS_BACKEND OPENMP CACHE STRING "Kokkos device backend: OPENMP, CUDA or HIP")
+set_property(CACHE SEIS_BACKEND PROPERTY STRINGS OPENMP CUDA HIP)
+set(SEIS_KOKKOS_ARCH none CACHE STRING "Kokkos_ARCH_<name> for a bootstrapped Kokkos (HOPPER90, AMPERE80, VEGA908, none)")
+set(SEIS_KOKKOS_OPTIONS "" CACHE STRING "extra -D options for a bootstrapped Kokkos, e.g. -DKokkos_ENABLE_DEBUG_BOUNDS_CHECK=ON")
+option(SEIS_KOKKOS_BOOTSTRAP "build Kokkos 3.4.01 from Debian's trilinos source package if no installed one fits" ON)
+
+if(NOT SEIS_BACKEND MATCHES "^(OPENMP|CUDA|HIP)$")
+  message(FATAL_ERROR "SEIS_BACKEND='${SEIS_BACKEND}': expected OPENMP, CUDA or HIP")
+endif()
+
+set(SEIS_KOKKOS_DEVICE ${SEIS_BACKEND})
+add_subdirectory(${CMAKE_CURRENT_LIST_DIR}/kokkos_probe ${CMAKE_BINARY_DIR}/kokkos_probe)
+if(SEIS_KOKKOS_PROBE_ACCEPTED AND NOT SEIS_KOKKOS_PROBE_KERNELS_FOUND)
+  set(SEIS_KOKKOS_PROBE_ACCEPTED FALSE)
+  message(STATUS "Kokkos ${SEIS_KOKKOS_PROBE_VERSION} at ${SEIS_KOKKOS_PROBE_DIR} has no Kokkos Kernels beside it: not used")
+elseif(NOT SEIS_KOKKOS_PROBE_ACCEPTED AND SEIS_KOKKOS_PROBE_DIR)
+  message(STATUS "Kokkos ${SEIS_KOKKOS_PROBE_VERSION} at ${SEIS_KOKKOS_PROBE_DIR} has devices "
+                 "'${SEIS_KOKKOS_PROBE_DEVICES}', not ${SEIS_BACKEND}: not used")
+endif()
+
+if(SEIS_KOKKOS_PROBE_ACCEPTED)
+  find_package(Kokkos CONFIG REQUIRED PATHS "${SEIS_KOKKOS_PROBE_DIR}" NO_DEFAULT_PATH)
+  find_package(KokkosKernels CONFIG REQUIRED)
+  message(STATUS "Using installed Kokkos ${Kokkos_VERSION} (${Kokkos_DIR})")
+else()
+  if(NOT SEIS_KOKKOS_BOOTSTRAP)
+    message(FATAL_ERROR "No installed Kokkos with backend ${SEIS_BACKEND} and Kokkos Kernels was found "
+                        "(set Kokkos_ROOT and KokkosKernels_ROOT), and SEIS_KOKKOS_BOOTSTRAP is OFF.")
+  endif()
+  if(DEFINED ENV{SEIS_DEPS_CACHE})
+    set(cache_root "$ENV{SEIS_DEPS_CACHE}")
+  elseif(DEFINED ENV{XDG_CACHE_HOME})
+    set(cache_root "$ENV{XDG_CACHE_HOME}/seistencil")
+  else()
+    set(cache_root "$ENV{HOME}/.cache/seistencil")
+  endif()
+
+  set(patch_text "")
+  file(GLOB patches "${CMAKE_CURRENT_LIST_DIR}/patches/kokkos-3.4.01-*.patch")
+  list(SORT patches)
+  foreach(input IN LISTS patches ITEMS "${CMAKE_CURRENT_LIST_DIR}/bootstrap-kokkos.sh")
+    file(SHA256 "${input}" input_hash)
+    string(APPEND patch_text "${input_hash}")
+  endforeach()
+  string(SHA256 patch_hash "${patch_text}")
+  string(SUBSTRING "${patch_hash}" 0 10 patch_hash)
+  string(SHA256 options_hash "${SEIS_KOKKOS_OPTIONS}")
+  string(SUBSTRING "${options_hash}" 0 8 options_hash)
+
+  set(compiler_key "${CMAKE_CXX_COMPILER_ID}-${CMAKE_CXX_COMPILER_VERSION}")
+  if(SEIS_BACKEND STREQUAL "CUDA")
+    execute_process(COMMAND nvcc --version OUTPUT_VARIABLE nvcc_version_text RESULT_VARIABLE nvcc_missing)
+    if(nvcc_missing OR NOT nvcc_version_text MATCHES "release ([0-9.]+)")
+      message(FATAL_ERROR "SEIS_BACKEND=CUDA needs nvcc on PATH (e.g. PATH=/usr/local/cuda/bin:$PATH)")
+    endif()
+    string(APPEND compiler_key "-nvcc${CMAKE_MATCH_1}")
+  endif()
+  string(TOLOWER "kokkos-3.4.01-${SEIS_BACKEND}-${SEIS_KOKKOS_ARCH}-opt${options_hash}-patch${patch_hash}-${compiler_key}"
+         cache_key)
+  set(prefix "${cache_root}/${cache_key}")
+
+  file(MAKE_DIRECTORY "${cache_root}")
+  file(LOCK "${cache_root}/${cache_key}.lock" TIMEOUT 3600)
+  if(NOT EXISTS "${prefix}/.seistencil-complete")
+    message(STATUS "Bootstrapping Kokkos 3.4.01 (${SEIS_BACKEND}) into ${prefix}: a few minutes, once per key")
+    file(REMOVE_RECURSE "${prefix}")
+    execute_process(
+      COMMAND bash "${CMAKE_CURRENT_LIST_DIR}/bootstrap-kokkos.sh" "${prefix}" "${SEIS_BACKEND}" "${SEIS_KOKKOS_ARCH}"
+              "${CMAKE_CXX_COMPILER}" Release "${SEIS_KOKKOS_OPTIONS}"
+      RESULT_VARIABLE bootstrap_failed)
+    if(bootstrap_failed)
+      file(LOCK "${cache_root}/${cache_key}.lock" RELEASE)
+      message(FATAL_ERROR "Kokkos bootstrap failed (see the messages above)")
+    endif()
+  endif()
+  file(LOCK "${cache_root}/${cache_key}.lock" RELEASE)
+  unset(Kokkos_DIR CACHE)
+  unset(KokkosKernels_DIR CACHE)
+  find_package(Kokkos CONFIG REQUIRED PATHS "${prefix}" NO_DEFAULT_PATH)
+  find_package(KokkosKernels CONFIG REQUIRED PATHS "${prefix}" NO_DEFAULT_PATH)
+  message(STATUS "Using bootstrapped Kokkos ${Kokkos_VERSION} (${prefix})")
+endif()
+kokkos_check(DEVICES ${SEIS_BACKEND})

@@ -1,0 +1,62 @@
+#include "seis/core/coefficients.hpp"
+
+#include <cmath>
+
+#include "seis/core/error.hpp"
+
+namespace seis {
+
+std::vector<double> second_derivative_weights(int radius) {
+  require(radius >= 1 && radius <= max_radius, "stencil radius R = ", radius, " must be in [1, ", max_radius, "]");
+  constexpr int order = 2;
+  const int n = 2 * radius + 1;
+  std::vector<double> points(n);
+  for (int j = 0; j < n; ++j) points[j] = j - radius;
+
+  // Fornberg (1988), weights at x0 = 0: delta[m][j] is the weight of point j in the derivative of order m.
+  std::vector<std::vector<double>> delta(order + 1, std::vector<double>(n, 0.0));
+  delta[0][0] = 1.0;
+  double c1 = 1.0;
+  for (int i = 1; i < n; ++i) {
+    double c2 = 1.0;
+    for (int j = 0; j < i; ++j) {
+      const double c3 = points[i] - points[j];
+      c2 *= c3;
+      for (int m = std::min(i, order); m >= 0; --m) {
+        const double lower_i = m > 0 ? delta[m - 1][i - 1] : 0.0;
+        const double lower_j = m > 0 ? delta[m - 1][j] : 0.0;
+        if (j == i - 1) delta[m][i] = c1 / c2 * (m * lower_i - points[i - 1] * delta[m][i - 1]);
+        delta[m][j] = (points[i] * delta[m][j] - m * lower_j) / c3;
+      }
+    }
+    c1 = c2;
+  }
+  std::vector<double> weights(radius + 1);
+  for (int m = 0; m <= radius; ++m) weights[m] = delta[order][radius + m];
+  return weights;
+}
+
+StencilCoefficients make_coefficients(int radius, double hx, double hy, double hz) {
+  for (double h : {hx, hy, hz}) require(std::isfinite(h) && h > 0.0, "grid spacing h = ", h, " must be finite and > 0");
+  StencilCoefficients c;
+  c.radius = radius;
+  const auto w = second_derivative_weights(radius);
+  for (int m = 0; m <= radius; ++m) {
+    c.x[m] = w[m] / (hx * hx);
+    c.y[m] = w[m] / (hy * hy);
+    c.z[m] = w[m] / (hz * hz);
+  }
+  return c;
+}
+
+const char* to_string(Operator op) {
+  switch (op) {
+    case Operator::laplacian: return "laplacian";
+    case Operator::d2x: return "d2x";
+    case Operator::d2y: return "d2y";
+    case Operator::d2z: return "d2z";
+  }
+  return "?";
+}
+
+}  // namespace seis

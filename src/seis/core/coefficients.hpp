@@ -1,0 +1,49 @@
+#pragma once
+// Central finite-difference weights of the second derivative, order 2R, R in 1..max_radius.
+#include <array>
+#include <vector>
+
+#include "seis/core/layout.hpp"
+
+namespace seis {
+
+// Fornberg's algorithm on the points -R..R: returns w[0..R], w[m] the weight of offsets +m and -m (unit spacing).
+std::vector<double> second_derivative_weights(int radius);
+
+// Weights of d2/dx2, d2/dy2, d2/dz2 scaled by 1/h^2 per axis (grid spacings in any length unit; the operator is
+// then in 1/unit^2).
+struct StencilCoefficients {
+  int radius = 0;
+  std::array<double, max_radius + 1> x{}, y{}, z{};
+};
+
+StencilCoefficients make_coefficients(int radius, double hx = 1.0, double hy = 1.0, double hz = 1.0);
+
+// What a kernel computes: the full Laplacian or one axis' second derivative (the directional kernels).
+enum class Operator { laplacian, d2x, d2y, d2z };
+const char* to_string(Operator op);
+
+// The weights a kernel applies, in float, for a compile-time radius. For a directional operator the other axes'
+// weights are zero, and `center` is the sum of the used axes' centre weights.
+template <int R>
+struct DeviceWeights {
+  float center;
+  float x[R + 1], y[R + 1], z[R + 1];
+};
+
+template <int R>
+DeviceWeights<R> device_weights(const StencilCoefficients& c, Operator op) {
+  DeviceWeights<R> w{};
+  const bool use_x = op == Operator::laplacian || op == Operator::d2x;
+  const bool use_y = op == Operator::laplacian || op == Operator::d2y;
+  const bool use_z = op == Operator::laplacian || op == Operator::d2z;
+  for (int m = 0; m <= R; ++m) {
+    w.x[m] = use_x ? static_cast<float>(c.x[m]) : 0.0f;
+    w.y[m] = use_y ? static_cast<float>(c.y[m]) : 0.0f;
+    w.z[m] = use_z ? static_cast<float>(c.z[m]) : 0.0f;
+  }
+  w.center = static_cast<float>((use_x ? c.x[0] : 0.0) + (use_y ? c.y[0] : 0.0) + (use_z ? c.z[0] : 0.0));
+  return w;
+}
+
+}  // namespace seis

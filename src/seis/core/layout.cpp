@@ -1,0 +1,43 @@
+#include "seis/core/layout.hpp"
+
+#include <cstdint>
+#include <limits>
+
+#include "seis/core/error.hpp"
+
+namespace seis {
+
+namespace {
+std::int64_t round_up(std::int64_t value, std::int64_t multiple) { return (value + multiple - 1) / multiple * multiple; }
+}  // namespace
+
+FieldLayout make_layout(int nx, int ny, int nz, int halo) {
+  require(nx >= 1, "grid size nx = ", nx, " must be >= 1");
+  require(ny >= 1, "grid size ny = ", ny, " must be >= 1");
+  require(nz >= 1, "grid size nz = ", nz, " must be >= 1");
+  require(halo >= 0 && halo <= max_radius, "halo = ", halo, " must be in [0, ", max_radius, "]");
+
+  const std::int64_t lead = round_up(halo, alignment_floats);
+  const std::int64_t ldx = round_up(lead + nx + halo, alignment_floats);
+  const std::int64_t ldy = std::int64_t{ny} + 2 * halo;
+  const std::int64_t planes = std::int64_t{nz} + 2 * halo;
+  const std::int64_t limit = std::numeric_limits<index_t>::max();
+  // ldx <= limit, ldy <= limit, so the products below cannot overflow int64.
+  require(ldx <= limit && ldx * ldy <= limit && ldx * ldy * planes <= limit, "grid ", nx, " x ", ny, " x ", nz,
+          " with halo ", halo, " needs ", ldx * ldy * planes, " padded points, more than the index type's limit of ",
+          limit);
+
+  FieldLayout layout;
+  layout.nx = nx;
+  layout.ny = ny;
+  layout.nz = nz;
+  layout.halo = halo;
+  layout.lead = static_cast<int>(lead);
+  layout.ldx = static_cast<index_t>(ldx);
+  layout.ldy = static_cast<index_t>(ldy);
+  layout.plane = static_cast<index_t>(ldx * ldy);
+  layout.size = static_cast<std::size_t>(ldx * ldy * planes);
+  return layout;
+}
+
+}  // namespace seis

@@ -1,0 +1,121 @@
+#pragma once
+// Vector loads/stores and nontemporal stores, mapped to each backend's native instructions from one source.
+//   CUDA device: float2/float4 (LDG.64/.128), __stcs (st.global.cs) for streaming stores.
+//   HIP device:  clang ext_vector_type (global_load_dwordx2/x4), __builtin_nontemporal_store (glc slc).
+//   Host:        an aligned array the compiler vectorises; streaming stores are plain stores (no host streaming
+//                store has been measured to help yet).
+// Pointers must be aligned to the access width (4 * N bytes); the field layout guarantees that for interior rows.
+#include "seis/core/compat.hpp"
+
+namespace seis {
+
+// N floats held in registers, loaded and stored as one N*32-bit access.
+template <int N>
+struct Pack {
+  static_assert(N == 1 || N == 2 || N == 4, "vector width must be 1, 2 or 4 floats");
+  float lane[N];
+};
+
+#if defined(SEIS_DEVICE_CUDA)
+namespace detail {
+template <int N> struct Native;
+template <> struct Native<1> { using type = float; };
+template <> struct Native<2> { using type = float2; };
+template <> struct Native<4> { using type = float4; };
+KOKKOS_FORCEINLINE_FUNCTION Pack<1> unpack(float v) { return {{v}}; }
+KOKKOS_FORCEINLINE_FUNCTION Pack<2> unpack(float2 v) { return {{v.x, v.y}}; }
+KOKKOS_FORCEINLINE_FUNCTION Pack<4> unpack(float4 v) { return {{v.x, v.y, v.z, v.w}}; }
+KOKKOS_FORCEINLINE_FUNCTION float pack(const Pack<1>& p) { return p.lane[0]; }
+KOKKOS_FORCEINLINE_FUNCTION float2 pack(const Pack<2>& p) { return make_float2(p.lane[0], p.lane[1]); }
+KOKKOS_FORCEINLINE_FUNCTION float4 pack(const Pack<4>& p) {
+  return make_float4(p.lane[0], p.lane[1], p.lane[2], p.lane[3]);
+}
+}  // namespace detail
+
+template <int N>
+KOKKOS_FORCEINLINE_FUNCTION Pack<N> load_pack(const float* p) {
+  return detail::unpack(*reinterpret_cast<const typename detail::Native<N>::type*>(p));
+}
+template <int N>
+KOKKOS_FORCEINLINE_FUNCTION void store_pack(float* p, const Pack<N>& v) {
+  *reinterpret_cast<typename detail::Native<N>::type*>(p) = detail::pack(v);
+}
+template <int N>
+KOKKOS_FORCEINLINE_FUNCTION void store_pack_nontemporal(float* p, const Pack<N>& v) {
+  __stcs(reinterpret_cast<typename detail::Native<N>::type*>(p), detail::pack(v));
+}
+
+#elif defined(SEIS_DEVICE_HIP)
+namespace detail {
+template <int N> struct Native { using type = float __attribute__((ext_vector_type(N))); };
+template <> struct Native<1> { using type = float; };
+}  // namespace detail
+
+template <int N>
+KOKKOS_FORCEINLINE_FUNCTION Pack<N> load_pack(const float* p) {
+  Pack<N> out;
+  if constexpr (N == 1) {
+    out.lane[0] = *p;
+  } else {
+    const auto v = *reinterpret_cast<const typename detail::Native<N>::type*>(p);
+    for (int l = 0; l < N; ++l) out.lane[l] = v[l];
+  }
+  return out;
+}
+template <int N>
+KOKKOS_FORCEINLINE_FUNCTION typename detail::Native<N>::type to_native(const Pack<N>& in) {
+  if constexpr (N == 1) {
+    return in.lane[0];
+  } else {
+    typename detail::Native<N>::type v;
+    for (int l = 0; l < N; ++l) v[l] = in.lane[l];
+    return v;
+  }
+}
+template <int N>
+KOKKOS_FORCEINLINE_FUNCTION void store_pack(float* p, const Pack<N>& v) {
+  *reinterpret_cast<typename detail::Native<N>::type*>(p) = to_native(v);
+}
+template <int N>
+KOKKOS_FORCEINLINE_FUNCTION void store_pack_nontemporal(float* p, const Pack<N>& v) {
+  __builtin_nontemporal_store(to_native(v), reinterpret_cast<typename detail::Native<N>::type*>(p));
+}
+
+#else
+template <int N>
+KOKKOS_FORCEINLINE_FUNCTION Pack<N> load_pack(const float* p) {
+  Pack<N> out;
+  for (int l = 0; l < N; ++l) out.lane[l] = p[l];
+  return out;
+}
+template <int N>
+KOKKOS_FORCEINLINE_FUNCTION void store_pack(float* p, const Pack<N>& v) {
+  for (int l = 0; l < N; ++l) p[l] = v.lane[l];
+}
+template <int N>
+KOKKOS_FORCEINLINE_FUNCTION void store_pack_nontemporal(float* p, const Pack<N>& v) {
+  store_pack(p, v);
+}
+#endif
+
+// A store that the caller switches between cached and streaming at run time (both are benchmarked).
+template <int N>
+KOKKOS_FORCEINLINE_FUNCTION void store_output(float* p, const Pack<N>& v, bool nontemporal) {
+  if (nontemporal) {
+    store_pack_nontemporal(p, v);
+  } else {
+    store_pack(p, v);
+  }
+}
+KOKKOS_FORCEINLINE_FUNCTION void store_output(float* p, float v, bool nontemporal) {
+  store_output(p, Pack<1>{{v}}, nontemporal);
+}
+
+// seis::store_nontemporal(ptr, value): the scalar and vector streaming stores, named as the issue tracker does.
+KOKKOS_FORCEINLINE_FUNCTION void store_nontemporal(float* p, float v) { store_pack_nontemporal(p, Pack<1>{{v}}); }
+template <int N>
+KOKKOS_FORCEINLINE_FUNCTION void store_nontemporal(float* p, const Pack<N>& v) {
+  store_pack_nontemporal(p, v);
+}
+
+}  // namespace seis

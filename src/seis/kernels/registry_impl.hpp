@@ -1,0 +1,52 @@
+#pragma once
+// Definitions of registry.hpp's functions; included once per backend by a generated translation unit.
+#include <algorithm>
+
+#include "seis/core/error.hpp"
+#include "seis/kernels/registry.hpp"
+
+namespace seis {
+
+template <class ExecSpace>
+const std::vector<KernelVariant<ExecSpace>>& kernel_registry() {
+  static const std::vector<KernelVariant<ExecSpace>> registry = [] {
+    std::vector<KernelVariant<ExecSpace>> list;
+    register_naive(list);
+    return list;
+  }();
+  return registry;
+}
+
+template <class ExecSpace>
+const KernelVariant<ExecSpace>& find_kernel(const std::string& name) {
+  const auto& registry = kernel_registry<ExecSpace>();
+  const auto found = std::find_if(registry.begin(), registry.end(), [&](const auto& v) { return v.name == name; });
+  if (found == registry.end()) fail("unknown kernel variant '", name, "' (seis-bench --list shows all)");
+  return *found;
+}
+
+template <class ExecSpace>
+void apply(const KernelVariant<ExecSpace>& variant, const ExecSpace& exec,
+           const typename KernelVariant<ExecSpace>::FieldType& in,
+           const typename KernelVariant<ExecSpace>::FieldType& out, const StencilCoefficients& coefficients,
+           const LaunchOptions& options) {
+  const int R = coefficients.radius;
+  const FieldLayout& a = in.layout();
+  const FieldLayout& b = out.layout();
+  require(R >= variant.min_radius && R <= variant.max_radius, "kernel '", variant.name, "' supports radius ",
+          variant.min_radius, "..", variant.max_radius, ", not R = ", R);
+  require(a == b, "kernel '", variant.name, "': input ", a.nx, "x", a.ny, "x", a.nz, " halo ", a.halo,
+          " and output ", b.nx, "x", b.ny, "x", b.nz, " halo ", b.halo, " have different shapes");
+  require(a.halo >= R, "kernel '", variant.name, "': field halo ", a.halo, " is smaller than the radius R = ", R);
+  require(in.data() != out.data(), "kernel '", variant.name, "': input and output must be different fields");
+  const auto& widths = variant.vector_widths;
+  require(options.vector_width == 0 ||
+              std::find(widths.begin(), widths.end(), options.vector_width) != widths.end(),
+          "kernel '", variant.name, "' does not support vector width VEC = ", options.vector_width);
+  require(options.window >= 0 && options.tile_x >= 0 && options.tile_y >= 0, "kernel '", variant.name,
+          "': window and tile sizes must be >= 0 (0 = default), got nw = ", options.window, ", tile ",
+          options.tile_x, "x", options.tile_y);
+  variant.launch(exec, in, out, coefficients, options);
+}
+
+}  // namespace seis

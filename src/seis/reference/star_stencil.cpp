@@ -1,0 +1,54 @@
+#include "seis/reference/star_stencil.hpp"
+
+#include <cmath>
+
+#include "seis/core/error.hpp"
+
+namespace seis {
+
+template <class Value>
+ReferenceResult reference_star_stencil(const Field<Kokkos::HostSpace, Value>& input, const StencilCoefficients& c,
+                                       Operator op) {
+  const FieldLayout& L = input.layout();
+  const int R = c.radius;
+  require(R >= 1 && R <= max_radius, "stencil radius R = ", R, " must be in [1, ", max_radius, "]");
+  require(L.halo >= R, "field halo ", L.halo, " is smaller than the stencil radius ", R);
+  const bool use_x = op == Operator::laplacian || op == Operator::d2x;
+  const bool use_y = op == Operator::laplacian || op == Operator::d2y;
+  const bool use_z = op == Operator::laplacian || op == Operator::d2z;
+  const double center = (use_x ? c.x[0] : 0.0) + (use_y ? c.y[0] : 0.0) + (use_z ? c.z[0] : 0.0);
+
+  ReferenceResult result{L, std::vector<double>(L.interior_points()), std::vector<double>(L.interior_points())};
+  const Value* u = input.data();
+  for (int k = 0; k < L.nz; ++k) {
+    for (int j = 0; j < L.ny; ++j) {
+      for (int i = 0; i < L.nx; ++i) {
+        const index_t p = L.offset(i, j, k);
+        double sum = center * u[p];
+        double magnitude = std::abs(sum);
+        const auto add_axis = [&](bool used, const auto& weights, index_t stride) {
+          if (!used) return;
+          for (int m = 1; m <= R; ++m) {
+            const double minus = weights[m] * static_cast<double>(u[p - m * stride]);
+            const double plus = weights[m] * static_cast<double>(u[p + m * stride]);
+            sum += minus + plus;
+            magnitude += std::abs(minus) + std::abs(plus);
+          }
+        };
+        add_axis(use_x, c.x, 1);
+        add_axis(use_y, c.y, L.ldx);
+        add_axis(use_z, c.z, L.plane);
+        result.value[result.index(i, j, k)] = sum;
+        result.magnitude[result.index(i, j, k)] = magnitude;
+      }
+    }
+  }
+  return result;
+}
+
+template ReferenceResult reference_star_stencil(const Field<Kokkos::HostSpace, float>&, const StencilCoefficients&,
+                                                Operator);
+template ReferenceResult reference_star_stencil(const Field<Kokkos::HostSpace, double>&, const StencilCoefficients&,
+                                                Operator);
+
+}  // namespace seis

@@ -1,0 +1,5 @@
+#pragma once
+#include "seis/core/compat.hpp"
+
+#define TEST_CATEGORY openmp
+#define TEST_EXECSPACE Kokkos::OpenMP

@@ -1,0 +1,81 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numeric>
+
+#include "seis/core/coefficients.hpp"
+#include "seis/core/error.hpp"
+
+namespace {
+
+TEST(Coefficients, SecondOrderIsOneMinusTwoOne) {
+  const auto w = seis::second_derivative_weights(1);
+  ASSERT_EQ(w.size(), 2u);
+  EXPECT_NEAR(w[0], -2.0, 1e-15);
+  EXPECT_NEAR(w[1], 1.0, 1e-15);
+}
+
+TEST(Coefficients, EighthOrderMatchesExactFractions) {
+  const auto w = seis::second_derivative_weights(4);
+  const double exact[] = {-205.0 / 72.0, 8.0 / 5.0, -1.0 / 5.0, 8.0 / 315.0, -1.0 / 560.0};
+  ASSERT_EQ(w.size(), 5u);
+  for (int m = 0; m <= 4; ++m) EXPECT_NEAR(w[m], exact[m], 1e-14) << "offset " << m;
+}
+
+// Closed form of the central second-derivative weights (e.g. Fornberg 1988, table 1):
+// w_m = 2 (-1)^(m+1) (R!)^2 / (m^2 (R-m)! (R+m)!), w_0 = -2 sum_{m>=1} w_m.
+TEST(Coefficients, EveryRadiusMatchesClosedForm) {
+  for (int R = 1; R <= seis::max_radius; ++R) {
+    const auto w = seis::second_derivative_weights(R);
+    double center = 0.0;
+    for (int m = 1; m <= R; ++m) {
+      const double exact = 2.0 * ((m + 1) % 2 == 0 ? 1.0 : -1.0) * std::exp(2.0 * std::lgamma(R + 1.0) -
+                                                                          std::lgamma(R - m + 1.0) -
+                                                                          std::lgamma(R + m + 1.0)) /
+                           (m * m);
+      EXPECT_NEAR(w[m], exact, 1e-12 * std::abs(exact) + 1e-15) << "R = " << R << ", offset " << m;
+      center -= 2.0 * exact;
+    }
+    EXPECT_NEAR(w[0], center, 1e-12) << "R = " << R;
+  }
+}
+
+TEST(Coefficients, WeightsSumToZero) {
+  for (int R = 1; R <= seis::max_radius; ++R) {
+    const auto w = seis::second_derivative_weights(R);
+    double sum = w[0];
+    for (int m = 1; m <= R; ++m) sum += 2.0 * w[m];
+    EXPECT_NEAR(sum, 0.0, 1e-13) << "R = " << R;
+  }
+}
+
+TEST(Coefficients, ScaledByInverseSpacingSquaredPerAxis) {
+  const auto c = seis::make_coefficients(4, 2.0, 0.5, 10.0);
+  const auto w = seis::second_derivative_weights(4);
+  for (int m = 0; m <= 4; ++m) {
+    EXPECT_DOUBLE_EQ(c.x[m], w[m] / 4.0);
+    EXPECT_DOUBLE_EQ(c.y[m], w[m] / 0.25);
+    EXPECT_DOUBLE_EQ(c.z[m], w[m] / 100.0);
+  }
+}
+
+TEST(Coefficients, RejectsRadiusOutsideOneToEight) {
+  for (int R : {0, -1, 9, 100}) {
+    EXPECT_THROW(seis::second_derivative_weights(R), seis::InvalidArgument) << "R = " << R;
+  }
+  try {
+    seis::make_coefficients(9);
+    FAIL() << "R = 9 accepted";
+  } catch (const seis::InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("R = 9"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("[1, 8]"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Coefficients, RejectsNonPositiveSpacing) {
+  EXPECT_THROW(seis::make_coefficients(2, 0.0, 1.0, 1.0), seis::InvalidArgument);
+  EXPECT_THROW(seis::make_coefficients(2, 1.0, -1.0, 1.0), seis::InvalidArgument);
+  EXPECT_THROW(seis::make_coefficients(2, 1.0, 1.0, std::nan("")), seis::InvalidArgument);
+}
+
+}  // namespace

@@ -1,0 +1,67 @@
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <limits>
+
+#include "seis/core/error.hpp"
+#include "seis/core/field.hpp"
+
+namespace {
+
+TEST(Layout, InteriorRowsStartOn256ByteBoundaries) {
+  for (int R = 0; R <= seis::max_radius; ++R) {
+    const auto L = seis::make_layout(37, 5, 3, R);
+    seis::Field<Kokkos::HostSpace> field("f", L);
+    for (int k = -R; k < L.nz + R; ++k) {
+      for (int j = -R; j < L.ny + R; ++j) {
+        const auto address = reinterpret_cast<std::uintptr_t>(field.data() + L.offset(0, j, k));
+        ASSERT_EQ(address % seis::alignment_bytes, 0u) << "R = " << R << ", row j = " << j << ", k = " << k;
+      }
+    }
+    EXPECT_GE(L.lead, R);
+    EXPECT_GE(L.ldx, L.lead + L.nx + R);
+  }
+}
+
+TEST(Layout, HaloPointsLieInsideTheAllocation) {
+  const auto L = seis::make_layout(1, 1, 1, 8);
+  EXPECT_GE(L.offset(-8, -8, -8), 0);
+  EXPECT_LT(static_cast<std::size_t>(L.offset(L.nx + 7, L.ny + 7, L.nz + 7)), L.size);
+}
+
+TEST(Layout, RejectsNonPositiveSizes) {
+  EXPECT_THROW(seis::make_layout(0, 4, 4, 1), seis::InvalidArgument);
+  EXPECT_THROW(seis::make_layout(4, -3, 4, 1), seis::InvalidArgument);
+  try {
+    seis::make_layout(4, 4, 0, 1);
+    FAIL() << "nz = 0 accepted";
+  } catch (const seis::InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("nz = 0"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Layout, RejectsHaloOutsideZeroToEight) {
+  EXPECT_THROW(seis::make_layout(4, 4, 4, 9), seis::InvalidArgument);
+  EXPECT_THROW(seis::make_layout(4, 4, 4, -1), seis::InvalidArgument);
+}
+
+TEST(Layout, RejectsGridsThatOverflowTheIndexType) {
+  const int big = std::numeric_limits<int>::max() / 2;
+  EXPECT_THROW(seis::make_layout(1400, 1400, 1400, 4), seis::InvalidArgument);
+  EXPECT_THROW(seis::make_layout(big, 1, 1, 4), seis::InvalidArgument);
+  try {
+    seis::make_layout(2048, 1024, 1024, 4);
+    FAIL() << "2048 x 1024 x 1024 accepted";
+  } catch (const seis::InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("index type"), std::string::npos) << e.what();
+  }
+  EXPECT_NO_THROW(seis::make_layout(1000, 1000, 1000, 8));
+}
+
+TEST(Field, DeepCopyRejectsDifferentLayouts) {
+  seis::Field<Kokkos::HostSpace> a("a", seis::make_layout(4, 4, 4, 1));
+  seis::Field<Kokkos::HostSpace> b("b", seis::make_layout(4, 4, 5, 1));
+  EXPECT_THROW(seis::deep_copy(a, b), seis::InvalidArgument);
+}
+
+}  // namespace
