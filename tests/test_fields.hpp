@@ -2,7 +2,6 @@
 // Shared helpers of the backend test bodies: fresh random inputs, poisoned outputs, checks against the oracle.
 #include <gtest/gtest.h>
 
-#include <cfloat>
 #include <cmath>
 #include <cstdlib>
 #include <random>
@@ -34,10 +33,6 @@ inline void poison(const Field<Kokkos::HostSpace>& field) {
   float* data = field.data();
   for (std::size_t n = 0; n < field.layout().size; ++n) data[n] = std::nanf("");
 }
-
-// A float32 evaluation of the stencil sums 6R+1 products; its rounding error is bounded by (6R+1) ulps of the sum
-// of the products' magnitudes. Twice that bound is the tolerance, point by point.
-inline double float32_tolerance_factor(int radius) { return 2.0 * (6 * radius + 1) * FLT_EPSILON; }
 
 // Checks every interior point against the reference and that no halo or padding point was written (still NaN).
 inline void expect_matches_reference(const Field<Kokkos::HostSpace>& out, const ReferenceResult& expected,

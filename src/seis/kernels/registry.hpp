@@ -26,6 +26,8 @@ struct KernelVariant {
   int max_radius = seis::max_radius;
   std::vector<int> vector_widths{1};  // VEC values it accepts; the first is its default
   Launcher launch;
+  // Variant-specific limits (team scratch against the device's, tile shapes); throws seis::InvalidArgument.
+  std::function<void(const FieldLayout&, int radius, const LaunchOptions&)> check_limits;
 };
 
 // Every variant for one execution space, in a stable order.
@@ -35,6 +37,12 @@ const std::vector<KernelVariant<ExecSpace>>& kernel_registry();
 // Throws seis::InvalidArgument naming the unknown name.
 template <class ExecSpace>
 const KernelVariant<ExecSpace>& find_kernel(const std::string& name);
+
+// Throws seis::InvalidArgument if `variant` cannot run at this radius and these options on fields of `layout`:
+// what apply() checks before launching, callable before any allocation.
+template <class ExecSpace>
+void validate(const KernelVariant<ExecSpace>& variant, const FieldLayout& layout, int radius,
+              const LaunchOptions& options);
 
 // Validates shapes, radius and options, then launches (asynchronously on `exec`). Writes interior points of `out`
 // only.

@@ -1,5 +1,6 @@
 #include "seis/reference/star_stencil.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "seis/core/error.hpp"
@@ -44,6 +45,20 @@ ReferenceResult reference_star_stencil(const Field<Kokkos::HostSpace, Value>& in
     }
   }
   return result;
+}
+
+double max_error_ratio(const Field<Kokkos::HostSpace>& out, const ReferenceResult& expected, int radius) {
+  const FieldLayout& L = out.layout();
+  const double factor = float32_tolerance_factor(radius);
+  double worst = 0.0;
+  for (int k = 0; k < L.nz; ++k)
+    for (int j = 0; j < L.ny; ++j)
+      for (int i = 0; i < L.nx; ++i) {
+        const double error = std::abs(out.data()[L.offset(i, j, k)] - expected.at(i, j, k));
+        const double ratio = error / (factor * expected.scale(i, j, k));
+        worst = std::isnan(error) ? HUGE_VAL : std::max(worst, ratio);
+      }
+  return worst;
 }
 
 template ReferenceResult reference_star_stencil(const Field<Kokkos::HostSpace, float>&, const StencilCoefficients&,

@@ -1,5 +1,6 @@
 #pragma once
 // The oracle: the 3D star stencil evaluated in double precision on the host.
+#include <cfloat>
 #include <vector>
 
 #include "seis/core/coefficients.hpp"
@@ -18,10 +19,18 @@ struct ReferenceResult {
   }
 };
 
+// A float32 evaluation of the stencil sums 6R+1 products; its rounding error is bounded by (6R+1) ulps of the sum
+// of the products' magnitudes (ReferenceResult::magnitude). Twice that bound is the tolerance, point by point, of
+// the tests and of seis-bench's verification.
+inline double float32_tolerance_factor(int radius) { return 2.0 * (6 * radius + 1) * FLT_EPSILON; }
+
 // Reads the interior and R halo cells of `input` (halo >= R) and applies `op` with the weights of `c`.
 // Instantiated for float (the kernels' inputs) and double (convergence tests) fields.
 template <class Value>
 ReferenceResult reference_star_stencil(const Field<Kokkos::HostSpace, Value>& input, const StencilCoefficients& c,
                                        Operator op);
+
+// max over interior points of |out - reference| / tolerance: < 1 passes; infinite for a NaN (unwritten) point.
+double max_error_ratio(const Field<Kokkos::HostSpace>& out, const ReferenceResult& expected, int radius);
 
 }  // namespace seis

@@ -1,0 +1,164 @@
+#include "bench_io.hpp"
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+
+namespace seis::bench {
+namespace {
+
+std::array<int, 3> parse_grid(const std::string& text) {
+  static const std::regex cube("([0-9]+)");
+  static const std::regex box("([0-9]+)x([0-9]+)x([0-9]+)");
+  std::smatch m;
+  if (std::regex_match(text, m, cube)) {
+    const int n = std::stoi(m[1]);
+    return {n, n, n};
+  }
+  if (std::regex_match(text, m, box)) return {std::stoi(m[1]), std::stoi(m[2]), std::stoi(m[3])};
+  throw CLI::ValidationError("--grid", "'" + text + "' is not N or NXxNYxNZ");
+}
+
+std::array<int, 2> parse_tile(const std::string& text) {
+  static const std::regex tile("([0-9]+)x([0-9]+)");
+  std::smatch m;
+  if (std::regex_match(text, m, tile)) return {std::stoi(m[1]), std::stoi(m[2])};
+  throw CLI::ValidationError("--tile", "'" + text + "' is not TXxTY");
+}
+
+std::string vec_list(const std::vector<int>& values) {
+  std::string text;
+  for (int v : values) text += (text.empty() ? "" : ",") + std::to_string(v);
+  return text;
+}
+
+}  // namespace
+
+std::optional<int> parse_command_line(int argc, char** argv, Config& config) {
+  CLI::App app{"seis-bench: times seistencil's kernel variants against the same run's copy bandwidth.\n"
+               "Effective bandwidth counts one read and one write of the interior (8 bytes per point) per application."};
+  std::vector<std::string> grids{"128"}, tiles;
+  std::string nontemporal = "off", verify = "auto";
+  app.add_option("-k,--kernels", config.kernel_patterns, "variant names or globs (default: all)")->delimiter(',');
+  app.add_option("-r,--radius", config.radii, "stencil radius R, 1..8 (default 4)")->delimiter(',')
+      ->check(CLI::Range(1, 8));
+  app.add_option("-g,--grid", grids, "grid sizes: N (cube) or NXxNYxNZ (default 128)")->delimiter(',');
+  app.add_option("--vec", config.vector_widths, "vector widths VEC (1, 2, 4; default: the variant's)")
+      ->delimiter(',')->check(CLI::IsMember({1, 2, 4}));
+  app.add_option("--nw", config.windows, "z planes per thread for sliding-window kernels (default: the variant's)")
+      ->delimiter(',')->check(CLI::PositiveNumber);
+  app.add_option("--tile", tiles, "team tile TXxTY (default: the variant's)")->delimiter(',');
+  app.add_option("--nontemporal", nontemporal, "streaming stores for the output: off, on, both")
+      ->check(CLI::IsMember({"off", "on", "both"}));
+  app.add_option("--samples", config.samples, "timed samples per case")->check(CLI::PositiveNumber);
+  app.add_option("--batch", config.batch, "launches per timed sample")->check(CLI::PositiveNumber);
+  app.add_option("--warmup", config.warmup, "untimed launches before timing")->check(CLI::NonNegativeNumber);
+  app.add_option("--verify", verify, "compare with the double reference first: auto (grids up to 256^3), on, off")
+      ->check(CLI::IsMember({"auto", "on", "off"}));
+  app.add_option("--cache-mb", config.cache_mb, "last-level cache size to defeat by rotating buffers (MB)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--json", config.json_path, "write the full report as JSON");
+  app.add_option("--csv", config.csv_path, "write one CSV row per case");
+  app.add_flag("--list", config.list, "list every kernel variant and exit");
+  app.add_flag("-q,--quiet", config.quiet, "no progress line");
+  try {
+    app.parse(argc, argv);
+    config.grids.clear();
+    for (const auto& g : grids) config.grids.push_back(parse_grid(g));
+    for (const auto& t : tiles) config.tiles.push_back(parse_tile(t));
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+  config.nontemporal = nontemporal == "off" ? std::vector<int>{0} : nontemporal == "on" ? std::vector<int>{1}
+                                                                                         : std::vector<int>{0, 1};
+  config.verify = verify == "auto" ? Verify::automatic : verify == "on" ? Verify::always : Verify::never;
+  return std::nullopt;
+}
+
+void print_variants(std::ostream& out, const std::vector<VariantInfo>& variants) {
+  for (const auto& v : variants)
+    out << std::left << std::setw(24) << v.name << " " << std::setw(10) << v.op << " R " << v.min_radius << ".."
+        << v.max_radius << "  VEC " << std::setw(6) << vec_list(v.vector_widths) << " " << v.description << "\n";
+}
+
+void print_report(std::ostream& out, const Report& report) {
+  const auto& info = report.info;
+  out << "seis-bench on " << info.device << " (" << info.backend << ", Kokkos " << info.kokkos_version << ", "
+      << info.compiler << "), commit " << info.commit << (info.dirty ? " (dirty)" : "") << ", " << info.date << "\n";
+  for (const auto& c : report.copies)
+    out << "copy bandwidth " << c.nx << "x" << c.ny << "x" << c.nz << ": vector copy " << std::fixed
+        << std::setprecision(1) << c.vector_copy_gbs << " GB/s, Kokkos::deep_copy " << c.deep_copy_gbs
+        << " GB/s (= 100% below: the vector copy)\n";
+  out << std::left << std::setw(24) << "kernel" << std::right << std::setw(3) << "R" << std::setw(16) << "grid"
+      << std::setw(4) << "VEC" << std::setw(4) << "nw" << std::setw(4) << "NT" << std::setw(11) << "time[ms]"
+      << std::setw(8) << "p10-90%" << std::setw(9) << "GB/s" << std::setw(8) << "%copy" << std::setw(8) << "GPt/s"
+      << std::setw(9) << "GFLOP/s" << std::setw(9) << "verify" << "\n";
+  for (const auto& c : report.cases) {
+    std::ostringstream grid;
+    grid << c.nx << "x" << c.ny << "x" << c.nz;
+    out << std::left << std::setw(24) << c.kernel << std::right << std::setw(3) << c.radius << std::setw(16)
+        << grid.str() << std::setw(4) << c.vector_width << std::setw(4) << c.window << std::setw(4)
+        << (c.nontemporal ? "on" : "off") << std::fixed << std::setprecision(4) << std::setw(11)
+        << c.time.median_s * 1e3 << std::setprecision(1) << std::setw(8)
+        << 100.0 * (c.time.p90_s - c.time.p10_s) / c.time.median_s << std::setw(9) << c.effective_gbs << std::setw(8)
+        << c.percent_of_copy << std::setprecision(2) << std::setw(8) << c.gpts << std::setprecision(1)
+        << std::setw(9) << c.gflops << std::setw(9) << c.verified << "\n";
+  }
+}
+
+namespace {
+nlohmann::json timing_json(const Timing& t) {
+  return {{"median_s", t.median_s}, {"min_s", t.min_s}, {"max_s", t.max_s}, {"p10_s", t.p10_s}, {"p90_s", t.p90_s}};
+}
+}  // namespace
+
+void write_json(const std::string& path, const Report& report) {
+  const auto& info = report.info;
+  const auto& config = report.config;
+  nlohmann::json j;
+  j["run"] = {{"device", info.device},   {"backend", info.backend},   {"kokkos_version", info.kokkos_version},
+              {"compiler", info.compiler}, {"git_commit", info.commit}, {"git_dirty", info.dirty},
+              {"date", info.date},         {"command_line", info.command_line},
+              {"kokkos_configuration", info.kokkos_configuration}};
+  j["config"] = {{"samples", config.samples}, {"batch", config.batch}, {"warmup", config.warmup},
+                 {"cache_mb", config.cache_mb}};
+  j["formulas"] = {
+      {"effective_bandwidth", "2 * nx*ny*nz * 4 bytes (one read and one write of the interior) / median time"},
+      {"copy_bandwidth", "2 * padded field bytes (read + write) / median time of the 128-bit vector copy"},
+      {"gflops", "(1 + 3 * axes * R) flops per point: a pair add and a multiply-add per offset, one centre multiply"}};
+  for (const auto& c : report.copies)
+    j["copies"].push_back({{"grid", {c.nx, c.ny, c.nz}}, {"bytes", c.bytes},
+                           {"vector_copy", timing_json(c.vector_copy)}, {"vector_copy_gbs", c.vector_copy_gbs},
+                           {"deep_copy", timing_json(c.deep_copy)}, {"deep_copy_gbs", c.deep_copy_gbs}});
+  for (const auto& c : report.cases)
+    j["cases"].push_back({{"kernel", c.kernel}, {"family", c.family}, {"operator", c.op}, {"radius", c.radius},
+                          {"grid", {c.nx, c.ny, c.nz}}, {"vector_width", c.vector_width}, {"window", c.window},
+                          {"tile", {c.tile_x, c.tile_y}}, {"nontemporal", c.nontemporal}, {"buffers", c.buffers},
+                          {"time", timing_json(c.time)}, {"bytes", c.bytes}, {"flops", c.flops},
+                          {"effective_gbs", c.effective_gbs}, {"gpts", c.gpts}, {"gflops", c.gflops},
+                          {"copy_gbs", c.copy_gbs}, {"percent_of_copy", c.percent_of_copy},
+                          {"verified", c.verified}, {"max_error_ratio", c.max_error_ratio}});
+  std::ofstream file(path);
+  if (!file) throw std::runtime_error("cannot write " + path);
+  file << j.dump(2) << "\n";
+}
+
+void write_csv(const std::string& path, const Report& report) {
+  std::ofstream file(path);
+  if (!file) throw std::runtime_error("cannot write " + path);
+  file << "device,backend,commit,kernel,family,operator,radius,nx,ny,nz,vec,nw,tile_x,tile_y,nontemporal,"
+          "median_s,p10_s,p90_s,effective_gbs,copy_gbs,percent_of_copy,gpts,gflops,verified\n";
+  for (const auto& c : report.cases)
+    file << '"' << report.info.device << "\"," << report.info.backend << "," << report.info.commit << "," << c.kernel
+         << "," << c.family << "," << c.op << "," << c.radius << "," << c.nx << "," << c.ny << "," << c.nz << ","
+         << c.vector_width << "," << c.window << "," << c.tile_x << "," << c.tile_y << "," << c.nontemporal << ","
+         << c.time.median_s << "," << c.time.p10_s << "," << c.time.p90_s << "," << c.effective_gbs << ","
+         << c.copy_gbs << "," << c.percent_of_copy << "," << c.gpts << "," << c.gflops << "," << c.verified << "\n";
+}
+
+}  // namespace seis::bench

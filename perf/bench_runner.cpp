@@ -1,0 +1,288 @@
+#include "bench_runner.hpp"
+
+#include <fnmatch.h>
+#include <unistd.h>
+
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <fstream>
+#include <iostream>
+#include <random>
+#include <sstream>
+
+#include "seis/core/error.hpp"
+#include "seis/kernels/copy.hpp"
+#include "seis/kernels/registry.hpp"
+#include "seis/reference/star_stencil.hpp"
+#include "seis_build_info.hpp"
+
+namespace seis::bench {
+namespace {
+
+using Exec = Kokkos::DefaultExecutionSpace;
+using Memory = Exec::memory_space;
+using DeviceField = Field<Memory>;
+
+std::size_t available_memory_bytes() {
+#if defined(KOKKOS_ENABLE_CUDA)
+  std::size_t free = 0, total = 0;
+  cudaMemGetInfo(&free, &total);
+  return free;
+#elif defined(KOKKOS_ENABLE_HIP)
+  std::size_t free = 0, total = 0;
+  (void)hipMemGetInfo(&free, &total);
+  return free;
+#else
+  return static_cast<std::size_t>(sysconf(_SC_AVPHYS_PAGES)) * static_cast<std::size_t>(sysconf(_SC_PAGE_SIZE));
+#endif
+}
+
+std::string device_name() {
+#if defined(KOKKOS_ENABLE_CUDA)
+  cudaDeviceProp properties;
+  cudaGetDeviceProperties(&properties, Exec().cuda_device());
+  return properties.name;
+#elif defined(KOKKOS_ENABLE_HIP)
+  hipDeviceProp_t properties;
+  int device = 0;
+  (void)hipGetDevice(&device);
+  (void)hipGetDeviceProperties(&properties, device);
+  return properties.name;
+#else
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(cpuinfo, line))
+    if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2) + " (" +
+                                                     std::to_string(Exec().concurrency()) + " threads)";
+  return "host";
+#endif
+}
+
+// Untimed warm-up, then `samples` timed samples of `batch` launches each, fenced before and after.
+template <class Launch>
+Timing time_launches(const Config& config, Launch&& launch) {
+  for (int n = 0; n < config.warmup; ++n) launch(n);
+  Kokkos::fence();
+  std::vector<double> seconds;
+  int launches = 0;
+  for (int s = 0; s < config.samples; ++s) {
+    Kokkos::fence();
+    const auto start = std::chrono::steady_clock::now();
+    for (int b = 0; b < config.batch; ++b) launch(launches++);
+    Kokkos::fence();
+    seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / config.batch);
+  }
+  std::sort(seconds.begin(), seconds.end());
+  const auto at = [&](double q) { return seconds[static_cast<std::size_t>(q * (seconds.size() - 1) + 0.5)]; };
+  return Timing{at(0.5), seconds.front(), seconds.back(), at(0.1), at(0.9)};
+}
+
+// Enough (in, out) pairs that one round over them exceeds twice the last-level cache, so that repeated
+// applications read from memory, not from cache.
+int buffer_pairs(const FieldLayout& layout, double cache_mb) {
+  const double pair_bytes = 2.0 * layout.size * sizeof(float);
+  return static_cast<int>(std::clamp(std::ceil(2.0 * cache_mb * 1e6 / pair_bytes), 1.0, 16.0));
+}
+
+double flops_per_point(Operator op, int radius) {
+  // Per axis and offset m: one add of the symmetric pair, one multiply-add (2 flops); plus the centre multiply.
+  const int axes = op == Operator::laplacian ? 3 : 1;
+  return 1.0 + 3.0 * axes * radius;
+}
+
+bool matches(const std::string& name, const std::vector<std::string>& patterns) {
+  return std::any_of(patterns.begin(), patterns.end(),
+                     [&](const std::string& p) { return fnmatch(p.c_str(), name.c_str(), 0) == 0; });
+}
+
+struct PlannedCase {
+  const KernelVariant<Exec>* variant;
+  int radius;
+  std::array<int, 3> grid;
+  LaunchOptions options;
+};
+
+template <class T>
+std::vector<T> or_default(const std::vector<T>& values, T fallback) {
+  return values.empty() ? std::vector<T>{fallback} : values;
+}
+
+std::vector<PlannedCase> plan(const Config& config) {
+  std::vector<PlannedCase> cases;
+  std::size_t matched = 0;
+  for (const auto& variant : kernel_registry<Exec>()) {
+    if (!matches(variant.name, config.kernel_patterns)) continue;
+    ++matched;
+    for (const auto& grid : config.grids)
+      for (int radius : config.radii) {
+        if (radius < variant.min_radius || radius > variant.max_radius) continue;
+        for (int vec : or_default(config.vector_widths, variant.vector_widths.front())) {
+          if (std::find(variant.vector_widths.begin(), variant.vector_widths.end(), vec) ==
+              variant.vector_widths.end()) {
+            std::cerr << "note: " << variant.name << " has no VEC = " << vec << "; skipped\n";
+            continue;
+          }
+          for (int window : or_default(config.windows, 0))
+            for (const auto& tile : or_default(config.tiles, std::array<int, 2>{0, 0}))
+              for (int nontemporal : config.nontemporal) {
+                LaunchOptions options;
+                options.vector_width = vec;
+                options.window = window;
+                options.tile_x = tile[0];
+                options.tile_y = tile[1];
+                options.nontemporal = nontemporal != 0;
+                cases.push_back({&variant, radius, grid, options});
+              }
+        }
+      }
+  }
+  require(matched > 0, "no kernel variant matches '", config.kernel_patterns.front(), "' (seis-bench --list)");
+  require(!cases.empty(), "no case to run: the selected variants support none of the requested radii and VEC");
+  // Every refusal before the first allocation.
+  for (const auto& c : cases) {
+    const auto layout = make_layout(c.grid[0], c.grid[1], c.grid[2], c.radius);
+    validate(*c.variant, layout, c.radius, c.options);
+    const double needed = 2.0 * buffer_pairs(layout, config.cache_mb) * layout.size * sizeof(float);
+    const double available = static_cast<double>(available_memory_bytes());
+    require(needed < 0.9 * available, "grid ", c.grid[0], "x", c.grid[1], "x", c.grid[2], " needs ", needed / 1e9,
+            " GB of fields, more than 90% of the ", available / 1e9, " GB available");
+  }
+  return cases;
+}
+
+struct Buffers {
+  std::vector<DeviceField> in, out;
+};
+
+Buffers allocate(const FieldLayout& layout, int pairs, std::mt19937& rng, Field<Kokkos::HostSpace>& host_input) {
+  Buffers b;
+  host_input = Field<Kokkos::HostSpace>("host input", layout);
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  for (std::size_t n = 0; n < layout.size; ++n) host_input.data()[n] = uniform(rng);
+  for (int p = 0; p < pairs; ++p) {
+    b.in.emplace_back("bench in", layout);
+    b.out.emplace_back("bench out", layout);
+    deep_copy(b.in.back(), host_input);
+    Kokkos::deep_copy(b.out.back().span(), std::nanf(""));
+  }
+  return b;
+}
+
+}  // namespace
+
+std::vector<VariantInfo> list_variants() {
+  std::vector<VariantInfo> list;
+  for (const auto& v : kernel_registry<Exec>())
+    list.push_back({v.name, v.family, to_string(v.op), v.description, v.min_radius, v.max_radius, v.vector_widths});
+  return list;
+}
+
+RunInfo describe_run() {
+  RunInfo info;
+  info.device = device_name();
+  info.backend = Exec::name();
+  info.kokkos_version = std::to_string(KOKKOS_VERSION / 10000) + "." + std::to_string(KOKKOS_VERSION / 100 % 100) +
+                        "." + std::to_string(KOKKOS_VERSION % 100);
+  std::ostringstream configuration;
+  Kokkos::print_configuration(configuration, false);
+  info.kokkos_configuration = configuration.str();
+  info.compiler = build_info::compiler;
+  info.commit = build_info::git_commit;
+  info.dirty = build_info::git_dirty;
+  const std::time_t now = std::time(nullptr);
+  char date[32];
+  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  info.date = date;
+  return info;
+}
+
+Report run_benchmark(const Config& config,
+                     const std::function<void(int done, int total, const std::string&)>& progress) {
+  require(config.samples >= 1 && config.batch >= 1 && config.warmup >= 0,
+          "samples and batch must be >= 1 and warmup >= 0");
+  Report report;
+  report.info = describe_run();
+  report.config = config;
+  const auto cases = plan(config);
+  std::mt19937 rng(12345);
+  const Exec exec;
+
+  for (std::size_t n = 0; n < cases.size(); ++n) {
+    const auto& c = cases[n];
+    const auto& variant = *c.variant;
+    const auto layout = make_layout(c.grid[0], c.grid[1], c.grid[2], c.radius);
+    const int pairs = buffer_pairs(layout, config.cache_mb);
+    std::ostringstream label;
+    label << variant.name << " R=" << c.radius << " " << c.grid[0] << "x" << c.grid[1] << "x" << c.grid[2];
+    if (progress) progress(static_cast<int>(n), static_cast<int>(cases.size()), label.str());
+
+    Field<Kokkos::HostSpace> host_input;
+    Buffers buffers = allocate(layout, pairs, rng, host_input);
+    const double interior = static_cast<double>(layout.interior_points());
+
+    // The yardstick, once per grid size: the same fields copied by the tuned vector copy and by deep_copy.
+    auto copy = std::find_if(report.copies.begin(), report.copies.end(), [&](const CopyResult& r) {
+      return r.nx == c.grid[0] && r.ny == c.grid[1] && r.nz == c.grid[2];
+    });
+    if (copy == report.copies.end()) {
+      CopyResult r{c.grid[0], c.grid[1], c.grid[2], 2.0 * layout.size * sizeof(float), {}, {}, 0, 0};
+      r.vector_copy = time_launches(config, [&](int k) { vector_copy(exec, buffers.in[k % pairs], buffers.out[k % pairs]); });
+      r.deep_copy = time_launches(config, [&](int k) {
+        Kokkos::deep_copy(exec, buffers.out[k % pairs].span(), buffers.in[k % pairs].span());
+      });
+      r.vector_copy_gbs = r.bytes / r.vector_copy.median_s / 1e9;
+      r.deep_copy_gbs = r.bytes / r.deep_copy.median_s / 1e9;
+      report.copies.push_back(r);
+      copy = report.copies.end() - 1;
+      for (auto& out : buffers.out) Kokkos::deep_copy(out.span(), std::nanf(""));
+    }
+
+    const auto coefficients = make_coefficients(c.radius);
+    CaseResult result;
+    result.kernel = variant.name;
+    result.family = variant.family;
+    result.op = to_string(variant.op);
+    result.radius = c.radius;
+    result.nx = c.grid[0];
+    result.ny = c.grid[1];
+    result.nz = c.grid[2];
+    result.vector_width = c.options.vector_width;
+    result.window = c.options.window;
+    result.tile_x = c.options.tile_x;
+    result.tile_y = c.options.tile_y;
+    result.nontemporal = c.options.nontemporal;
+    result.buffers = pairs;
+
+    const bool verify = config.verify == Verify::always ||
+                        (config.verify == Verify::automatic && interior <= 256.0 * 256.0 * 256.0);
+    if (verify) {
+      apply(variant, exec, buffers.in[0], buffers.out[0], coefficients, c.options);
+      Kokkos::fence();
+      const auto out = to_host(buffers.out[0]);
+      result.max_error_ratio =
+          max_error_ratio(out, reference_star_stencil(host_input, coefficients, variant.op), c.radius);
+      result.verified = result.max_error_ratio < 1.0 ? "pass" : "FAIL";
+    } else {
+      result.verified = "skipped";
+    }
+
+    result.time = time_launches(config, [&](int k) {
+      apply(variant, exec, buffers.in[k % pairs], buffers.out[k % pairs], coefficients, c.options);
+    });
+    result.bytes = 2.0 * interior * sizeof(float);
+    result.flops = flops_per_point(variant.op, c.radius) * interior;
+    result.effective_gbs = result.bytes / result.time.median_s / 1e9;
+    result.gpts = interior / result.time.median_s / 1e9;
+    result.gflops = result.flops / result.time.median_s / 1e9;
+    result.copy_gbs = copy->vector_copy_gbs;
+    result.percent_of_copy = 100.0 * result.effective_gbs / result.copy_gbs;
+    report.cases.push_back(result);
+  }
+  if (progress) progress(static_cast<int>(cases.size()), static_cast<int>(cases.size()), "done");
+  return report;
+}
+
+}  // namespace seis::bench

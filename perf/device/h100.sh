@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Runs on the NVIDIA H100 machine (the device tool) over build trees built on a developer machine with nvcc 13
+# (carried as build/cuda, build/cuda-ampere-jit). Results and logs go to $OUT.
+# usage: perf/device/h100.sh STAGE...
+#   info       nvidia-smi, the SASS architectures in the binaries
+#   tests      ctest of the cuda preset
+#   sanitize   compute-sanitizer memcheck and racecheck over the CUDA test binary
+#   bench ARGS seis-bench with ARGS (up to the next stage name), JSON/CSV into $OUT
+#   jit        the same seis-bench case native (sm_90) and through PTX JIT (sm_80 build)
+set -uo pipefail
+root=$(pwd)
+out=${OUT:-$root/device-out}
+mkdir -p "$out"
+# ctest files name the developer machine's absolute paths.
+[ -e /work/main ] || { mkdir -p /work && ln -s "$root" /work/main; }
+export PATH=/usr/local/cuda/bin:$PATH
+status=0
+stages=(info tests sanitize bench jit)
+is_stage() { local s; for s in "${stages[@]}"; do [ "$1" = "$s" ] && return 0; done; return 1; }
+
+while [ $# -gt 0 ]; do
+  stage=$1; shift
+  case "$stage" in
+    info)
+      nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv | tee "$out/gpu.txt"
+      cuobjdump --list-elf build/cuda/perf/seis-bench | sed 's/.*\.\(sm_[0-9a-z]*\)\..*/\1/' | sort | uniq -c | tee -a "$out/gpu.txt" ;;
+    tests)
+      ctest --test-dir build/cuda --output-on-failure 2>&1 | tee "$out/ctest-cuda.log" | tail -n 15
+      [ "${PIPESTATUS[0]}" -eq 0 ] || status=1 ;;
+    sanitize)
+      for tool in memcheck racecheck; do
+        compute-sanitizer --tool "$tool" --error-exitcode 3 build/cuda/tests/seis_tests_Cuda \
+          --gtest_brief=1 > "$out/sanitizer-$tool.log" 2>&1
+        rc=$?
+        echo "compute-sanitizer $tool: exit $rc; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitizer-$tool.log" | tail -n 1)"
+        [ "$rc" -eq 0 ] || status=1
+      done ;;
+    bench)
+      args=()
+      while [ $# -gt 0 ] && ! is_stage "$1"; do args+=("$1"); shift; done
+      n=$(ls "$out"/bench-*.json 2>/dev/null | wc -l)
+      build/cuda/perf/seis-bench -q --json "$out/bench-$n.json" --csv "$out/bench-$n.csv" "${args[@]}" \
+        | tee "$out/bench-$n.txt" || status=1 ;;
+    jit)
+      for build in cuda cuda-ampere-jit; do
+        build/$build/perf/seis-bench -q --kernels naive --radius 4 --grid 512 --json "$out/jit-$build.json" \
+          | tee "$out/jit-$build.txt" || status=1
+      done ;;
+    *) echo "unknown stage '$stage'" >&2; exit 2 ;;
+  esac
+done
+exit $status
