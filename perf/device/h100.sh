@@ -3,7 +3,8 @@
 # (carried as build/cuda, build/cuda-ampere-jit). Results and logs go to $OUT.
 # usage: perf/device/h100.sh STAGE...
 #   info       nvidia-smi, the SASS architectures in the binaries
-#   tests      ctest of the cuda preset
+#   tests      every CUDA test binary of the cuda preset (gtest directly: the H100 machine's CMake differs from the
+#              one that wrote build/cuda's ctest files, and its ctest cannot read them)
 #   sanitize   compute-sanitizer memcheck and racecheck over the CUDA test binary
 #   bench ARGS seis-bench with ARGS (up to the next stage name), JSON/CSV into $OUT
 #   jit        the same seis-bench case native (sm_90) and through PTX JIT (sm_80 build)
@@ -25,8 +26,12 @@ while [ $# -gt 0 ]; do
       nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv | tee "$out/gpu.txt"
       cuobjdump --list-elf build/cuda/perf/seis-bench | sed 's/.*\.\(sm_[0-9a-z]*\)\..*/\1/' | sort | uniq -c | tee -a "$out/gpu.txt" ;;
     tests)
-      ctest --test-dir build/cuda --output-on-failure 2>&1 | tee "$out/ctest-cuda.log" | tail -n 15
-      [ "${PIPESTATUS[0]}" -eq 0 ] || status=1 ;;
+      for test in build/cuda/tests/seis_core_tests build/cuda/tests/seis_tests_Cuda; do
+        "$test" --gtest_brief=1 > "$out/$(basename "$test").log" 2>&1
+        rc=$?
+        echo "$(basename "$test"): exit $rc; $(grep -E '^\[  (PASSED|FAILED)  \]' "$out/$(basename "$test").log" | tr '\n' ' ')"
+        [ "$rc" -eq 0 ] || status=1
+      done ;;
     sanitize)
       for tool in memcheck racecheck; do
         compute-sanitizer --tool "$tool" --error-exitcode 3 build/cuda/tests/seis_tests_Cuda \
