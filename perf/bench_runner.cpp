@@ -89,8 +89,7 @@ int buffer_pairs(const FieldLayout& layout, double cache_mb) {
 
 double flops_per_point(Operator op, int radius) {
   // Per axis and offset m: one add of the symmetric pair, one multiply-add (2 flops); plus the centre multiply.
-  const int axes = op == Operator::laplacian ? 3 : 1;
-  return 1.0 + 3.0 * axes * radius;
+  return 1.0 + 3.0 * axis_count(op) * radius;
 }
 
 bool matches(const std::string& name, const std::vector<std::string>& patterns) {

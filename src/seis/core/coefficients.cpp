@@ -55,6 +55,7 @@ const char* to_string(Operator op) {
     case Operator::d2x: return "d2x";
     case Operator::d2y: return "d2y";
     case Operator::d2z: return "d2z";
+    case Operator::d2xy: return "d2xy";
   }
   return "?";
 }

@@ -19,9 +19,14 @@ struct StencilCoefficients {
 
 StencilCoefficients make_coefficients(int radius, double hx = 1.0, double hy = 1.0, double hz = 1.0);
 
-// What a kernel computes: the full Laplacian or one axis' second derivative (the directional kernels).
-enum class Operator { laplacian, d2x, d2y, d2z };
+// What a kernel computes: the sum of the second derivatives along a set of axes (a bit mask): the Laplacian, one
+// axis (the directional kernels) or x + y (the fused xy kernel).
+enum class Operator : unsigned { d2x = 1, d2y = 2, d2xy = 3, d2z = 4, laplacian = 7 };
 const char* to_string(Operator op);
+constexpr bool uses_x(Operator op) { return (static_cast<unsigned>(op) & 1u) != 0; }
+constexpr bool uses_y(Operator op) { return (static_cast<unsigned>(op) & 2u) != 0; }
+constexpr bool uses_z(Operator op) { return (static_cast<unsigned>(op) & 4u) != 0; }
+constexpr int axis_count(Operator op) { return int(uses_x(op)) + int(uses_y(op)) + int(uses_z(op)); }
 
 // The weights a kernel applies, in float, for a compile-time radius. For a directional operator the other axes'
 // weights are zero, and `center` is the sum of the used axes' centre weights.
@@ -34,9 +39,7 @@ struct DeviceWeights {
 template <int R>
 DeviceWeights<R> device_weights(const StencilCoefficients& c, Operator op) {
   DeviceWeights<R> w{};
-  const bool use_x = op == Operator::laplacian || op == Operator::d2x;
-  const bool use_y = op == Operator::laplacian || op == Operator::d2y;
-  const bool use_z = op == Operator::laplacian || op == Operator::d2z;
+  const bool use_x = uses_x(op), use_y = uses_y(op), use_z = uses_z(op);
   for (int m = 0; m <= R; ++m) {
     w.x[m] = use_x ? static_cast<float>(c.x[m]) : 0.0f;
     w.y[m] = use_y ? static_cast<float>(c.y[m]) : 0.0f;

@@ -18,7 +18,9 @@ FieldLayout make_layout(int nx, int ny, int nz, int halo) {
   require(halo >= 0 && halo <= max_radius, "halo = ", halo, " must be in [0, ", max_radius, "]");
 
   const std::int64_t lead = round_up(halo, alignment_floats);
-  const std::int64_t ldx = round_up(lead + nx + halo, alignment_floats);
+  // Room for whole 4-float vectors past the row's end: a vector kernel may read [round_up(nx, 4),
+  // round_up(nx, 4) + round_up(halo, 4)) without leaving the row.
+  const std::int64_t ldx = round_up(lead + round_up(nx, 4) + round_up(halo, 4), alignment_floats);
   const std::int64_t ldy = std::int64_t{ny} + 2 * halo;
   const std::int64_t planes = std::int64_t{nz} + 2 * halo;
   const std::int64_t limit = std::numeric_limits<index_t>::max();

@@ -17,7 +17,8 @@ struct FieldLayout {
   int nx = 0, ny = 0, nz = 0;  // interior points
   int halo = 0;                // halo width on every side, >= the stencil radius
   int lead = 0;                // floats in a row before interior x = 0 (a multiple of alignment_floats, >= halo)
-  index_t ldx = 0;             // row pitch in floats (a multiple of alignment_floats)
+  index_t ldx = 0;             // row pitch in floats (a multiple of alignment_floats, >= lead + round_up(nx, 4) +
+                               // round_up(halo, 4), so 4-float vectors of the row's halo stay in the row)
   index_t ldy = 0;             // rows per plane: ny + 2 * halo
   index_t plane = 0;           // plane pitch in floats: ldx * ldy
   std::size_t size = 0;        // floats in the whole field: plane * (nz + 2 * halo)

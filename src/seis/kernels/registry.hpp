@@ -55,5 +55,13 @@ void apply(const KernelVariant<ExecSpace>& variant, const ExecSpace& exec,
 // Each kernel family adds its variants; defined in the family's header, instantiated per backend.
 template <class ExecSpace>
 void register_naive(std::vector<KernelVariant<ExecSpace>>& registry);
+template <class ExecSpace>
+void register_directional(std::vector<KernelVariant<ExecSpace>>& registry);
+template <class ExecSpace>
+void register_team_scratch(std::vector<KernelVariant<ExecSpace>>& registry);
+template <class ExecSpace>
+void register_sliding_window(std::vector<KernelVariant<ExecSpace>>& registry);
+template <class ExecSpace>
+void register_fused_xyz(std::vector<KernelVariant<ExecSpace>>& registry);
 
 }  // namespace seis

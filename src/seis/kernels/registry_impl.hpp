@@ -12,6 +12,10 @@ const std::vector<KernelVariant<ExecSpace>>& kernel_registry() {
   static const std::vector<KernelVariant<ExecSpace>> registry = [] {
     std::vector<KernelVariant<ExecSpace>> list;
     register_naive(list);
+    register_directional(list);
+    register_team_scratch(list);
+    register_sliding_window(list);
+    register_fused_xyz(list);
     return list;
   }();
   return registry;

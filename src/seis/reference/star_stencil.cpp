@@ -14,9 +14,7 @@ ReferenceResult reference_star_stencil(const Field<Kokkos::HostSpace, Value>& in
   const int R = c.radius;
   require(R >= 1 && R <= max_radius, "stencil radius R = ", R, " must be in [1, ", max_radius, "]");
   require(L.halo >= R, "field halo ", L.halo, " is smaller than the stencil radius ", R);
-  const bool use_x = op == Operator::laplacian || op == Operator::d2x;
-  const bool use_y = op == Operator::laplacian || op == Operator::d2y;
-  const bool use_z = op == Operator::laplacian || op == Operator::d2z;
+  const bool use_x = uses_x(op), use_y = uses_y(op), use_z = uses_z(op);
   const double center = (use_x ? c.x[0] : 0.0) + (use_y ? c.y[0] : 0.0) + (use_z ? c.z[0] : 0.0);
 
   ReferenceResult result{L, std::vector<double>(L.interior_points()), std::vector<double>(L.interior_points())};

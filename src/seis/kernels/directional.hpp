@@ -1,0 +1,29 @@
+#pragma once
+// Directional second derivatives, the "three-pass" approach of AMD's seismic-stencil lab notes: one kernel per
+// axis, each reading 2R+1 neighbours along it. Baselines read one float per thread; the vectorised x and y
+// kernels move VEC = 1, 2, 4 floats (32-, 64-, 128-bit accesses) per thread, x from a register array of 2R+VEC
+// values (rounded to whole vectors).
+#include "seis/kernels/tile_variants.hpp"
+
+namespace seis {
+
+template <class ExecSpace>
+void register_directional(std::vector<KernelVariant<ExecSpace>>& registry) {
+  using X = Sources<Operator::d2x, YSource::global, ZSource::global>;
+  using Y = Sources<Operator::d2y, YSource::global, ZSource::global>;
+  using Z = Sources<Operator::d2z, YSource::global, ZSource::global>;
+  const TileShape scalar_tile{64, 4, 1}, vector_tile{32, 4, 1};
+  registry.push_back(tile_variant<ExecSpace, X, 0, 1>(
+      "x", "directional", "d2/dx2, one output per thread, 2R+1 scalar loads (AMD lab notes, x baseline)", scalar_tile));
+  registry.push_back(tile_variant<ExecSpace, Y, 0, 1>(
+      "y", "directional", "d2/dy2, one output per thread, 2R+1 scalar loads (AMD lab notes, y baseline)", scalar_tile));
+  registry.push_back(tile_variant<ExecSpace, Z, 0, 1>(
+      "z", "directional", "d2/dz2, one output per thread, 2R+1 scalar loads (AMD lab notes, z baseline)", scalar_tile));
+  registry.push_back(tile_variant<ExecSpace, X, 0, 4, 2, 1>(
+      "x_vec", "directional", "d2/dx2, VEC outputs per thread from a register array of vector loads (AMD lab notes)",
+      vector_tile));
+  registry.push_back(tile_variant<ExecSpace, Y, 0, 4, 2, 1>(
+      "y_vec", "directional", "d2/dy2, VEC outputs per thread, 2R+1 vector loads (AMD lab notes)", vector_tile));
+}
+
+}  // namespace seis

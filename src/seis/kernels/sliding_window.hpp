@@ -1,0 +1,19 @@
+#pragma once
+// z from a register sliding window: each thread walks nw planes keeping 2R+1 values (vectors) in registers,
+// loading one new plane per step (AMD seismic-stencil lab notes, z kernel; 2.5D register shifting).
+#include "seis/kernels/tile_variants.hpp"
+
+namespace seis {
+
+template <class ExecSpace>
+void register_sliding_window(std::vector<KernelVariant<ExecSpace>>& registry) {
+  using Z = Sources<Operator::d2z, YSource::global, ZSource::window>;
+  registry.push_back(tile_variant<ExecSpace, Z, 0, 1>(
+      "z_window", "sliding_window", "d2/dz2 from a register window of 2R+1 planes, nw planes per thread",
+      TileShape{64, 4, 16}));
+  registry.push_back(tile_variant<ExecSpace, Z, 0, 4, 2, 1>(
+      "z_window_vec", "sliding_window", "d2/dz2 from a register window of 2R+1 vectors, nw planes per thread",
+      TileShape{32, 4, 16}));
+}
+
+}  // namespace seis

@@ -1,0 +1,67 @@
+#pragma once
+// Launching a tile kernel as a Kokkos TeamPolicy: one team per tile, one thread per tile column (a vector of VEC
+// floats in x at one y), team scratch for staged planes. Host backends run 1 x 1 tiles by default: their teams
+// are OS threads, and these kernels keep per-thread state (the z window) that a team thread cannot multiplex.
+#include <string>
+#include <type_traits>
+
+#include "seis/core/compat.hpp"
+#include "seis/core/error.hpp"
+#include "seis/core/layout.hpp"
+#include "seis/kernels/launch_options.hpp"
+
+namespace seis {
+
+template <class ExecSpace>
+constexpr bool is_gpu_space() {
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) return true;
+#endif
+#if defined(KOKKOS_ENABLE_HIP)
+  if constexpr (std::is_same_v<ExecSpace, compat::HIP>) return true;
+#endif
+  return false;
+}
+
+struct TileShape {
+  int tx = 1;  // columns (vectors) per tile along x
+  int ty = 1;  // rows per tile along y
+  int nw = 1;  // planes per tile along z (the z window)
+};
+
+// The options' tile and window, or the variant's defaults where they are 0.
+inline TileShape resolve_tile(const LaunchOptions& options, const TileShape& gpu_default, bool gpu) {
+  TileShape shape = gpu ? gpu_default : TileShape{1, 1, gpu_default.nw};
+  if (options.tile_x > 0) shape.tx = options.tile_x;
+  if (options.tile_y > 0) shape.ty = options.tile_y;
+  if (options.window > 0) shape.nw = options.window;
+  return shape;
+}
+
+struct TileGrid {
+  int tiles_x, tiles_y, tiles_z;
+  int league() const { return tiles_x * tiles_y * tiles_z; }
+};
+
+inline TileGrid tile_grid(const FieldLayout& L, const TileShape& s, int vector_width) {
+  const int columns = (L.nx + vector_width - 1) / vector_width;
+  return {(columns + s.tx - 1) / s.tx, (L.ny + s.ty - 1) / s.ty, (L.nz + s.nw - 1) / s.nw};
+}
+
+// Refuses tiles whose team is larger than the backend allows or whose scratch exceeds the device's limit, naming
+// both numbers. `Policy` is the kernel's TeamPolicy type, `functor` the kernel.
+template <class Policy, class Functor>
+void check_team_limits(const std::string& kernel, const Functor& functor, const TileShape& shape,
+                       std::size_t scratch_bytes) {
+  require(shape.tx >= 1 && shape.ty >= 1 && shape.nw >= 1, "kernel '", kernel, "': tile ", shape.tx, "x", shape.ty,
+          " and window nw = ", shape.nw, " must be >= 1");
+  const Policy probe(1, 1);
+  const int team_max = probe.team_size_max(functor, Kokkos::ParallelForTag());
+  require(shape.tx * shape.ty <= team_max, "kernel '", kernel, "': tile ", shape.tx, "x", shape.ty, " needs ",
+          shape.tx * shape.ty, " threads per team, more than this backend's limit of ", team_max);
+  const std::size_t scratch_max = static_cast<std::size_t>(Policy::scratch_size_max(0));
+  require(scratch_bytes <= scratch_max, "kernel '", kernel, "': tile ", shape.tx, "x", shape.ty, " needs ",
+          scratch_bytes, " bytes of team scratch, more than the device limit of ", scratch_max, " bytes");
+}
+
+}  // namespace seis

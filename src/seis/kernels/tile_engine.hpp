@@ -1,0 +1,219 @@
+#pragma once
+// The tile engine behind the directional, scratch, sliding-window and fused kernels. One team owns a tile of
+// tx vector columns x ty rows and walks nw planes in z; each thread owns one column (VEC floats in x at one y).
+// Compile-time Sources say where each axis' neighbours come from:
+//   x: a register array of 2*RP + VEC floats, filled by vector loads (from global memory, or from the staged
+//      plane in team scratch when y is staged);
+//   y: global vector loads, or the plane staged in team scratch (double-buffered: one barrier per plane);
+//   z: global vector loads, or a register sliding window of 2R+1 vectors shifted by one plane per step (fully
+//      unrolled: no run-time index into it, so it stays in registers).
+// Every global load is guarded so that no tile reads outside the field; only interior points are stored.
+#include <cstdint>
+
+#include "seis/core/coefficients.hpp"
+#include "seis/core/memory_ops.hpp"
+#include "seis/kernels/team_launch.hpp"
+
+namespace seis {
+
+enum class YSource { global, scratch };
+enum class ZSource { global, window };
+
+template <Operator Op, YSource Y, ZSource Z>
+struct Sources {
+  static constexpr Operator op = Op;
+  static constexpr YSource y = Y;
+  static constexpr ZSource z = Z;
+  static constexpr bool staged = Y == YSource::scratch;
+};
+
+template <class ExecSpace, int R, int VEC, class Src, int MaxThreads = 0>
+struct TileStencil {
+  static constexpr int RP = (R + VEC - 1) / VEC * VEC;  // x halo in floats, whole vectors
+  static constexpr int XW = VEC + 2 * RP;               // x register array
+  using Vec = Pack<VEC>;
+  using ScratchView = Kokkos::View<float*, typename ExecSpace::scratch_memory_space,
+                                   Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using Policy = std::conditional_t<(MaxThreads > 0),
+                                    Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<unsigned(MaxThreads), 1u>>,
+                                    Kokkos::TeamPolicy<ExecSpace>>;
+
+  const float* in;
+  float* out;
+  FieldLayout L;
+  DeviceWeights<R> w;
+  TileShape shape;
+  TileGrid grid;
+  int load_limit;  // columns [0, load_limit) of a row may be read as whole vectors: round_up(nx, VEC) + RP
+  bool nontemporal;
+
+  static int scratch_width(const TileShape& s) { return s.tx * VEC + 2 * RP; }
+  // Two plane tiles, plus 16 bytes to align the first to a 128-bit boundary (Kokkos only promises 8).
+  static std::size_t scratch_bytes(const TileShape& s) {
+    return Src::staged ? (std::size_t(2) * (s.ty + 2 * R) * scratch_width(s) + 4) * sizeof(float) : 0;
+  }
+
+  KOKKOS_FORCEINLINE_FUNCTION Vec load(int x, int y, int z) const { return load_pack<VEC>(in + L.offset(x, y, z)); }
+  KOKKOS_FORCEINLINE_FUNCTION bool loadable(int x, int y) const { return x < load_limit && y < L.ny + R; }
+
+  // Stages the halo of plane z around the tile (top/bottom bands of R rows, left/right bands of RP columns).
+  KOKKOS_FUNCTION void stage_halo(const typename Policy::member_type& team, float* tile, int x0, int y0,
+                                  int z) const {
+    const int columns = scratch_width(shape) / VEC;
+    const int side = RP / VEC;
+    const int band = 2 * R * columns;
+    const int count = band + shape.ty * 2 * side;
+    for (int h = team.team_rank(); h < count; h += team.team_size()) {
+      int row, column;
+      if (h < band) {
+        row = h / columns;
+        row = row < R ? row : row + shape.ty;
+        column = h % columns;
+      } else {
+        const int k = h - band;
+        row = R + k / (2 * side);
+        column = k % (2 * side);
+        column = column < side ? column : column + shape.tx;
+      }
+      const int x = x0 - RP + column * VEC;
+      const int y = y0 - R + row;
+      const Vec v = loadable(x, y) ? load(x, y, z) : Vec{};
+      store_pack(tile + row * scratch_width(shape) + column * VEC, v);
+    }
+  }
+
+  KOKKOS_FUNCTION void operator()(const typename Policy::member_type& team) const {
+    const int league = team.league_rank();
+    const int bx = league % grid.tiles_x;
+    const int by = (league / grid.tiles_x) % grid.tiles_y;
+    const int bz = league / (grid.tiles_x * grid.tiles_y);
+    const int lx = team.team_rank() % shape.tx;
+    const int ly = team.team_rank() / shape.tx;
+    const int x0 = bx * shape.tx * VEC, y0 = by * shape.ty;
+    const int x = x0 + lx * VEC, y = y0 + ly;
+    const int z_begin = bz * shape.nw;
+    const int z_end = z_begin + shape.nw < L.nz ? z_begin + shape.nw : L.nz;
+    const bool writes = x < L.nx && y < L.ny;
+    // A staged tile needs every column's value (halo rows and columns included); otherwise only writers load.
+    const bool loads = Src::staged ? loadable(x, y) : writes;
+
+    float* scratch = nullptr;
+    if constexpr (Src::staged) {
+      ScratchView view(team.team_scratch(0), scratch_bytes(shape) / sizeof(float));
+      const auto address = reinterpret_cast<std::uintptr_t>(view.data());
+      scratch = reinterpret_cast<float*>((address + 15) / 16 * 16);
+    }
+
+    Vec window[2 * R + 1];
+    if constexpr (Src::z == ZSource::window) {
+      for (int m = 0; m < 2 * R; ++m) window[m] = loads ? load(x, y, z_begin - R + m) : Vec{};
+    }
+
+    for (int z = z_begin; z < z_end; ++z) {
+      Vec center;
+      if constexpr (Src::z == ZSource::window) {
+        window[2 * R] = loads ? load(x, y, z + R) : Vec{};
+        center = window[R];
+      } else {
+        center = loads ? load(x, y, z) : Vec{};
+      }
+
+      float* tile = nullptr;
+      if constexpr (Src::staged) {
+        tile = scratch + ((z - z_begin) & 1) * (shape.ty + 2 * R) * scratch_width(shape);
+        store_pack(tile + (ly + R) * scratch_width(shape) + RP + lx * VEC, center);
+        stage_halo(team, tile, x0, y0, z);
+        team.team_barrier();
+      }
+
+      if (writes) {
+        float acc[VEC];
+        for (int l = 0; l < VEC; ++l) acc[l] = w.center * center.lane[l];
+
+        if constexpr (uses_x(Src::op)) {
+          float row[XW];
+          const float* source = Src::staged ? tile + (ly + R) * scratch_width(shape) + lx * VEC
+                                            : in + L.offset(x - RP, y, z);
+          for (int v = 0; v < XW / VEC; ++v) {
+            const Vec part = load_pack<VEC>(source + v * VEC);
+            for (int l = 0; l < VEC; ++l) row[v * VEC + l] = part.lane[l];
+          }
+          for (int m = 1; m <= R; ++m)
+            for (int l = 0; l < VEC; ++l) acc[l] += w.x[m] * (row[RP + l - m] + row[RP + l + m]);
+        }
+        if constexpr (uses_y(Src::op)) {
+          for (int m = 1; m <= R; ++m) {
+            Vec below, above;
+            if constexpr (Src::staged) {
+              const float* column = tile + (ly + R) * scratch_width(shape) + RP + lx * VEC;
+              below = load_pack<VEC>(column - m * scratch_width(shape));
+              above = load_pack<VEC>(column + m * scratch_width(shape));
+            } else {
+              below = load(x, y - m, z);
+              above = load(x, y + m, z);
+            }
+            for (int l = 0; l < VEC; ++l) acc[l] += w.y[m] * (below.lane[l] + above.lane[l]);
+          }
+        }
+        if constexpr (uses_z(Src::op)) {
+          for (int m = 1; m <= R; ++m) {
+            const Vec back = Src::z == ZSource::window ? window[R - m] : load(x, y, z - m);
+            const Vec front = Src::z == ZSource::window ? window[R + m] : load(x, y, z + m);
+            for (int l = 0; l < VEC; ++l) acc[l] += w.z[m] * (back.lane[l] + front.lane[l]);
+          }
+        }
+
+        float* target = out + L.offset(x, y, z);
+        if (x + VEC <= L.nx) {
+          Vec result;
+          for (int l = 0; l < VEC; ++l) result.lane[l] = acc[l];
+          store_output(target, result, nontemporal);
+        } else {
+          for (int l = 0; l < VEC; ++l)
+            if (x + l < L.nx) store_output(target + l, acc[l], nontemporal);
+        }
+      }
+
+      if constexpr (Src::z == ZSource::window) {
+        for (int m = 0; m < 2 * R; ++m) window[m] = window[m + 1];
+      }
+    }
+  }
+};
+
+// Everything a family needs to register a tile-engine configuration: default GPU tile, validation, launch.
+template <class ExecSpace, class Src, int MaxThreads = 0>
+struct TileKernelLauncher {
+  TileShape gpu_default;
+
+  template <int R, int VEC>
+  TileStencil<ExecSpace, R, VEC, Src, MaxThreads> make(const float* in, float* out, const FieldLayout& L,
+                                                       const StencilCoefficients& c, const LaunchOptions& o) const {
+    const TileShape shape = resolve_tile(o, gpu_default, is_gpu_space<ExecSpace>());
+    return {in, out, L, device_weights<R>(c, Src::op), shape, tile_grid(L, shape, VEC),
+            (L.nx + VEC - 1) / VEC * VEC + TileStencil<ExecSpace, R, VEC, Src, MaxThreads>::RP, o.nontemporal};
+  }
+
+  template <int R, int VEC>
+  void check(const std::string& name, const FieldLayout& L, const LaunchOptions& o) const {
+    using Kernel = TileStencil<ExecSpace, R, VEC, Src, MaxThreads>;
+    const auto kernel = make<R, VEC>(nullptr, nullptr, L, make_coefficients(R), o);
+    if (MaxThreads > 0)
+      require(kernel.shape.tx * kernel.shape.ty <= MaxThreads, "kernel '", name, "': tile ", kernel.shape.tx, "x",
+              kernel.shape.ty, " exceeds its launch bound of ", MaxThreads, " threads");
+    check_team_limits<typename Kernel::Policy>(name, kernel, kernel.shape, Kernel::scratch_bytes(kernel.shape));
+  }
+
+  template <int R, int VEC>
+  void launch(const ExecSpace& exec, const float* in, float* out, const FieldLayout& L, const StencilCoefficients& c,
+              const LaunchOptions& o) const {
+    using Kernel = TileStencil<ExecSpace, R, VEC, Src, MaxThreads>;
+    const auto kernel = make<R, VEC>(in, out, L, c, o);
+    auto policy = typename Kernel::Policy(exec, kernel.grid.league(), kernel.shape.tx * kernel.shape.ty);
+    if constexpr (Src::staged)
+      policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes(kernel.shape)));
+    Kokkos::parallel_for("seis::tile_stencil", policy, kernel);
+  }
+};
+
+}  // namespace seis
