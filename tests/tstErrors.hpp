@@ -26,28 +26,43 @@ TEST(TEST_CATEGORY, UnknownKernelNameIsRefused) {
 TEST(TEST_CATEGORY, EveryKernelRefusesBadShapesRadiiAndOptions) {
   for (const auto& variant : seis::kernel_registry<Exec>()) {
     SCOPED_TRACE(variant.name);
-    const auto layout = seis::make_layout(8, 8, 8, 2);
+    const int R = variant.min_radius;
+    const auto coefficients = seis::make_coefficients(R);
+    const auto layout = seis::make_layout(8, 8, 8, R);
     seis::Field<Memory> in("in", layout), out("out", layout);
-    seis::Field<Memory> other("other", seis::make_layout(8, 8, 9, 2));
+    seis::Field<Memory> other("other", seis::make_layout(8, 8, 9, R));
 
-    expect_error_mentioning([&] { seis::apply(variant, Exec(), in, other, seis::make_coefficients(2)); },
-                            "different shapes");
-    expect_error_mentioning([&] { seis::apply(variant, Exec(), in, out, seis::make_coefficients(3)); },
-                            "halo 2 is smaller than the radius R = 3");
-    expect_error_mentioning([&] { seis::apply(variant, Exec(), in, in, seis::make_coefficients(2)); },
-                            "different fields");
-    seis::StencilCoefficients bad_radius = seis::make_coefficients(2);
+    expect_error_mentioning([&] { seis::apply(variant, Exec(), in, other, coefficients); }, "different shapes");
+    expect_error_mentioning([&] { seis::apply(variant, Exec(), in, in, coefficients); }, "different fields");
+    if (R + 1 <= variant.max_radius) {
+      expect_error_mentioning([&] { seis::apply(variant, Exec(), in, out, seis::make_coefficients(R + 1)); },
+                              "halo " + std::to_string(R) + " is smaller than the radius R = " + std::to_string(R + 1));
+    } else {
+      seis::Field<Memory> wide_in("wide in", seis::make_layout(8, 8, 8, R + 1));
+      seis::Field<Memory> wide_out("wide out", seis::make_layout(8, 8, 8, R + 1));
+      expect_error_mentioning([&] { seis::apply(variant, Exec(), wide_in, wide_out, seis::make_coefficients(R + 1)); },
+                              "not R = " + std::to_string(R + 1));
+    }
+    seis::StencilCoefficients bad_radius = coefficients;
     bad_radius.radius = 9;
     expect_error_mentioning([&] { seis::apply(variant, Exec(), in, out, bad_radius); }, "R = 9");
     seis::LaunchOptions bad_vec;
     bad_vec.vector_width = 3;
-    expect_error_mentioning([&] { seis::apply(variant, Exec(), in, out, seis::make_coefficients(2), bad_vec); },
-                            "VEC = 3");
+    expect_error_mentioning([&] { seis::apply(variant, Exec(), in, out, coefficients, bad_vec); }, "VEC = 3");
     seis::LaunchOptions bad_window;
     bad_window.window = -1;
-    expect_error_mentioning([&] { seis::apply(variant, Exec(), in, out, seis::make_coefficients(2), bad_window); },
-                            "nw = -1");
+    expect_error_mentioning([&] { seis::apply(variant, Exec(), in, out, coefficients, bad_window); }, "nw = -1");
   }
+}
+
+// A tile larger than a team may hold is refused with both numbers, before any launch.
+TEST(TEST_CATEGORY, OversizedTilesAreRefused) {
+  const auto layout = seis::make_layout(8, 8, 8, 4);
+  seis::LaunchOptions huge;
+  huge.tile_x = 4096;
+  huge.tile_y = 4096;
+  expect_error_mentioning([&] { seis::validate(seis::find_kernel<Exec>("xyz_fused"), layout, 4, huge); },
+                          "threads per team");
 }
 
 }  // namespace

@@ -63,5 +63,9 @@ template <class ExecSpace>
 void register_sliding_window(std::vector<KernelVariant<ExecSpace>>& registry);
 template <class ExecSpace>
 void register_fused_xyz(std::vector<KernelVariant<ExecSpace>>& registry);
+template <class ExecSpace>
+void register_laplacian7(std::vector<KernelVariant<ExecSpace>>& registry);
+template <class ExecSpace>
+void register_textbook(std::vector<KernelVariant<ExecSpace>>& registry);
 
 }  // namespace seis

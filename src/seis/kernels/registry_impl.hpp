@@ -16,6 +16,8 @@ const std::vector<KernelVariant<ExecSpace>>& kernel_registry() {
     register_team_scratch(list);
     register_sliding_window(list);
     register_fused_xyz(list);
+    register_laplacian7(list);
+    register_textbook(list);
     return list;
   }();
   return registry;
