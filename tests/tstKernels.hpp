@@ -112,4 +112,37 @@ TEST(TEST_CATEGORY, EveryKernelHasTheExactImpulseResponse) {
   }
 }
 
+// The assembled-matrix spmv is a second, independent oracle: every Laplacian variant agrees with it within the
+// float32 tolerance of two independent roundings.
+TEST(TEST_CATEGORY, EveryLaplacianKernelAgreesWithSpmvOracle) {
+  std::mt19937 rng(seis::test::test_seed() + 2);
+  const auto& oracle = seis::find_kernel<Exec>("spmv");
+  for (int radius : radii) {
+    const auto layout = seis::make_layout(37, 29, 11, radius);
+    const auto coefficients = seis::make_coefficients(radius, 1.0, 0.8, 1.25);
+    const auto host_in = seis::test::random_field(layout, rng);
+    const auto expected = seis::reference_star_stencil(host_in, coefficients, seis::Operator::laplacian);
+    seis::Field<Memory> in("in", layout), spmv_out("spmv out", layout), out("out", layout);
+    seis::deep_copy(in, host_in);
+    seis::apply(oracle, Exec(), in, spmv_out, coefficients);
+    const auto spmv_result = seis::to_host(spmv_out);
+    for (const auto& variant : seis::kernel_registry<Exec>()) {
+      if (variant.op != seis::Operator::laplacian || radius < variant.min_radius || radius > variant.max_radius)
+        continue;
+      seis::apply(variant, Exec(), in, out, coefficients);
+      const auto result = seis::to_host(out);
+      const double factor = 2.0 * seis::float32_tolerance_factor(radius);
+      std::size_t disagreements = 0;
+      for (int k = 0; k < layout.nz; ++k)
+        for (int j = 0; j < layout.ny; ++j)
+          for (int i = 0; i < layout.nx; ++i) {
+            const auto p = layout.offset(i, j, k);
+            if (!(std::abs(result.data()[p] - spmv_result.data()[p]) <= factor * expected.scale(i, j, k))) ++disagreements;
+          }
+      EXPECT_EQ(disagreements, 0u) << variant.name << " R=" << radius << " disagrees with spmv (seed "
+                                   << seis::test::test_seed() << ")";
+    }
+  }
+}
+
 }  // namespace

@@ -67,5 +67,7 @@ template <class ExecSpace>
 void register_laplacian7(std::vector<KernelVariant<ExecSpace>>& registry);
 template <class ExecSpace>
 void register_textbook(std::vector<KernelVariant<ExecSpace>>& registry);
+template <class ExecSpace>
+void register_library_spmv(std::vector<KernelVariant<ExecSpace>>& registry);
 
 }  // namespace seis

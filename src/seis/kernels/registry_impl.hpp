@@ -18,6 +18,7 @@ const std::vector<KernelVariant<ExecSpace>>& kernel_registry() {
     register_fused_xyz(list);
     register_laplacian7(list);
     register_textbook(list);
+    register_library_spmv(list);
     return list;
   }();
   return registry;
