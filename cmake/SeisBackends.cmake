@@ -25,9 +25,18 @@ foreach(backend IN LISTS SEIS_BACKENDS)
 endforeach()
 
 # Host builds are warning-free; device compilers' own diagnostics on Kokkos headers are not ours to fix.
+# HOST_ONLY: a target that does not link Kokkos, so the plain C++ compiler builds it even in CUDA builds.
 function(seis_target_warnings target)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "HOST_ONLY" "" "")
   if(SEIS_WARNINGS_AS_ERRORS AND SEIS_BACKEND STREQUAL "OPENMP" AND CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
     target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Werror)
+  endif()
+  # A host function called from device code compiles to undefined behaviour (seen: kernels that silently wrote
+  # nothing); nvcc only warns about it, so make it an error.
+  if(SEIS_BACKEND STREQUAL "CUDA" AND NOT arg_HOST_ONLY)
+    foreach(diagnostic 20011 20012 20013 20014 20015)
+      target_compile_options(${target} PRIVATE "SHELL:-Xcudafe --diag_error=${diagnostic}")
+    endforeach()
   endif()
   if(SEIS_SANITIZE)
     target_compile_options(${target} PRIVATE -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all)

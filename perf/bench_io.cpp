@@ -142,7 +142,8 @@ void write_json(const std::string& path, const Report& report) {
                           {"time", timing_json(c.time)}, {"bytes", c.bytes}, {"flops", c.flops},
                           {"effective_gbs", c.effective_gbs}, {"gpts", c.gpts}, {"gflops", c.gflops},
                           {"copy_gbs", c.copy_gbs}, {"percent_of_copy", c.percent_of_copy},
-                          {"verified", c.verified}, {"max_error_ratio", c.max_error_ratio}});
+                          {"verified", c.verified}, {"max_error_ratio", c.max_error_ratio},
+                          {"worst_point", c.worst_point}});
   std::ofstream file(path);
   if (!file) throw std::runtime_error("cannot write " + path);
   file << j.dump(2) << "\n";

@@ -46,6 +46,7 @@ struct CaseResult {
   double percent_of_copy = 0;
   std::string verified;       // "pass", "FAIL", "skipped"
   double max_error_ratio = 0;  // max |out - ref| / tolerance (< 1 passes)
+  std::string worst_point;     // where that maximum is, with the two values
 };
 
 struct CopyResult {

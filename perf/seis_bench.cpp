@@ -30,7 +30,7 @@ int main(int argc, char** argv) {
     for (const auto& c : report.cases)
       if (c.verified == "FAIL") {
         std::cerr << "error: " << c.kernel << " R=" << c.radius << " failed verification (max error "
-                  << c.max_error_ratio << " x tolerance)\n";
+                  << c.max_error_ratio << " x tolerance at " << c.worst_point << ")\n";
         return EXIT_FAILURE;
       }
   } catch (const std::exception& e) {

@@ -1,5 +1,6 @@
 #pragma once
 // Central finite-difference weights of the second derivative, order 2R, R in 1..max_radius.
+#include <Kokkos_Core.hpp>
 #include <array>
 #include <vector>
 
@@ -23,10 +24,10 @@ StencilCoefficients make_coefficients(int radius, double hx = 1.0, double hy = 1
 // axis (the directional kernels) or x + y (the fused xy kernel).
 enum class Operator : unsigned { d2x = 1, d2y = 2, d2xy = 3, d2z = 4, laplacian = 7 };
 const char* to_string(Operator op);
-constexpr bool uses_x(Operator op) { return (static_cast<unsigned>(op) & 1u) != 0; }
-constexpr bool uses_y(Operator op) { return (static_cast<unsigned>(op) & 2u) != 0; }
-constexpr bool uses_z(Operator op) { return (static_cast<unsigned>(op) & 4u) != 0; }
-constexpr int axis_count(Operator op) { return int(uses_x(op)) + int(uses_y(op)) + int(uses_z(op)); }
+KOKKOS_INLINE_FUNCTION constexpr bool uses_x(Operator op) { return (static_cast<unsigned>(op) & 1u) != 0; }
+KOKKOS_INLINE_FUNCTION constexpr bool uses_y(Operator op) { return (static_cast<unsigned>(op) & 2u) != 0; }
+KOKKOS_INLINE_FUNCTION constexpr bool uses_z(Operator op) { return (static_cast<unsigned>(op) & 4u) != 0; }
+KOKKOS_INLINE_FUNCTION constexpr int axis_count(Operator op) { return int(uses_x(op)) + int(uses_y(op)) + int(uses_z(op)); }
 
 // The weights a kernel applies, in float, for a compile-time radius. For a directional operator the other axes'
 // weights are zero, and `center` is the sum of the used axes' centre weights.

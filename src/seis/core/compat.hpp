@@ -1,6 +1,8 @@
 #pragma once
 // The one place where Kokkos 3.4 and 4.x differ for seistencil.
 #include <Kokkos_Core.hpp>
+#include <stdexcept>
+#include <string>
 
 #if !defined(KOKKOS_VERSION) || KOKKOS_VERSION < 30400
 #error "seistencil needs Kokkos 3.4 or newer"
@@ -17,6 +19,22 @@ using HIP = Kokkos::Experimental::HIP;
 using HIPSpace = Kokkos::Experimental::HIPSpace;
 #endif
 #endif
+
+// Kokkos 3.4 does not check the launch status of a kernel in release builds: a launch the device refuses
+// (resources, configuration) would go unnoticed. Throws with the runtime's message instead.
+inline void check_last_launch(const char* what) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  const cudaError_t status = cudaGetLastError();
+  if (status != cudaSuccess)
+    throw std::runtime_error(std::string(what) + ": CUDA launch failed: " + cudaGetErrorString(status));
+#elif defined(KOKKOS_ENABLE_HIP)
+  const hipError_t status = hipGetLastError();
+  if (status != hipSuccess)
+    throw std::runtime_error(std::string(what) + ": HIP launch failed: " + hipGetErrorString(status));
+#else
+  (void)what;
+#endif
+}
 
 }  // namespace seis::compat
 

@@ -61,6 +61,7 @@ void apply(const KernelVariant<ExecSpace>& variant, const ExecSpace& exec,
   require(in.data() != out.data(), "kernel '", variant.name, "': input and output must be different fields");
   validate(variant, a, coefficients.radius, options);
   variant.launch(exec, in, out, coefficients, options);
+  compat::check_last_launch(variant.name.c_str());
 }
 
 }  // namespace seis

@@ -25,8 +25,8 @@ struct TextbookTiled {
   TileGrid grid;
   bool nontemporal;
 
-  static std::size_t scratch_bytes(int T) { return std::size_t(Coarsened ? 3 * T * T : T * T * T) * sizeof(float); }
-  int team_threads() const { return Coarsened ? T * T : T * T * T; }
+  KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes(int T) { return std::size_t(Coarsened ? 3 * T * T : T * T * T) * sizeof(float); }
+  KOKKOS_INLINE_FUNCTION int team_threads() const { return Coarsened ? T * T : T * T * T; }
 
   // Loads in-tile plane `z` (T x T points from (x0 - 1, y0 - 1)) into `tile`, zero outside the field and its halo.
   KOKKOS_FUNCTION void stage_plane(const typename Policy::member_type& team, float* tile, int x0, int y0,

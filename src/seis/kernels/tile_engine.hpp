@@ -47,9 +47,9 @@ struct TileStencil {
   int load_limit;  // columns [0, load_limit) of a row may be read as whole vectors: round_up(nx, VEC) + RP
   bool nontemporal;
 
-  static int scratch_width(const TileShape& s) { return s.tx * VEC + 2 * RP; }
+  KOKKOS_INLINE_FUNCTION static int scratch_width(const TileShape& s) { return s.tx * VEC + 2 * RP; }
   // Two plane tiles, plus 16 bytes to align the first to a 128-bit boundary (Kokkos only promises 8).
-  static std::size_t scratch_bytes(const TileShape& s) {
+  KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes(const TileShape& s) {
     return Src::staged ? (std::size_t(2) * (s.ty + 2 * R) * scratch_width(s) + 4) * sizeof(float) : 0;
   }
 

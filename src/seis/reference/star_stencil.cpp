@@ -45,18 +45,27 @@ ReferenceResult reference_star_stencil(const Field<Kokkos::HostSpace, Value>& in
   return result;
 }
 
-double max_error_ratio(const Field<Kokkos::HostSpace>& out, const ReferenceResult& expected, int radius) {
+ErrorSummary compare_with_reference(const Field<Kokkos::HostSpace>& out, const ReferenceResult& expected,
+                                    int radius) {
   const FieldLayout& L = out.layout();
   const double factor = float32_tolerance_factor(radius);
-  double worst = 0.0;
+  ErrorSummary summary;
   for (int k = 0; k < L.nz; ++k)
     for (int j = 0; j < L.ny; ++j)
       for (int i = 0; i < L.nx; ++i) {
-        const double error = std::abs(out.data()[L.offset(i, j, k)] - expected.at(i, j, k));
-        const double ratio = error / (factor * expected.scale(i, j, k));
-        worst = std::isnan(error) ? HUGE_VAL : std::max(worst, ratio);
+        const double got = out.data()[L.offset(i, j, k)];
+        const double error = std::abs(got - expected.at(i, j, k));
+        const double tolerance = factor * expected.scale(i, j, k);
+        const double ratio = std::isnan(error) ? HUGE_VAL : (error == 0.0 ? 0.0 : error / tolerance);
+        if (!(error <= tolerance)) ++summary.failures;
+        if (ratio > summary.ratio) {
+          summary.ratio = ratio;
+          summary.i = i, summary.j = j, summary.k = k;
+          summary.got = got;
+          summary.expected = expected.at(i, j, k);
+        }
       }
-  return worst;
+  return summary;
 }
 
 template ReferenceResult reference_star_stencil(const Field<Kokkos::HostSpace, float>&, const StencilCoefficients&,

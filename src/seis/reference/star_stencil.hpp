@@ -30,7 +30,14 @@ template <class Value>
 ReferenceResult reference_star_stencil(const Field<Kokkos::HostSpace, Value>& input, const StencilCoefficients& c,
                                        Operator op);
 
-// max over interior points of |out - reference| / tolerance: < 1 passes; infinite for a NaN (unwritten) point.
-double max_error_ratio(const Field<Kokkos::HostSpace>& out, const ReferenceResult& expected, int radius);
+// The worst interior point of `out` against the reference: ratio = |out - reference| / tolerance (< 1 passes;
+// infinite for a NaN, e.g. an unwritten point), where it is, and how many points fail.
+struct ErrorSummary {
+  double ratio = 0.0;
+  int i = 0, j = 0, k = 0;
+  double got = 0.0, expected = 0.0;
+  std::size_t failures = 0;
+};
+ErrorSummary compare_with_reference(const Field<Kokkos::HostSpace>& out, const ReferenceResult& expected, int radius);
 
 }  // namespace seis
