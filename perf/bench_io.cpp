@@ -95,14 +95,15 @@ void print_report(std::ostream& out, const Report& report) {
         << std::setprecision(1) << c.vector_copy_gbs << " GB/s, Kokkos::deep_copy " << c.deep_copy_gbs
         << " GB/s (= 100% below: the vector copy)\n";
   out << std::left << std::setw(24) << "kernel" << std::right << std::setw(3) << "R" << std::setw(16) << "grid"
-      << std::setw(4) << "VEC" << std::setw(4) << "nw" << std::setw(4) << "NT" << std::setw(11) << "time[ms]"
+      << std::setw(4) << "VEC" << std::setw(4) << "nw" << std::setw(7) << "tile" << std::setw(4) << "NT" << std::setw(11) << "time[ms]"
       << std::setw(8) << "p10-90%" << std::setw(9) << "GB/s" << std::setw(8) << "%copy" << std::setw(8) << "GPt/s"
       << std::setw(9) << "GFLOP/s" << std::setw(9) << "verify" << "\n";
   for (const auto& c : report.cases) {
     std::ostringstream grid;
     grid << c.nx << "x" << c.ny << "x" << c.nz;
     out << std::left << std::setw(24) << c.kernel << std::right << std::setw(3) << c.radius << std::setw(16)
-        << grid.str() << std::setw(4) << c.vector_width << std::setw(4) << c.window << std::setw(4)
+        << grid.str() << std::setw(4) << c.vector_width << std::setw(4) << c.window << std::setw(7)
+        << (c.tile_x ? std::to_string(c.tile_x) + "x" + std::to_string(c.tile_y) : "-") << std::setw(4)
         << (c.nontemporal ? "on" : "off") << std::fixed << std::setprecision(4) << std::setw(11)
         << c.time.median_s * 1e3 << std::setprecision(1) << std::setw(8)
         << 100.0 * (c.time.p90_s - c.time.p10_s) / c.time.median_s << std::setw(9) << c.effective_gbs << std::setw(8)

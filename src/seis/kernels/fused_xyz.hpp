@@ -2,7 +2,8 @@
 // The headline one-pass Laplacian: x from registers, y from a plane staged in team scratch, z from the register
 // sliding window, VEC-wide accesses, output by (run-time optional) nontemporal stores. Every input point is read
 // from memory once per tile (plus the tile's halo), every output written once (AMD seismic-stencil lab notes,
-// fused kernel; 2.5D streaming with shared planes and register shifting).
+// fused kernel; 2.5D streaming with shared planes and register shifting). xyz_fused_cached drops the staging and
+// its barriers and lets the caches serve the x and y neighbours.
 #include "seis/kernels/tile_variants.hpp"
 
 namespace seis {
@@ -10,9 +11,14 @@ namespace seis {
 template <class ExecSpace>
 void register_fused_xyz(std::vector<KernelVariant<ExecSpace>>& registry) {
   using XYZ = Sources<Operator::laplacian, YSource::scratch, ZSource::window>;
+  using XYZCached = Sources<Operator::laplacian, YSource::global, ZSource::window>;
   registry.push_back(tile_variant<ExecSpace, XYZ, 0, 4, 2, 1>(
       "xyz_fused", "fused", "Laplacian in one pass: x registers, y team scratch, z register window, vectors",
       TileShape{32, 8, 16}));
+  registry.push_back(tile_variant<ExecSpace, XYZCached, 0, 4, 2, 1>(
+      "xyz_fused_cached", "fused",
+      "Laplacian in one pass without scratch or barriers: x and y vector loads served by L1/L2, z register window",
+      TileShape{32, 4, 16}));
 }
 
 }  // namespace seis

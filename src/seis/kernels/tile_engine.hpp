@@ -31,6 +31,11 @@ template <class ExecSpace, int R, int VEC, class Src, int MaxThreads = 0>
 struct TileStencil {
   static constexpr int RP = (R + VEC - 1) / VEC * VEC;  // x halo in floats, whole vectors
   static constexpr int XW = VEC + 2 * RP;               // x register array
+  // Halo vectors per thread loaded one plane ahead: enough for the default 32 x 8 tile (2R rows of 32 + 2RP/VEC
+  // columns, plus two side bands); more would cost registers for every tile.
+  static constexpr int HaloSlots = R > 4 ? 3 : 2;
+  // Kernels that walk planes (a window or a staged tile) load the next plane ahead; single-plane kernels do not.
+  static constexpr bool Pipelined = Src::staged || Src::z == ZSource::window;
   using Vec = Pack<VEC>;
   using ScratchView = Kokkos::View<float*, typename ExecSpace::scratch_memory_space,
                                    Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
@@ -56,30 +61,39 @@ struct TileStencil {
   KOKKOS_FORCEINLINE_FUNCTION Vec load(int x, int y, int z) const { return load_pack<VEC>(in + L.offset(x, y, z)); }
   KOKKOS_FORCEINLINE_FUNCTION bool loadable(int x, int y) const { return x < load_limit && y < L.ny + R; }
 
-  // Stages the halo of plane z around the tile (top/bottom bands of R rows, left/right bands of RP columns).
-  KOKKOS_FUNCTION void stage_halo(const typename Policy::member_type& team, float* tile, int x0, int y0,
-                                  int z) const {
+  // The halo of a staged plane: top/bottom bands of R rows, left/right bands of RP columns around the tile.
+  KOKKOS_INLINE_FUNCTION int halo_count() const {
+    return 2 * R * (scratch_width(shape) / VEC) + shape.ty * 2 * (RP / VEC);
+  }
+
+  // Halo cell h of the tile at (x0, y0): its offset in plane 0 of the field (-1 where it may not be read) and its
+  // place in the staged tile.
+  struct HaloCell {
+    index_t source;
+    int target;
+  };
+  KOKKOS_INLINE_FUNCTION HaloCell halo_cell(int h, int x0, int y0) const {
     const int columns = scratch_width(shape) / VEC;
     const int side = RP / VEC;
     const int band = 2 * R * columns;
-    const int count = band + shape.ty * 2 * side;
-    for (int h = team.team_rank(); h < count; h += team.team_size()) {
-      int row, column;
-      if (h < band) {
-        row = h / columns;
-        row = row < R ? row : row + shape.ty;
-        column = h % columns;
-      } else {
-        const int k = h - band;
-        row = R + k / (2 * side);
-        column = k % (2 * side);
-        column = column < side ? column : column + shape.tx;
-      }
-      const int x = x0 - RP + column * VEC;
-      const int y = y0 - R + row;
-      const Vec v = loadable(x, y) ? load(x, y, z) : Vec{};
-      store_pack(tile + row * scratch_width(shape) + column * VEC, v);
+    int row, column;
+    if (h < band) {
+      row = h / columns;
+      row = row < R ? row : row + shape.ty;
+      column = h % columns;
+    } else {
+      const int k = h - band;
+      row = R + k / (2 * side);
+      column = k % (2 * side);
+      column = column < side ? column : column + shape.tx;
     }
+    const int x = x0 - RP + column * VEC;
+    const int y = y0 - R + row;
+    return {loadable(x, y) ? L.offset(x, y, 0) : index_t(-1),
+            row * scratch_width(shape) + column * VEC};
+  }
+  KOKKOS_FORCEINLINE_FUNCTION Vec load_halo(const HaloCell& cell, int z) const {
+    return cell.source >= 0 ? load_pack<VEC>(in + cell.source + z * L.plane) : Vec{};
   }
 
   KOKKOS_FUNCTION void operator()(const typename Policy::member_type& team) const {
@@ -104,16 +118,38 @@ struct TileStencil {
       scratch = reinterpret_cast<float*>((address + 15) / 16 * 16);
     }
 
+    // Software pipelining: everything plane z + 1 needs from memory (the window's new front plane or the own
+    // value, and this thread's halo slots) is loaded while plane z is computed, so the barrier and the arithmetic
+    // overlap the loads instead of waiting for them.
     Vec window[2 * R + 1];
+    Vec ahead;  // plane z + R + 1 (window) or z + 1 (no window) of the own column
     if constexpr (Src::z == ZSource::window) {
-      for (int m = 0; m < 2 * R; ++m) window[m] = loads ? load(x, y, z_begin - R + m) : Vec{};
+      for (int m = 0; m <= 2 * R; ++m) window[m] = loads ? load(x, y, z_begin - R + m) : Vec{};
+    } else if constexpr (Pipelined) {
+      ahead = loads ? load(x, y, z_begin) : Vec{};
+    }
+    HaloCell slot_cell[HaloSlots];
+    Vec slot_value[HaloSlots];
+    int halo_total = 0, prefetched = 0;
+    if constexpr (Src::staged) {
+      halo_total = halo_count();
+      prefetched = HaloSlots * team.team_size() < halo_total ? HaloSlots * team.team_size() : halo_total;
+      for (int i = 0; i < HaloSlots; ++i) {
+        const int h = team.team_rank() + i * team.team_size();
+        slot_cell[i] = h < prefetched ? halo_cell(h, x0, y0) : HaloCell{-1, -1};
+        slot_value[i] = load_halo(slot_cell[i], z_begin);
+      }
     }
 
     for (int z = z_begin; z < z_end; ++z) {
+      const bool more = z + 1 < z_end;
       Vec center;
       if constexpr (Src::z == ZSource::window) {
-        window[2 * R] = loads ? load(x, y, z + R) : Vec{};
         center = window[R];
+        ahead = loads && more ? load(x, y, z + 1 + R) : Vec{};
+      } else if constexpr (Pipelined) {
+        center = ahead;
+        ahead = loads && more ? load(x, y, z + 1) : Vec{};
       } else {
         center = loads ? load(x, y, z) : Vec{};
       }
@@ -122,7 +158,15 @@ struct TileStencil {
       if constexpr (Src::staged) {
         tile = scratch + ((z - z_begin) & 1) * (shape.ty + 2 * R) * scratch_width(shape);
         store_pack(tile + (ly + R) * scratch_width(shape) + RP + lx * VEC, center);
-        stage_halo(team, tile, x0, y0, z);
+        for (int i = 0; i < HaloSlots; ++i) {
+          if (slot_cell[i].target >= 0) store_pack(tile + slot_cell[i].target, slot_value[i]);
+          slot_value[i] = more ? load_halo(slot_cell[i], z + 1) : Vec{};
+        }
+        // Tiles too small for HaloSlots cells per thread load the rest here, without prefetching.
+        for (int h = prefetched + team.team_rank(); h < halo_total; h += team.team_size()) {
+          const HaloCell cell = halo_cell(h, x0, y0);
+          store_pack(tile + cell.target, load_halo(cell, z));
+        }
         team.team_barrier();
       }
 
@@ -176,6 +220,7 @@ struct TileStencil {
 
       if constexpr (Src::z == ZSource::window) {
         for (int m = 0; m < 2 * R; ++m) window[m] = window[m + 1];
+        window[2 * R] = ahead;
       }
     }
   }
