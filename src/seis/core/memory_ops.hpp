@@ -1,10 +1,12 @@
 #pragma once
 // Vector loads/stores and nontemporal stores, mapped to each backend's native instructions from one source.
 //   CUDA device: float2/float4 (LDG.64/.128), __stcs (st.global.cs) for streaming stores.
-//   HIP device:  clang ext_vector_type (global_load_dwordx2/x4), __builtin_nontemporal_store (glc slc).
+//   HIP device:  clang ext_vector_type in the global address space (global_load_dwordx2/x4),
+//                __builtin_nontemporal_store (glc slc); team scratch through the LDS address space (ds_read_b128).
 //   Host:        an aligned array the compiler vectorises; streaming stores are plain stores (no host streaming
 //                store has been measured to help yet).
 // Pointers must be aligned to the access width (4 * N bytes); the field layout guarantees that for interior rows.
+// load_pack/store_pack are for global memory, load_scratch/store_scratch for team scratch.
 #include "seis/core/compat.hpp"
 
 namespace seis {
@@ -44,41 +46,71 @@ template <int N>
 KOKKOS_FORCEINLINE_FUNCTION void store_pack_nontemporal(float* p, const Pack<N>& v) {
   __stcs(reinterpret_cast<typename detail::Native<N>::type*>(p), detail::pack(v));
 }
+template <int N>
+KOKKOS_FORCEINLINE_FUNCTION Pack<N> load_scratch(const float* p) {
+  return load_pack<N>(p);
+}
+template <int N>
+KOKKOS_FORCEINLINE_FUNCTION void store_scratch(float* p, const Pack<N>& v) {
+  store_pack(p, v);
+}
 
 #elif defined(SEIS_DEVICE_HIP)
+// Kokkos hands kernels generic pointers; without an address space clang emits flat_load/flat_store. Casting to
+// the global (1) or LDS (3) address space gives global_load_dwordx4 / ds_read_b128 and their stores.
 namespace detail {
 template <int N> struct Native { using type = float __attribute__((ext_vector_type(N))); };
 template <> struct Native<1> { using type = float; };
-}  // namespace detail
+template <int N> using Global = __attribute__((address_space(1))) typename Native<N>::type;
+template <int N> using Local = __attribute__((address_space(3))) typename Native<N>::type;
 
-template <int N>
-KOKKOS_FORCEINLINE_FUNCTION Pack<N> load_pack(const float* p) {
+template <int N, class Vector>
+KOKKOS_FORCEINLINE_FUNCTION Pack<N> unpack(const Vector& v) {
   Pack<N> out;
   if constexpr (N == 1) {
-    out.lane[0] = *p;
+    out.lane[0] = v;
   } else {
-    const auto v = *reinterpret_cast<const typename detail::Native<N>::type*>(p);
     for (int l = 0; l < N; ++l) out.lane[l] = v[l];
   }
   return out;
 }
 template <int N>
-KOKKOS_FORCEINLINE_FUNCTION typename detail::Native<N>::type to_native(const Pack<N>& in) {
+KOKKOS_FORCEINLINE_FUNCTION typename Native<N>::type to_native(const Pack<N>& in) {
   if constexpr (N == 1) {
     return in.lane[0];
   } else {
-    typename detail::Native<N>::type v;
+    typename Native<N>::type v;
     for (int l = 0; l < N; ++l) v[l] = in.lane[l];
     return v;
   }
 }
+}  // namespace detail
+
+template <int N>
+KOKKOS_FORCEINLINE_FUNCTION Pack<N> load_pack(const float* p) {
+  return detail::unpack<N>(*(const detail::Global<N>*)p);
+}
 template <int N>
 KOKKOS_FORCEINLINE_FUNCTION void store_pack(float* p, const Pack<N>& v) {
-  *reinterpret_cast<typename detail::Native<N>::type*>(p) = to_native(v);
+  *(detail::Global<N>*)p = detail::to_native(v);
 }
 template <int N>
 KOKKOS_FORCEINLINE_FUNCTION void store_pack_nontemporal(float* p, const Pack<N>& v) {
-  __builtin_nontemporal_store(to_native(v), reinterpret_cast<typename detail::Native<N>::type*>(p));
+  __builtin_nontemporal_store(detail::to_native(v), (detail::Global<N>*)p);
+}
+// The cached branch of a run-time switch: LLVM merges `if (nt) nontemporal-store else store` into one plain store
+// and drops the nontemporal flag (seen with hipcc 5.2 for gfx90a); a volatile store is not merged.
+template <int N>
+KOKKOS_FORCEINLINE_FUNCTION void store_pack_unmerged(float* p, const Pack<N>& v) {
+  *(volatile detail::Global<N>*)p = detail::to_native(v);
+}
+template <int N>
+KOKKOS_FORCEINLINE_FUNCTION Pack<N> load_scratch(const float* p) {
+  return detail::unpack<N>(*(const detail::Local<N>*)p);
+}
+template <int N>
+KOKKOS_FORCEINLINE_FUNCTION void store_scratch(float* p, const Pack<N>& v) {
+  *(detail::Local<N>*)p = detail::to_native(v);
 }
 
 #else
@@ -96,6 +128,14 @@ template <int N>
 KOKKOS_FORCEINLINE_FUNCTION void store_pack_nontemporal(float* p, const Pack<N>& v) {
   store_pack(p, v);
 }
+template <int N>
+KOKKOS_FORCEINLINE_FUNCTION Pack<N> load_scratch(const float* p) {
+  return load_pack<N>(p);
+}
+template <int N>
+KOKKOS_FORCEINLINE_FUNCTION void store_scratch(float* p, const Pack<N>& v) {
+  store_pack(p, v);
+}
 #endif
 
 // A store that the caller switches between cached and streaming at run time (both are benchmarked).
@@ -104,7 +144,11 @@ KOKKOS_FORCEINLINE_FUNCTION void store_output(float* p, const Pack<N>& v, bool n
   if (nontemporal) {
     store_pack_nontemporal(p, v);
   } else {
+#if defined(SEIS_DEVICE_HIP)
+    store_pack_unmerged(p, v);
+#else
     store_pack(p, v);
+#endif
   }
 }
 KOKKOS_FORCEINLINE_FUNCTION void store_output(float* p, float v, bool nontemporal) {

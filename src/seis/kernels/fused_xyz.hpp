@@ -14,7 +14,7 @@ void register_fused_xyz(std::vector<KernelVariant<ExecSpace>>& registry) {
   using XYZCached = Sources<Operator::laplacian, YSource::global, ZSource::window>;
   registry.push_back(tile_variant<ExecSpace, XYZ, 0, 4, 2, 1>(
       "xyz_fused", "fused", "Laplacian in one pass: x registers, y team scratch, z register window, vectors",
-      TileShape{32, 8, 16}));
+      TileShape{32, 8, 32}));
   registry.push_back(tile_variant<ExecSpace, XYZCached, 0, 4, 2, 1>(
       "xyz_fused_cached", "fused",
       "Laplacian in one pass without scratch or barriers: x and y vector loads served by L1/L2, z register window",

@@ -23,6 +23,14 @@ constexpr bool is_gpu_space() {
   return false;
 }
 
+template <class ExecSpace>
+constexpr bool is_hip_space() {
+#if defined(KOKKOS_ENABLE_HIP)
+  if constexpr (std::is_same_v<ExecSpace, compat::HIP>) return true;
+#endif
+  return false;
+}
+
 struct TileShape {
   int tx = 1;  // columns (vectors) per tile along x
   int ty = 1;  // rows per tile along y

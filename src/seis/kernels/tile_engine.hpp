@@ -39,8 +39,11 @@ struct TileStencil {
   using Vec = Pack<VEC>;
   using ScratchView = Kokkos::View<float*, typename ExecSpace::scratch_memory_space,
                                    Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-  using Policy = std::conditional_t<(MaxThreads > 0),
-                                    Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<unsigned(MaxThreads), 1u>>,
+  // Kokkos' HIP backend otherwise compiles for 1024-thread blocks, which caps a kernel at 128 VGPRs on gfx90a and
+  // spills the window; 256 threads (the default tiles) leave it 512.
+  static constexpr int Bound = MaxThreads > 0 ? MaxThreads : (is_hip_space<ExecSpace>() ? 256 : 0);
+  using Policy = std::conditional_t<(Bound > 0),
+                                    Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<unsigned(Bound), 1u>>,
                                     Kokkos::TeamPolicy<ExecSpace>>;
 
   const float* in;
@@ -113,9 +116,10 @@ struct TileStencil {
 
     float* scratch = nullptr;
     if constexpr (Src::staged) {
+      // Pointer arithmetic, not an integer round trip, keeps the pointer's provenance (LDS on HIP).
       ScratchView view(team.team_scratch(0), scratch_bytes(shape) / sizeof(float));
-      const auto address = reinterpret_cast<std::uintptr_t>(view.data());
-      scratch = reinterpret_cast<float*>((address + 15) / 16 * 16);
+      const auto misalignment = reinterpret_cast<std::uintptr_t>(view.data()) % 16;
+      scratch = view.data() + (misalignment ? (16 - misalignment) / sizeof(float) : 0);
     }
 
     // Software pipelining: everything plane z + 1 needs from memory (the window's new front plane or the own
@@ -157,15 +161,15 @@ struct TileStencil {
       float* tile = nullptr;
       if constexpr (Src::staged) {
         tile = scratch + ((z - z_begin) & 1) * (shape.ty + 2 * R) * scratch_width(shape);
-        store_pack(tile + (ly + R) * scratch_width(shape) + RP + lx * VEC, center);
+        store_scratch(tile + (ly + R) * scratch_width(shape) + RP + lx * VEC, center);
         for (int i = 0; i < HaloSlots; ++i) {
-          if (slot_cell[i].target >= 0) store_pack(tile + slot_cell[i].target, slot_value[i]);
+          if (slot_cell[i].target >= 0) store_scratch(tile + slot_cell[i].target, slot_value[i]);
           slot_value[i] = more ? load_halo(slot_cell[i], z + 1) : Vec{};
         }
         // Tiles too small for HaloSlots cells per thread load the rest here, without prefetching.
         for (int h = prefetched + team.team_rank(); h < halo_total; h += team.team_size()) {
           const HaloCell cell = halo_cell(h, x0, y0);
-          store_pack(tile + cell.target, load_halo(cell, z));
+          store_scratch(tile + cell.target, load_halo(cell, z));
         }
         team.team_barrier();
       }
@@ -179,7 +183,12 @@ struct TileStencil {
           const float* source = Src::staged ? tile + (ly + R) * scratch_width(shape) + lx * VEC
                                             : in + L.offset(x - RP, y, z);
           for (int v = 0; v < XW / VEC; ++v) {
-            const Vec part = load_pack<VEC>(source + v * VEC);
+            Vec part;
+            if constexpr (Src::staged) {
+              part = load_scratch<VEC>(source + v * VEC);
+            } else {
+              part = load_pack<VEC>(source + v * VEC);
+            }
             for (int l = 0; l < VEC; ++l) row[v * VEC + l] = part.lane[l];
           }
           for (int m = 1; m <= R; ++m)
@@ -190,8 +199,8 @@ struct TileStencil {
             Vec below, above;
             if constexpr (Src::staged) {
               const float* column = tile + (ly + R) * scratch_width(shape) + RP + lx * VEC;
-              below = load_pack<VEC>(column - m * scratch_width(shape));
-              above = load_pack<VEC>(column + m * scratch_width(shape));
+              below = load_scratch<VEC>(column - m * scratch_width(shape));
+              above = load_scratch<VEC>(column + m * scratch_width(shape));
             } else {
               below = load(x, y - m, z);
               above = load(x, y + m, z);
@@ -243,9 +252,9 @@ struct TileKernelLauncher {
   void check(const std::string& name, const FieldLayout& L, const LaunchOptions& o) const {
     using Kernel = TileStencil<ExecSpace, R, VEC, Src, MaxThreads>;
     const auto kernel = make<R, VEC>(nullptr, nullptr, L, make_coefficients(R), o);
-    if (MaxThreads > 0)
-      require(kernel.shape.tx * kernel.shape.ty <= MaxThreads, "kernel '", name, "': tile ", kernel.shape.tx, "x",
-              kernel.shape.ty, " exceeds its launch bound of ", MaxThreads, " threads");
+    if (Kernel::Bound > 0)
+      require(kernel.shape.tx * kernel.shape.ty <= Kernel::Bound, "kernel '", name, "': tile ", kernel.shape.tx, "x",
+              kernel.shape.ty, " exceeds its launch bound of ", Kernel::Bound, " threads");
     check_team_limits<typename Kernel::Policy>(name, kernel, kernel.shape, Kernel::scratch_bytes(kernel.shape));
   }
 
