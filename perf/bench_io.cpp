@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iomanip>
+#include <algorithm>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -35,6 +36,50 @@ std::string vec_list(const std::vector<int>& values) {
   std::string text;
   for (int v : values) text += (text.empty() ? "" : ",") + std::to_string(v);
   return text;
+}
+
+// The lab notes' comparison: one fused pass against the sum of the best directional kernels (three passes) and
+// against xy_fused + the best z kernel (two passes), per radius, grid and store kind. Times add; the bandwidth
+// is the Laplacian's compulsory bytes over the summed time. (A real multi-pass Laplacian also re-reads and
+// re-writes its accumulator, so the sums are lower bounds on its time.)
+struct Comparison {
+  int radius, nx, ny, nz;
+  bool nontemporal;
+  std::string fused_kernel, x_kernel, y_kernel, z_kernel;
+  double fused_s, three_pass_s, xy_z_s, bytes;
+};
+
+std::vector<Comparison> comparisons(const Report& report) {
+  std::vector<Comparison> result;
+  const auto best = [&](const CaseResult& like, std::initializer_list<const char*> names, std::string& which) {
+    double seconds = 0;
+    for (const auto& c : report.cases)
+      if (c.radius == like.radius && c.nx == like.nx && c.ny == like.ny && c.nz == like.nz &&
+          c.nontemporal == like.nontemporal)
+        for (const char* name : names)
+          if (c.kernel == name && (seconds == 0 || c.time.median_s < seconds)) {
+            seconds = c.time.median_s;
+            which = name;
+          }
+    return seconds;
+  };
+  for (const auto& c : report.cases) {
+    if (c.kernel != "xyz_fused") continue;
+    Comparison k{c.radius, c.nx, c.ny, c.nz, c.nontemporal, "", "", "", "", 0, 0, 0, c.bytes};
+    std::string xy;
+    k.fused_s = best(c, {"xyz_fused", "xyz_fused_cached"}, k.fused_kernel);
+    const double x = best(c, {"x", "x_vec"}, k.x_kernel);
+    const double y = best(c, {"y", "y_vec", "y_scratch"}, k.y_kernel);
+    const double z = best(c, {"z", "z_window", "z_window_vec"}, k.z_kernel);
+    const double xy_time = best(c, {"xy_fused"}, xy);
+    if (x > 0 && y > 0 && z > 0) k.three_pass_s = x + y + z;
+    if (xy_time > 0 && z > 0) k.xy_z_s = xy_time + z;
+    const bool seen = std::any_of(result.begin(), result.end(), [&](const Comparison& o) {
+      return o.radius == k.radius && o.nx == k.nx && o.ny == k.ny && o.nz == k.nz && o.nontemporal == k.nontemporal;
+    });
+    if (!seen && (k.three_pass_s > 0 || k.xy_z_s > 0)) result.push_back(k);
+  }
+  return result;
 }
 
 }  // namespace
@@ -110,6 +155,19 @@ void print_report(std::ostream& out, const Report& report) {
         << c.percent_of_copy << std::setprecision(2) << std::setw(8) << c.gpts << std::setprecision(1)
         << std::setw(9) << c.gflops << std::setw(9) << c.verified << "\n";
   }
+  for (const auto& k : comparisons(report)) {
+    const auto line = [&](const std::string& what, double seconds) {
+      if (seconds > 0)
+        out << "  " << std::left << std::setw(44) << what << std::right << std::fixed << std::setprecision(4)
+            << std::setw(9) << seconds * 1e3 << " ms " << std::setprecision(1) << std::setw(8)
+            << k.bytes / seconds / 1e9 << " GB/s\n";
+    };
+    out << "one pass vs several, R=" << k.radius << " " << k.nx << "x" << k.ny << "x" << k.nz
+        << " NT=" << (k.nontemporal ? "on" : "off") << " (Laplacian bytes over summed times):\n";
+    line("fused: " + k.fused_kernel, k.fused_s);
+    line("three passes: " + k.x_kernel + " + " + k.y_kernel + " + " + k.z_kernel, k.three_pass_s);
+    line("two passes: xy_fused + " + k.z_kernel, k.xy_z_s);
+  }
 }
 
 namespace {
@@ -145,6 +203,12 @@ void write_json(const std::string& path, const Report& report) {
                           {"copy_gbs", c.copy_gbs}, {"percent_of_copy", c.percent_of_copy},
                           {"verified", c.verified}, {"max_error_ratio", c.max_error_ratio},
                           {"worst_point", c.worst_point}});
+  for (const auto& k : comparisons(report))
+    j["comparisons"].push_back({{"radius", k.radius}, {"grid", {k.nx, k.ny, k.nz}}, {"nontemporal", k.nontemporal},
+                                {"fused", {{"kernel", k.fused_kernel}, {"seconds", k.fused_s}}},
+                                {"three_pass", {{"kernels", {k.x_kernel, k.y_kernel, k.z_kernel}}, {"seconds", k.three_pass_s}}},
+                                {"xy_plus_z", {{"kernels", {"xy_fused", k.z_kernel}}, {"seconds", k.xy_z_s}}},
+                                {"bytes", k.bytes}});
   std::ofstream file(path);
   if (!file) throw std::runtime_error("cannot write " + path);
   file << j.dump(2) << "\n";

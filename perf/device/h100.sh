@@ -7,7 +7,8 @@
 #              one that wrote build/cuda's ctest files, and its ctest cannot read them)
 #   sanitize   compute-sanitizer memcheck and racecheck over the CUDA test binary
 #   bench ARGS seis-bench with ARGS (up to the next stage name), JSON/CSV into $OUT
-#   jit        the same seis-bench case native (sm_90) and through PTX JIT (sm_80 build)
+#   jit        the same seis-bench cases native (sm_90) and through PTX JIT (sm_80 build)
+#   ncu R K,.. perf/ncu_report.py: DRAM bytes per kernel at 512^3 for radius R and kernels K
 set -uo pipefail
 root=$(pwd)
 out=${OUT:-$root/device-out}
@@ -16,7 +17,7 @@ mkdir -p "$out"
 [ -e /work/main ] || { mkdir -p /work && ln -s "$root" /work/main; }
 export PATH=/usr/local/cuda/bin:$PATH
 status=0
-stages=(info tests sanitize bench jit)
+stages=(info tests sanitize bench jit ncu)
 is_stage() { local s; for s in "${stages[@]}"; do [ "$1" = "$s" ] && return 0; done; return 1; }
 
 while [ $# -gt 0 ]; do
@@ -48,9 +49,13 @@ while [ $# -gt 0 ]; do
         | tee "$out/bench-$n.txt" || status=1 ;;
     jit)
       for build in cuda cuda-ampere-jit; do
-        build/$build/perf/seis-bench -q --kernels naive --radius 4 --grid 512 --json "$out/jit-$build.json" \
-          | tee "$out/jit-$build.txt" || status=1
+        build/$build/perf/seis-bench -q --kernels naive,x_vec,xyz_fused --radius 4 --grid 512 \
+          --json "$out/jit-$build.json" | tee "$out/jit-$build.txt" || status=1
       done ;;
+    ncu)
+      radius=$1 kernels=$2; shift 2
+      python3 perf/ncu_report.py build/cuda/perf/seis-bench --kernels "$kernels" --radius "$radius" --out "$out" \
+        || status=1 ;;
     *) echo "unknown stage '$stage'" >&2; exit 2 ;;
   esac
 done
