@@ -9,6 +9,7 @@
 #   bench ARGS seis-bench with ARGS (up to the next stage name), JSON/CSV into $OUT
 #   jit        the same seis-bench cases native (sm_90) and through PTX JIT (sm_80 build)
 #   ncu R K,.. perf/ncu_report.py: DRAM bytes per kernel at 512^3 for radius R and kernels K
+#   resources  cuobjdump --dump-resource-usage of seis-bench (input of perf/resource_report.py)
 set -uo pipefail
 root=$(pwd)
 out=${OUT:-$root/device-out}
@@ -17,7 +18,7 @@ mkdir -p "$out"
 [ -e /work/main ] || { mkdir -p /work && ln -s "$root" /work/main; }
 export PATH=/usr/local/cuda/bin:$PATH
 status=0
-stages=(info tests sanitize bench jit ncu)
+stages=(info tests sanitize bench jit ncu resources)
 is_stage() { local s; for s in "${stages[@]}"; do [ "$1" = "$s" ] && return 0; done; return 1; }
 
 while [ $# -gt 0 ]; do
@@ -52,6 +53,8 @@ while [ $# -gt 0 ]; do
         build/$build/perf/seis-bench -q --kernels naive,x_vec,xyz_fused --radius 4 --grid 512 \
           --json "$out/jit-$build.json" | tee "$out/jit-$build.txt" || status=1
       done ;;
+    resources)
+      cuobjdump --dump-resource-usage build/cuda/perf/seis-bench > "$out/resource-usage-cuda.txt" || status=1 ;;
     ncu)
       radius=$1 kernels=$2; shift 2
       python3 perf/ncu_report.py build/cuda/perf/seis-bench --kernels "$kernels" --radius "$radius" --out "$out" \
