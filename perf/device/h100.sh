@@ -12,8 +12,9 @@
 #   resources  cuobjdump --dump-resource-usage of seis-bench (input of perf/resource_report.py)
 set -uo pipefail
 root=$(pwd)
-out=${OUT:-$root/device-out}
-mkdir -p "$out"
+# Everything is collected here and packed into one archive under $OUT at the end (the device tool brings back
+# at most 8 files).
+out=$(mktemp -d /tmp/seis-device.XXXX)
 # ctest files name the developer machine's absolute paths.
 [ -e /work/main ] || { mkdir -p /work && ln -s "$root" /work/main; }
 export PATH=/usr/local/cuda/bin:$PATH
@@ -62,4 +63,5 @@ while [ $# -gt 0 ]; do
     *) echo "unknown stage '$stage'" >&2; exit 2 ;;
   esac
 done
+tar -czf "${OUT:-$root}/device-results.tar.gz" -C "$out" .
 exit $status
