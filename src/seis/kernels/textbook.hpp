@@ -78,12 +78,22 @@ struct TextbookTiled {
         above = recycled;
       }
     } else {
-      for (int p = 0; p < T; ++p) stage_plane(team, scratch + p * T * T, x0, y0, z0 - 1 + p);
+      // One point of the T^3 tile per thread: stage all of it, then the inner (T-2)^3 compute.
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, T * T * T), [&](int t) {
+        const int x = x0 - 1 + t % T, y = y0 - 1 + (t / T) % T, z = z0 - 1 + t / (T * T);
+        const bool inside = x <= L.nx && y <= L.ny && z <= L.nz;
+        scratch[t] = inside ? in[L.offset(x, y, z)] : 0.0f;
+      });
       team.team_barrier();
-      for (int z = z0; z < z_end; ++z) {
-        const float* here = scratch + (z - z0 + 1) * T * T;
-        compute_plane(team, here - T * T, here, here + T * T, x0, y0, z);
-      }
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, T * T * T), [&](int t) {
+        const int tx = t % T, ty = (t / T) % T, tz = t / (T * T);
+        const int x = x0 - 1 + tx, y = y0 - 1 + ty, z = z0 - 1 + tz;
+        const bool inner = tx >= 1 && tx <= T - 2 && ty >= 1 && ty <= T - 2 && tz >= 1 && tz <= T - 2;
+        if (inner && x < L.nx && y < L.ny && z < z_end) {
+          const float* here = scratch + tz * T * T;
+          store_output(out + L.offset(x, y, z), apply(here - T * T, here, here + T * T, t % (T * T)), nontemporal);
+        }
+      });
     }
   }
 };
