@@ -13,16 +13,16 @@ void register_directional(std::vector<KernelVariant<ExecSpace>>& registry) {
   using Y = Sources<Operator::d2y, YSource::global, ZSource::global>;
   using Z = Sources<Operator::d2z, YSource::global, ZSource::global>;
   const TileShape scalar_tile{64, 4, 1}, vector_tile{32, 4, 1};
-  registry.push_back(tile_variant<ExecSpace, X, 0, 1>(
+  registry.push_back(tile_variant<ExecSpace, X, DefaultOccupancy, 1>(
       "x", "directional", "d2/dx2, one output per thread, 2R+1 scalar loads (AMD lab notes, x baseline)", scalar_tile));
-  registry.push_back(tile_variant<ExecSpace, Y, 0, 1>(
+  registry.push_back(tile_variant<ExecSpace, Y, DefaultOccupancy, 1>(
       "y", "directional", "d2/dy2, one output per thread, 2R+1 scalar loads (AMD lab notes, y baseline)", scalar_tile));
-  registry.push_back(tile_variant<ExecSpace, Z, 0, 1>(
+  registry.push_back(tile_variant<ExecSpace, Z, DefaultOccupancy, 1>(
       "z", "directional", "d2/dz2, one output per thread, 2R+1 scalar loads (AMD lab notes, z baseline)", scalar_tile));
-  registry.push_back(tile_variant<ExecSpace, X, 0, 4, 2, 1>(
+  registry.push_back(tile_variant<ExecSpace, X, DefaultOccupancy, 4, 2, 1>(
       "x_vec", "directional", "d2/dx2, VEC outputs per thread from a register array of vector loads (AMD lab notes)",
       vector_tile));
-  registry.push_back(tile_variant<ExecSpace, Y, 0, 4, 2, 1>(
+  registry.push_back(tile_variant<ExecSpace, Y, DefaultOccupancy, 4, 2, 1>(
       "y_vec", "directional", "d2/dy2, VEC outputs per thread, 2R+1 vector loads (AMD lab notes)", vector_tile));
 }
 

@@ -12,10 +12,14 @@ template <class ExecSpace>
 void register_fused_xyz(std::vector<KernelVariant<ExecSpace>>& registry) {
   using XYZ = Sources<Operator::laplacian, YSource::scratch, ZSource::window>;
   using XYZCached = Sources<Operator::laplacian, YSource::global, ZSource::window>;
-  registry.push_back(tile_variant<ExecSpace, XYZ, 0, 4, 2, 1>(
+  registry.push_back(tile_variant<ExecSpace, XYZ, DefaultOccupancy, 4, 2, 1>(
       "xyz_fused", "fused", "Laplacian in one pass: x registers, y team scratch, z register window, vectors",
       TileShape{32, 8, 32}));
-  registry.push_back(tile_variant<ExecSpace, XYZCached, 0, 4, 2, 1>(
+  registry.push_back(tile_variant<ExecSpace, XYZ, HighOccupancy, 4, 2, 1>(
+      "xyz_fused_occupancy", "fused",
+      "xyz_fused with launch bounds for 2-3 teams per SM: fewer registers, more loads in flight",
+      TileShape{32, 8, 32}));
+  registry.push_back(tile_variant<ExecSpace, XYZCached, DefaultOccupancy, 4, 2, 1>(
       "xyz_fused_cached", "fused",
       "Laplacian in one pass without scratch or barriers: x and y vector loads served by L1/L2, z register window",
       TileShape{32, 4, 16}));

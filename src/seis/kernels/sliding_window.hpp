@@ -8,10 +8,10 @@ namespace seis {
 template <class ExecSpace>
 void register_sliding_window(std::vector<KernelVariant<ExecSpace>>& registry) {
   using Z = Sources<Operator::d2z, YSource::global, ZSource::window>;
-  registry.push_back(tile_variant<ExecSpace, Z, 0, 1>(
+  registry.push_back(tile_variant<ExecSpace, Z, DefaultOccupancy, 1>(
       "z_window", "sliding_window", "d2/dz2 from a register window of 2R+1 planes, nw planes per thread",
       TileShape{64, 4, 16}));
-  registry.push_back(tile_variant<ExecSpace, Z, 0, 4, 2, 1>(
+  registry.push_back(tile_variant<ExecSpace, Z, DefaultOccupancy, 4, 2, 1>(
       "z_window_vec", "sliding_window", "d2/dz2 from a register window of 2R+1 vectors, nw planes per thread",
       TileShape{32, 4, 16}));
 }

@@ -10,10 +10,10 @@ template <class ExecSpace>
 void register_team_scratch(std::vector<KernelVariant<ExecSpace>>& registry) {
   using Y = Sources<Operator::d2y, YSource::scratch, ZSource::global>;
   using XY = Sources<Operator::d2xy, YSource::scratch, ZSource::global>;
-  registry.push_back(tile_variant<ExecSpace, Y, 0, 4, 2, 1>(
+  registry.push_back(tile_variant<ExecSpace, Y, DefaultOccupancy, 4, 2, 1>(
       "y_scratch", "scratch", "d2/dy2 from a (ty+2R)-row tile staged in team scratch, vectors (AMD lab notes, LDS)",
       TileShape{32, 8, 8}));
-  registry.push_back(tile_variant<ExecSpace, XY, 0, 4, 2, 1>(
+  registry.push_back(tile_variant<ExecSpace, XY, DefaultOccupancy, 4, 2, 1>(
       "xy_fused", "scratch", "d2/dx2 + d2/dy2 in one pass: x from registers, y from team scratch (AMD lab notes)",
       TileShape{32, 8, 8}));
 }

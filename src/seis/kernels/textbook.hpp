@@ -145,8 +145,8 @@ void register_textbook(std::vector<KernelVariant<ExecSpace>>& registry) {
       "tb_coarsened_z", "PMPP 8.4: 32^2 tile walks nw planes, previous/current/next planes in team scratch", 32, 16));
   // Register tiling is the tile engine at VEC = 1: z in a register window, the current plane staged in scratch
   // (the same instantiation as xyz_fused with VEC = 1; the book's R = 1, with a 32 x 8 tile).
-  auto register_tiling = tile_variant<ExecSpace, Sources<Operator::laplacian, YSource::scratch, ZSource::window>, 0,
-                                      1>("tb_register_tiling", "textbook",
+  auto register_tiling = tile_variant<ExecSpace, Sources<Operator::laplacian, YSource::scratch, ZSource::window>,
+                                      DefaultOccupancy, 1>("tb_register_tiling", "textbook",
                                          "PMPP 8.5: previous/next planes in registers, current plane in team scratch",
                                          TileShape{32, 8, 16});
   register_tiling.max_radius = 1;

@@ -27,7 +27,19 @@ struct Sources {
   static constexpr bool staged = Y == YSource::scratch;
 };
 
-template <class ExecSpace, int R, int VEC, class Src, int MaxThreads = 0>
+// Launch bounds of a tile kernel: the largest team it is compiled for (0: the backend's default) and, for that
+// team, how many teams an SM should hold at once (which caps registers per thread).
+struct DefaultOccupancy {
+  static constexpr int max_threads = 0;
+  static constexpr int min_teams(int) { return 1; }
+};
+// 256-thread teams, three per SM up to R = 4 and two beyond (about 80 and 128 registers on an H100).
+struct HighOccupancy {
+  static constexpr int max_threads = 256;
+  static constexpr int min_teams(int radius) { return radius <= 4 ? 3 : 2; }
+};
+
+template <class ExecSpace, int R, int VEC, class Src, class Occupancy = DefaultOccupancy>
 struct TileStencil {
   static constexpr int RP = (R + VEC - 1) / VEC * VEC;  // x halo in floats, whole vectors
   static constexpr int XW = VEC + 2 * RP;               // x register array
@@ -41,10 +53,12 @@ struct TileStencil {
                                    Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   // Kokkos' HIP backend otherwise compiles for 1024-thread blocks, which caps a kernel at 128 VGPRs on gfx90a and
   // spills the window; 256 threads (the default tiles) leave it 512.
-  static constexpr int Bound = MaxThreads > 0 ? MaxThreads : (is_hip_space<ExecSpace>() ? 256 : 0);
-  using Policy = std::conditional_t<(Bound > 0),
-                                    Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<unsigned(Bound), 1u>>,
-                                    Kokkos::TeamPolicy<ExecSpace>>;
+  static constexpr int Bound =
+      Occupancy::max_threads > 0 ? Occupancy::max_threads : (is_hip_space<ExecSpace>() ? 256 : 0);
+  using Policy = std::conditional_t<
+      (Bound > 0),
+      Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<unsigned(Bound), unsigned(Occupancy::min_teams(R))>>,
+      Kokkos::TeamPolicy<ExecSpace>>;
 
   const float* in;
   float* out;
@@ -236,21 +250,21 @@ struct TileStencil {
 };
 
 // Everything a family needs to register a tile-engine configuration: default GPU tile, validation, launch.
-template <class ExecSpace, class Src, int MaxThreads = 0>
+template <class ExecSpace, class Src, class Occupancy = DefaultOccupancy>
 struct TileKernelLauncher {
   TileShape gpu_default;
 
   template <int R, int VEC>
-  TileStencil<ExecSpace, R, VEC, Src, MaxThreads> make(const float* in, float* out, const FieldLayout& L,
+  TileStencil<ExecSpace, R, VEC, Src, Occupancy> make(const float* in, float* out, const FieldLayout& L,
                                                        const StencilCoefficients& c, const LaunchOptions& o) const {
     const TileShape shape = resolve_tile(o, gpu_default, is_gpu_space<ExecSpace>());
     return {in, out, L, device_weights<R>(c, Src::op), shape, tile_grid(L, shape, VEC),
-            (L.nx + VEC - 1) / VEC * VEC + TileStencil<ExecSpace, R, VEC, Src, MaxThreads>::RP, o.nontemporal};
+            (L.nx + VEC - 1) / VEC * VEC + TileStencil<ExecSpace, R, VEC, Src, Occupancy>::RP, o.nontemporal};
   }
 
   template <int R, int VEC>
   void check(const std::string& name, const FieldLayout& L, const LaunchOptions& o) const {
-    using Kernel = TileStencil<ExecSpace, R, VEC, Src, MaxThreads>;
+    using Kernel = TileStencil<ExecSpace, R, VEC, Src, Occupancy>;
     const auto kernel = make<R, VEC>(nullptr, nullptr, L, make_coefficients(R), o);
     if (Kernel::Bound > 0)
       require(kernel.shape.tx * kernel.shape.ty <= Kernel::Bound, "kernel '", name, "': tile ", kernel.shape.tx, "x",
@@ -261,7 +275,7 @@ struct TileKernelLauncher {
   template <int R, int VEC>
   void launch(const ExecSpace& exec, const float* in, float* out, const FieldLayout& L, const StencilCoefficients& c,
               const LaunchOptions& o) const {
-    using Kernel = TileStencil<ExecSpace, R, VEC, Src, MaxThreads>;
+    using Kernel = TileStencil<ExecSpace, R, VEC, Src, Occupancy>;
     const auto kernel = make<R, VEC>(in, out, L, c, o);
     auto policy = typename Kernel::Policy(exec, kernel.grid.league(), kernel.shape.tx * kernel.shape.ty);
     if constexpr (Src::staged)

@@ -12,10 +12,10 @@ void with_vector_width(int vec, Function&& function) {
   if (!found) fail("vector width VEC = ", vec, " is not instantiated for this kernel");
 }
 
-template <class ExecSpace, class Src, int MaxThreads, int... VECs>
+template <class ExecSpace, class Src, class Occupancy, int... VECs>
 KernelVariant<ExecSpace> tile_variant(const std::string& name, const std::string& family,
                                       const std::string& description, const TileShape& gpu_default) {
-  const TileKernelLauncher<ExecSpace, Src, MaxThreads> launcher{gpu_default};
+  const TileKernelLauncher<ExecSpace, Src, Occupancy> launcher{gpu_default};
   KernelVariant<ExecSpace> v;
   v.name = name;
   v.family = family;
