@@ -33,9 +33,13 @@ def load(paths):
     return cases, runs
 
 
-def caption(run):
-    dirty = " (dirty)" if run["git_dirty"] else ""
-    return f"{run['device']}, {run['backend']}, commit {run['git_commit']}{dirty}, {run['date'][:10]}"
+def caption(cases):
+    """Device and every commit whose cases a chart shows."""
+    runs = {(c["run"]["git_commit"] + (" (dirty)" if c["run"]["git_dirty"] else ""), c["run"]["date"][:10])
+            for c in cases}
+    first = cases[0]["run"]
+    commits = ", ".join(f"{commit} ({date})" for commit, date in sorted(runs))
+    return f"{first['device']}, {first['backend']}, commit {commits}"
 
 
 def best_per_variant(cases):
@@ -56,11 +60,12 @@ def bandwidth_chart(out, cases):
         copy = max(c["copy_gbs"] for c in group)
         fig, ax = plt.subplots(figsize=(9, 0.32 * len(names) + 1.8))
         ax.barh(names, [best[n]["effective_gbs"] for n in names], color="#4477aa")
-        ax.axvline(copy, color="#cc3311", linestyle="--", label=f"vector copy, same run: {copy:.0f} GB/s")
+        ax.axvline(copy, color="#cc3311", linestyle="--",
+                   label=f"vector copy (each run measures its own; % is of it): {copy:.0f} GB/s")
         for i, n in enumerate(names):
             ax.text(best[n]["effective_gbs"], i, f" {best[n]['percent_of_copy']:.0f}%", va="center", fontsize=8)
         ax.set_xlabel("effective bandwidth [GB/s] (8 bytes per interior point)")
-        ax.set_title(f"R = {radius}, {grid[0]}x{grid[1]}x{grid[2]} float32\n{caption(group[0]['run'])}", fontsize=9)
+        ax.set_title(f"R = {radius}, {grid[0]}x{grid[1]}x{grid[2]} float32\n{caption(list(best.values()))}", fontsize=9)
         ax.legend(loc="lower right", fontsize=8)
         fig.tight_layout()
         fig.savefig(out / f"bandwidth-R{radius}-{grid[0]}.png", dpi=120)
@@ -88,7 +93,7 @@ def sweep_chart(out, cases, field, name, xlabel, select):
         ax.set_xscale("log", base=2)
         ax.set_xlabel(xlabel)
         ax.set_ylabel("effective bandwidth [GB/s]")
-        ax.set_title(f"R = {radius}\n{caption(next(iter(series.values()))[0]['run'])}", fontsize=9)
+        ax.set_title(f"R = {radius}\n{caption([c for g in series.values() for c in g])}", fontsize=9)
         ax.legend(fontsize=8)
         fig.tight_layout()
         fig.savefig(out / f"{name}-R{radius}.png", dpi=120)
@@ -113,7 +118,7 @@ def roofline(out, cases):
         ax.set_yscale("log")
         ax.set_xlabel("arithmetic intensity [flop / compulsory byte]")
         ax.set_ylabel("GFLOP/s")
-        ax.set_title(f"roofline, R = {radius}\n{caption(group[0]['run'])}", fontsize=9)
+        ax.set_title(f"roofline, R = {radius}\n{caption(list(best.values()))}", fontsize=9)
         ax.legend(fontsize=8)
         fig.tight_layout()
         fig.savefig(out / f"roofline-R{radius}.png", dpi=120)

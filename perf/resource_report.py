@@ -29,7 +29,10 @@ def describe(mangled):
                   r"ELN\w*?7ZSourceE(\d)", mangled)
     if m:
         r, vec, op, y, z = m.groups()
-        return (SOURCES.get((op, y, z), "tile engine"), int(r), int(vec))
+        family = SOURCES.get((op, y, z), "tile engine")
+        if "HighOccupancy" in mangled:
+            family = "xyz_fused_occupancy"
+        return (family, int(r), int(vec))
     for pattern, name in [(r"NaiveStarStencilILi(\d+)E", "naive"), (r"Laplacian7TiledIN\w+?ELi(\d+)ELi(\d+)E", "lap7"),
                           (r"TextbookTiledIN\w+?ELb(\d)E", "textbook"), (r"VectorCopy", "vector_copy")]:
         m = re.search(pattern, mangled)
@@ -78,7 +81,7 @@ def hip_table(build):
                 if current:
                     rows.setdefault(current, {})
                 continue
-            m = re.search(r"remark: .*?:\s+([\w ]+?)(?: \[[^\]]*\])?: (\d+) \[-Rpass", line)
+            m = re.search(r"remark:\s+([A-Za-z][\w ]*?)(?: \[[^\]]*\])?: (\d+) \[-Rpass", line)
             if current and m:
                 rows[current][m.group(1).strip()] = m.group(2)
     return rows
