@@ -1,10 +1,10 @@
 #include "bench_io.hpp"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iomanip>
-#include <algorithm>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -85,18 +85,22 @@ std::vector<Comparison> comparisons(const Report& report) {
 }  // namespace
 
 std::optional<int> parse_command_line(int argc, char** argv, Config& config) {
-  CLI::App app{"seis-bench: times seistencil's kernel variants against the same run's copy bandwidth.\n"
-               "Effective bandwidth counts one read and one write of the interior (8 bytes per point) per application."};
+  CLI::App app{
+      "seis-bench: times seistencil's kernel variants against the same run's copy bandwidth.\n"
+      "Effective bandwidth counts one read and one write of the interior (8 bytes per point) per application."};
   std::vector<std::string> grids{"128"}, tiles;
   std::string nontemporal = "off", verify = "auto";
   app.add_option("-k,--kernels", config.kernel_patterns, "variant names or globs (default: all)")->delimiter(',');
-  app.add_option("-r,--radius", config.radii, "stencil radius R, 1..8 (default 4)")->delimiter(',')
+  app.add_option("-r,--radius", config.radii, "stencil radius R, 1..8 (default 4)")
+      ->delimiter(',')
       ->check(CLI::Range(1, 8));
   app.add_option("-g,--grid", grids, "grid sizes: N (cube) or NXxNYxNZ (default 128)")->delimiter(',');
   app.add_option("--vec", config.vector_widths, "vector widths VEC (1, 2, 4; default: the variant's)")
-      ->delimiter(',')->check(CLI::IsMember({1, 2, 4}));
+      ->delimiter(',')
+      ->check(CLI::IsMember({1, 2, 4}));
   app.add_option("--nw", config.windows, "z planes per thread for sliding-window kernels (default: the variant's)")
-      ->delimiter(',')->check(CLI::PositiveNumber);
+      ->delimiter(',')
+      ->check(CLI::PositiveNumber);
   app.add_option("--tile", tiles, "team tile TXxTY (default: the variant's)")->delimiter(',');
   app.add_option("--nontemporal", nontemporal, "streaming stores for the output: off, on, both")
       ->check(CLI::IsMember({"off", "on", "both"}));
@@ -119,8 +123,9 @@ std::optional<int> parse_command_line(int argc, char** argv, Config& config) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }
-  config.nontemporal = nontemporal == "off" ? std::vector<int>{0} : nontemporal == "on" ? std::vector<int>{1}
-                                                                                         : std::vector<int>{0, 1};
+  config.nontemporal = nontemporal == "off"  ? std::vector<int>{0}
+                       : nontemporal == "on" ? std::vector<int>{1}
+                                             : std::vector<int>{0, 1};
   config.verify = verify == "auto" ? Verify::automatic : verify == "on" ? Verify::always : Verify::never;
   return std::nullopt;
 }
@@ -140,9 +145,10 @@ void print_report(std::ostream& out, const Report& report) {
         << std::setprecision(1) << c.vector_copy_gbs << " GB/s, Kokkos::deep_copy " << c.deep_copy_gbs
         << " GB/s (= 100% below: the vector copy)\n";
   out << std::left << std::setw(24) << "kernel" << std::right << std::setw(3) << "R" << std::setw(16) << "grid"
-      << std::setw(4) << "VEC" << std::setw(4) << "nw" << std::setw(7) << "tile" << std::setw(4) << "NT" << std::setw(11) << "time[ms]"
-      << std::setw(8) << "p10-90%" << std::setw(9) << "GB/s" << std::setw(8) << "%copy" << std::setw(8) << "GPt/s"
-      << std::setw(9) << "GFLOP/s" << std::setw(9) << "verify" << "\n";
+      << std::setw(4) << "VEC" << std::setw(4) << "nw" << std::setw(7) << "tile" << std::setw(4) << "NT"
+      << std::setw(11) << "time[ms]" << std::setw(8) << "p10-90%" << std::setw(9) << "GB/s" << std::setw(8) << "%copy"
+      << std::setw(8) << "GPt/s" << std::setw(9) << "GFLOP/s" << std::setw(9) << "verify"
+      << "\n";
   for (const auto& c : report.cases) {
     std::ostringstream grid;
     grid << c.nx << "x" << c.ny << "x" << c.nz;
@@ -152,8 +158,8 @@ void print_report(std::ostream& out, const Report& report) {
         << (c.nontemporal ? "on" : "off") << std::fixed << std::setprecision(4) << std::setw(11)
         << c.time.median_s * 1e3 << std::setprecision(1) << std::setw(8)
         << 100.0 * (c.time.p90_s - c.time.p10_s) / c.time.median_s << std::setw(9) << c.effective_gbs << std::setw(8)
-        << c.percent_of_copy << std::setprecision(2) << std::setw(8) << c.gpts << std::setprecision(1)
-        << std::setw(9) << c.gflops << std::setw(9) << c.verified << "\n";
+        << c.percent_of_copy << std::setprecision(2) << std::setw(8) << c.gpts << std::setprecision(1) << std::setw(9)
+        << c.gflops << std::setw(9) << c.verified << "\n";
   }
   for (const auto& k : comparisons(report)) {
     const auto line = [&](const std::string& what, double seconds) {
@@ -180,35 +186,59 @@ void write_json(const std::string& path, const Report& report) {
   const auto& info = report.info;
   const auto& config = report.config;
   nlohmann::json j;
-  j["run"] = {{"device", info.device},   {"backend", info.backend},   {"kokkos_version", info.kokkos_version},
-              {"compiler", info.compiler}, {"git_commit", info.commit}, {"git_dirty", info.dirty},
-              {"date", info.date},         {"command_line", info.command_line},
+  j["run"] = {{"device", info.device},
+              {"backend", info.backend},
+              {"kokkos_version", info.kokkos_version},
+              {"compiler", info.compiler},
+              {"git_commit", info.commit},
+              {"git_dirty", info.dirty},
+              {"date", info.date},
+              {"command_line", info.command_line},
               {"kokkos_configuration", info.kokkos_configuration}};
-  j["config"] = {{"samples", config.samples}, {"batch", config.batch}, {"warmup", config.warmup},
-                 {"cache_mb", config.cache_mb}};
+  j["config"] = {
+      {"samples", config.samples}, {"batch", config.batch}, {"warmup", config.warmup}, {"cache_mb", config.cache_mb}};
   j["formulas"] = {
       {"effective_bandwidth", "2 * nx*ny*nz * 4 bytes (one read and one write of the interior) / median time"},
       {"copy_bandwidth", "2 * padded field bytes (read + write) / median time of the 128-bit vector copy"},
       {"gflops", "(1 + 3 * axes * R) flops per point: a pair add and a multiply-add per offset, one centre multiply"}};
   for (const auto& c : report.copies)
-    j["copies"].push_back({{"grid", {c.nx, c.ny, c.nz}}, {"bytes", c.bytes},
-                           {"vector_copy", timing_json(c.vector_copy)}, {"vector_copy_gbs", c.vector_copy_gbs},
-                           {"deep_copy", timing_json(c.deep_copy)}, {"deep_copy_gbs", c.deep_copy_gbs}});
+    j["copies"].push_back({{"grid", {c.nx, c.ny, c.nz}},
+                           {"bytes", c.bytes},
+                           {"vector_copy", timing_json(c.vector_copy)},
+                           {"vector_copy_gbs", c.vector_copy_gbs},
+                           {"deep_copy", timing_json(c.deep_copy)},
+                           {"deep_copy_gbs", c.deep_copy_gbs}});
   for (const auto& c : report.cases)
-    j["cases"].push_back({{"kernel", c.kernel}, {"family", c.family}, {"operator", c.op}, {"radius", c.radius},
-                          {"grid", {c.nx, c.ny, c.nz}}, {"vector_width", c.vector_width}, {"window", c.window},
-                          {"tile", {c.tile_x, c.tile_y}}, {"nontemporal", c.nontemporal}, {"buffers", c.buffers},
-                          {"time", timing_json(c.time)}, {"bytes", c.bytes}, {"flops", c.flops},
-                          {"effective_gbs", c.effective_gbs}, {"gpts", c.gpts}, {"gflops", c.gflops},
-                          {"copy_gbs", c.copy_gbs}, {"percent_of_copy", c.percent_of_copy},
-                          {"verified", c.verified}, {"max_error_ratio", c.max_error_ratio},
+    j["cases"].push_back({{"kernel", c.kernel},
+                          {"family", c.family},
+                          {"operator", c.op},
+                          {"radius", c.radius},
+                          {"grid", {c.nx, c.ny, c.nz}},
+                          {"vector_width", c.vector_width},
+                          {"window", c.window},
+                          {"tile", {c.tile_x, c.tile_y}},
+                          {"nontemporal", c.nontemporal},
+                          {"buffers", c.buffers},
+                          {"time", timing_json(c.time)},
+                          {"bytes", c.bytes},
+                          {"flops", c.flops},
+                          {"effective_gbs", c.effective_gbs},
+                          {"gpts", c.gpts},
+                          {"gflops", c.gflops},
+                          {"copy_gbs", c.copy_gbs},
+                          {"percent_of_copy", c.percent_of_copy},
+                          {"verified", c.verified},
+                          {"max_error_ratio", c.max_error_ratio},
                           {"worst_point", c.worst_point}});
   for (const auto& k : comparisons(report))
-    j["comparisons"].push_back({{"radius", k.radius}, {"grid", {k.nx, k.ny, k.nz}}, {"nontemporal", k.nontemporal},
-                                {"fused", {{"kernel", k.fused_kernel}, {"seconds", k.fused_s}}},
-                                {"three_pass", {{"kernels", {k.x_kernel, k.y_kernel, k.z_kernel}}, {"seconds", k.three_pass_s}}},
-                                {"xy_plus_z", {{"kernels", {"xy_fused", k.z_kernel}}, {"seconds", k.xy_z_s}}},
-                                {"bytes", k.bytes}});
+    j["comparisons"].push_back(
+        {{"radius", k.radius},
+         {"grid", {k.nx, k.ny, k.nz}},
+         {"nontemporal", k.nontemporal},
+         {"fused", {{"kernel", k.fused_kernel}, {"seconds", k.fused_s}}},
+         {"three_pass", {{"kernels", {k.x_kernel, k.y_kernel, k.z_kernel}}, {"seconds", k.three_pass_s}}},
+         {"xy_plus_z", {{"kernels", {"xy_fused", k.z_kernel}}, {"seconds", k.xy_z_s}}},
+         {"bytes", k.bytes}});
   std::ofstream file(path);
   if (!file) throw std::runtime_error("cannot write " + path);
   file << j.dump(2) << "\n";
@@ -223,8 +253,8 @@ void write_csv(const std::string& path, const Report& report) {
     file << '"' << report.info.device << "\"," << report.info.backend << "," << report.info.commit << "," << c.kernel
          << "," << c.family << "," << c.op << "," << c.radius << "," << c.nx << "," << c.ny << "," << c.nz << ","
          << c.vector_width << "," << c.window << "," << c.tile_x << "," << c.tile_y << "," << c.nontemporal << ","
-         << c.time.median_s << "," << c.time.p10_s << "," << c.time.p90_s << "," << c.effective_gbs << ","
-         << c.copy_gbs << "," << c.percent_of_copy << "," << c.gpts << "," << c.gflops << "," << c.verified << "\n";
+         << c.time.median_s << "," << c.time.p10_s << "," << c.time.p90_s << "," << c.effective_gbs << "," << c.copy_gbs
+         << "," << c.percent_of_copy << "," << c.gpts << "," << c.gflops << "," << c.verified << "\n";
 }
 
 }  // namespace seis::bench

@@ -55,8 +55,8 @@ std::string device_name() {
   std::ifstream cpuinfo("/proc/cpuinfo");
   std::string line;
   while (std::getline(cpuinfo, line))
-    if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2) + " (" +
-                                                     std::to_string(Exec().concurrency()) + " threads)";
+    if (line.rfind("model name", 0) == 0)
+      return line.substr(line.find(':') + 2) + " (" + std::to_string(Exec().concurrency()) + " threads)";
   return "host";
 #endif
 }
@@ -235,10 +235,10 @@ Report run_benchmark(const Config& config,
     });
     if (copy == report.copies.end()) {
       CopyResult r{c.grid[0], c.grid[1], c.grid[2], 2.0 * layout.size * sizeof(float), {}, {}, 0, 0};
-      r.vector_copy = time_launches(config, [&](int k) { vector_copy(exec, buffers.in[k % pairs], buffers.out[k % pairs]); });
-      r.deep_copy = time_launches(config, [&](int k) {
-        Kokkos::deep_copy(exec, buffers.out[k % pairs].span(), buffers.in[k % pairs].span());
-      });
+      r.vector_copy =
+          time_launches(config, [&](int k) { vector_copy(exec, buffers.in[k % pairs], buffers.out[k % pairs]); });
+      r.deep_copy = time_launches(
+          config, [&](int k) { Kokkos::deep_copy(exec, buffers.out[k % pairs].span(), buffers.in[k % pairs].span()); });
       r.vector_copy_gbs = r.bytes / r.vector_copy.median_s / 1e9;
       r.deep_copy_gbs = r.bytes / r.deep_copy.median_s / 1e9;
       report.copies.push_back(r);
@@ -261,8 +261,8 @@ Report run_benchmark(const Config& config,
     result.nontemporal = c.options.nontemporal;
     result.buffers = pairs;
 
-    const bool verify = config.verify == Verify::always ||
-                        (config.verify == Verify::automatic && interior <= 256.0 * 256.0 * 256.0);
+    const bool verify =
+        config.verify == Verify::always || (config.verify == Verify::automatic && interior <= 256.0 * 256.0 * 256.0);
     if (verify) {
       Kokkos::deep_copy(buffers.out[0].span(), std::nanf(""));
       apply(variant, exec, buffers.in[0], buffers.out[0], coefficients, c.options);

@@ -11,6 +11,7 @@ RunInfo describe_run();
 
 // Expands the config into cases and refuses bad ones (unsupported VEC, scratch beyond the device limit, grids
 // larger than memory) before allocating anything. `progress` is called before each case.
-Report run_benchmark(const Config& config, const std::function<void(int done, int total, const std::string&)>& progress);
+Report run_benchmark(const Config& config,
+                     const std::function<void(int done, int total, const std::string&)>& progress);
 
 }  // namespace seis::bench

@@ -17,9 +17,9 @@ struct Config {
   std::vector<int> windows;        // empty: each variant's default
   std::vector<std::array<int, 2>> tiles;
   std::vector<int> nontemporal{0};
-  int samples = 20;       // timed samples per case
-  int batch = 5;          // launches per timed sample (amortises the fence)
-  int warmup = 3;         // untimed launches first
+  int samples = 20;  // timed samples per case
+  int batch = 5;     // launches per timed sample (amortises the fence)
+  int warmup = 3;    // untimed launches first
   Verify verify = Verify::automatic;
   double cache_mb = 64.0;  // rotate among input buffers until their total exceeds twice this
   std::string json_path, csv_path;
@@ -42,9 +42,9 @@ struct CaseResult {
   double flops = 0;          // per application
   double effective_gbs = 0;  // bytes / median time
   double gpts = 0, gflops = 0;
-  double copy_gbs = 0;        // tuned vector copy on the same grid, same run
+  double copy_gbs = 0;  // tuned vector copy on the same grid, same run
   double percent_of_copy = 0;
-  std::string verified;       // "pass", "FAIL", "skipped"
+  std::string verified;        // "pass", "FAIL", "skipped"
   double max_error_ratio = 0;  // max |out - ref| / tolerance (< 1 passes)
   std::string worst_point;     // where that maximum is, with the two values
 };

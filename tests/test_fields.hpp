@@ -14,7 +14,8 @@ namespace seis::test {
 // A fresh seed per run (fresh random inputs), printed by every failing check; SEIS_TEST_SEED replays one.
 inline unsigned test_seed() {
   static const unsigned seed = [] {
-    if (const char* fixed = std::getenv("SEIS_TEST_SEED")) return static_cast<unsigned>(std::strtoul(fixed, nullptr, 10));
+    if (const char* fixed = std::getenv("SEIS_TEST_SEED"))
+      return static_cast<unsigned>(std::strtoul(fixed, nullptr, 10));
     return std::random_device{}();
   }();
   return seed;
@@ -35,8 +36,8 @@ inline void poison(const Field<Kokkos::HostSpace>& field) {
 }
 
 // Checks every interior point against the reference and that no halo or padding point was written (still NaN).
-inline void expect_matches_reference(const Field<Kokkos::HostSpace>& out, const ReferenceResult& expected,
-                                     int radius, const std::string& what) {
+inline void expect_matches_reference(const Field<Kokkos::HostSpace>& out, const ReferenceResult& expected, int radius,
+                                     const std::string& what) {
   const FieldLayout& L = out.layout();
   const double factor = float32_tolerance_factor(radius);
   int reported = 0;

@@ -29,9 +29,8 @@ TEST(Coefficients, EveryRadiusMatchesClosedForm) {
     const auto w = seis::second_derivative_weights(R);
     double center = 0.0;
     for (int m = 1; m <= R; ++m) {
-      const double exact = 2.0 * ((m + 1) % 2 == 0 ? 1.0 : -1.0) * std::exp(2.0 * std::lgamma(R + 1.0) -
-                                                                          std::lgamma(R - m + 1.0) -
-                                                                          std::lgamma(R + m + 1.0)) /
+      const double exact = 2.0 * ((m + 1) % 2 == 0 ? 1.0 : -1.0) *
+                           std::exp(2.0 * std::lgamma(R + 1.0) - std::lgamma(R - m + 1.0) - std::lgamma(R + m + 1.0)) /
                            (m * m);
       EXPECT_NEAR(w[m], exact, 1e-12 * std::abs(exact) + 1e-15) << "R = " << R << ", offset " << m;
       center -= 2.0 * exact;

@@ -7,7 +7,9 @@
 
 namespace {
 
-double smooth(double x, double y, double z) { return std::sin(x + 0.3) * std::sin(2 * y + 0.4) * std::sin(3 * z + 0.3); }
+double smooth(double x, double y, double z) {
+  return std::sin(x + 0.3) * std::sin(2 * y + 0.4) * std::sin(3 * z + 0.3);
+}
 
 // Max error of the reference Laplacian of u = sin(x) sin(2y) sin(3z), exact -(1 + 4 + 9) u, on n points per axis
 // with spacings (h, 1.5 h, 0.75 h) covering a fixed box, measured at every `stride`-th point so that grids of
@@ -20,7 +22,8 @@ double max_error(int R, double h, int n, int stride) {
   for (int k = -R; k < n + R; ++k)
     for (int j = -R; j < n + R; ++j)
       for (int i = -R; i < n + R; ++i) u.data()[L.offset(i, j, k)] = smooth(i * hx, j * hy, k * hz);
-  const auto result = seis::reference_star_stencil(u, seis::make_coefficients(R, hx, hy, hz), seis::Operator::laplacian);
+  const auto result =
+      seis::reference_star_stencil(u, seis::make_coefficients(R, hx, hy, hz), seis::Operator::laplacian);
   double error = 0.0;
   for (int k = 0; k < n; k += stride)
     for (int j = 0; j < n; j += stride)

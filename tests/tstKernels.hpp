@@ -137,7 +137,8 @@ TEST(TEST_CATEGORY, EveryLaplacianKernelAgreesWithSpmvOracle) {
         for (int j = 0; j < layout.ny; ++j)
           for (int i = 0; i < layout.nx; ++i) {
             const auto p = layout.offset(i, j, k);
-            if (!(std::abs(result.data()[p] - spmv_result.data()[p]) <= factor * expected.scale(i, j, k))) ++disagreements;
+            if (!(std::abs(result.data()[p] - spmv_result.data()[p]) <= factor * expected.scale(i, j, k)))
+              ++disagreements;
           }
       EXPECT_EQ(disagreements, 0u) << variant.name << " R=" << radius << " disagrees with spmv (seed "
                                    << seis::test::test_seed() << ")";

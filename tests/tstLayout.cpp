@@ -19,7 +19,8 @@ TEST(Layout, InteriorRowsStartOn256ByteBoundaries) {
       }
     }
     EXPECT_GE(L.lead, R);
-    EXPECT_GE(L.ldx, L.lead + (L.nx + 3) / 4 * 4 + (R + 3) / 4 * 4) << "vector reads past the row end must stay in the row";
+    EXPECT_GE(L.ldx, L.lead + (L.nx + 3) / 4 * 4 + (R + 3) / 4 * 4)
+        << "vector reads past the row end must stay in the row";
   }
 }
 

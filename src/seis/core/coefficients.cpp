@@ -51,11 +51,16 @@ StencilCoefficients make_coefficients(int radius, double hx, double hy, double h
 
 const char* to_string(Operator op) {
   switch (op) {
-    case Operator::laplacian: return "laplacian";
-    case Operator::d2x: return "d2x";
-    case Operator::d2y: return "d2y";
-    case Operator::d2z: return "d2z";
-    case Operator::d2xy: return "d2xy";
+    case Operator::laplacian:
+      return "laplacian";
+    case Operator::d2x:
+      return "d2x";
+    case Operator::d2y:
+      return "d2y";
+    case Operator::d2z:
+      return "d2z";
+    case Operator::d2xy:
+      return "d2xy";
   }
   return "?";
 }

@@ -27,7 +27,9 @@ const char* to_string(Operator op);
 KOKKOS_INLINE_FUNCTION constexpr bool uses_x(Operator op) { return (static_cast<unsigned>(op) & 1u) != 0; }
 KOKKOS_INLINE_FUNCTION constexpr bool uses_y(Operator op) { return (static_cast<unsigned>(op) & 2u) != 0; }
 KOKKOS_INLINE_FUNCTION constexpr bool uses_z(Operator op) { return (static_cast<unsigned>(op) & 4u) != 0; }
-KOKKOS_INLINE_FUNCTION constexpr int axis_count(Operator op) { return int(uses_x(op)) + int(uses_y(op)) + int(uses_z(op)); }
+KOKKOS_INLINE_FUNCTION constexpr int axis_count(Operator op) {
+  return int(uses_x(op)) + int(uses_y(op)) + int(uses_z(op));
+}
 
 // The weights a kernel applies, in float, for a compile-time radius. For a directional operator the other axes'
 // weights are zero, and `center` is the sum of the used axes' centre weights.

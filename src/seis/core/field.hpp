@@ -20,7 +20,9 @@ class Field {
 
   Field() = default;
   Field(const std::string& label, const FieldLayout& layout)
-      : layout_(layout), storage_(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), layout.size + alignment_bytes / sizeof(Value)) {
+      : layout_(layout),
+        storage_(Kokkos::view_alloc(Kokkos::WithoutInitializing, label),
+                 layout.size + alignment_bytes / sizeof(Value)) {
     // Kokkos aligns allocations to 64 bytes only; the layout's 256-byte row alignment needs the base aligned too.
     const auto address = reinterpret_cast<std::uintptr_t>(storage_.data());
     const auto misalignment = static_cast<std::size_t>(address % alignment_bytes);

@@ -8,7 +8,9 @@
 namespace seis {
 
 namespace {
-std::int64_t round_up(std::int64_t value, std::int64_t multiple) { return (value + multiple - 1) / multiple * multiple; }
+std::int64_t round_up(std::int64_t value, std::int64_t multiple) {
+  return (value + multiple - 1) / multiple * multiple;
+}
 }  // namespace
 
 FieldLayout make_layout(int nx, int ny, int nz, int halo) {

@@ -20,10 +20,20 @@ struct Pack {
 
 #if defined(SEIS_DEVICE_CUDA)
 namespace detail {
-template <int N> struct Native;
-template <> struct Native<1> { using type = float; };
-template <> struct Native<2> { using type = float2; };
-template <> struct Native<4> { using type = float4; };
+template <int N>
+struct Native;
+template <>
+struct Native<1> {
+  using type = float;
+};
+template <>
+struct Native<2> {
+  using type = float2;
+};
+template <>
+struct Native<4> {
+  using type = float4;
+};
 KOKKOS_FORCEINLINE_FUNCTION Pack<1> unpack(float v) { return {{v}}; }
 KOKKOS_FORCEINLINE_FUNCTION Pack<2> unpack(float2 v) { return {{v.x, v.y}}; }
 KOKKOS_FORCEINLINE_FUNCTION Pack<4> unpack(float4 v) { return {{v.x, v.y, v.z, v.w}}; }
@@ -46,23 +56,23 @@ template <int N>
 KOKKOS_FORCEINLINE_FUNCTION void store_pack_nontemporal(float* p, const Pack<N>& v) {
   __stcs(reinterpret_cast<typename detail::Native<N>::type*>(p), detail::pack(v));
 }
-template <int N>
-KOKKOS_FORCEINLINE_FUNCTION Pack<N> load_scratch(const float* p) {
-  return load_pack<N>(p);
-}
-template <int N>
-KOKKOS_FORCEINLINE_FUNCTION void store_scratch(float* p, const Pack<N>& v) {
-  store_pack(p, v);
-}
 
 #elif defined(SEIS_DEVICE_HIP)
 // Kokkos hands kernels generic pointers; without an address space clang emits flat_load/flat_store. Casting to
 // the global (1) or LDS (3) address space gives global_load_dwordx4 / ds_read_b128 and their stores.
 namespace detail {
-template <int N> struct Native { using type = float __attribute__((ext_vector_type(N))); };
-template <> struct Native<1> { using type = float; };
-template <int N> using Global = __attribute__((address_space(1))) typename Native<N>::type;
-template <int N> using Local = __attribute__((address_space(3))) typename Native<N>::type;
+template <int N>
+struct Native {
+  using type = float __attribute__((ext_vector_type(N)));
+};
+template <>
+struct Native<1> {
+  using type = float;
+};
+template <int N>
+using Global = __attribute__((address_space(1))) typename Native<N>::type;
+template <int N>
+using Local = __attribute__((address_space(3))) typename Native<N>::type;
 
 template <int N, class Vector>
 KOKKOS_FORCEINLINE_FUNCTION Pack<N> unpack(const Vector& v) {
@@ -128,6 +138,10 @@ template <int N>
 KOKKOS_FORCEINLINE_FUNCTION void store_pack_nontemporal(float* p, const Pack<N>& v) {
   store_pack(p, v);
 }
+#endif
+
+#if !defined(SEIS_DEVICE_HIP)
+// CUDA and the host reach team scratch through ordinary (generic) pointers.
 template <int N>
 KOKKOS_FORCEINLINE_FUNCTION Pack<N> load_scratch(const float* p) {
   return load_pack<N>(p);

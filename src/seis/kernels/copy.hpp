@@ -17,7 +17,8 @@ template <class ExecSpace>
 void vector_copy(const ExecSpace& exec, const Field<typename ExecSpace::memory_space>& in,
                  const Field<typename ExecSpace::memory_space>& out) {
   const auto vectors = static_cast<index_t>(in.layout().size / 4);
-  Kokkos::parallel_for("seis::vector_copy", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>(exec, 0, vectors),
+  Kokkos::parallel_for("seis::vector_copy",
+                       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>(exec, 0, vectors),
                        VectorCopy{in.data(), out.data()});
 }
 

@@ -54,8 +54,7 @@ KernelVariant<ExecSpace> laplacian7_variant(const std::string& name, const std::
     TileShape shape = resolve_tile(o, gpu_default, is_gpu_space<ExecSpace>());
     shape.nw = 1;
     const TileShape rows{shape.tx, shape.ty * M, 1};
-    return Kernel{in, out, L, device_weights<1>(c, Operator::laplacian), shape, tile_grid(L, rows, 1),
-                  o.nontemporal};
+    return Kernel{in, out, L, device_weights<1>(c, Operator::laplacian), shape, tile_grid(L, rows, 1), o.nontemporal};
   };
   KernelVariant<ExecSpace> v;
   v.name = name;
@@ -65,7 +64,8 @@ KernelVariant<ExecSpace> laplacian7_variant(const std::string& name, const std::
   v.launch = [make](const ExecSpace& exec, const auto& in, const auto& out, const StencilCoefficients& c,
                     const LaunchOptions& o) {
     const Kernel kernel = make(in.data(), out.data(), in.layout(), c, o);
-    Kokkos::parallel_for("seis::laplacian7", typename Kernel::Policy(exec, kernel.grid.league(), kernel.shape.tx * kernel.shape.ty),
+    Kokkos::parallel_for("seis::laplacian7",
+                         typename Kernel::Policy(exec, kernel.grid.league(), kernel.shape.tx * kernel.shape.ty),
                          kernel);
   };
   v.check_limits = [make, name](const FieldLayout& L, int, const LaunchOptions& o) {
@@ -83,8 +83,8 @@ void register_laplacian7_tiling(std::vector<KernelVariant<ExecSpace>>& registry)
   const std::string m = std::to_string(M);
   const TileShape block{64, 4, 1};
   registry.push_back(laplacian7_variant<ExecSpace, M, 0>(
-      "lap7_m" + m, "laplacian7", "7-point Laplacian, loop tiling: " + m + " rows in y per thread (AMD Laplacian notes)",
-      block));
+      "lap7_m" + m, "laplacian7",
+      "7-point Laplacian, loop tiling: " + m + " rows in y per thread (AMD Laplacian notes)", block));
   registry.push_back(laplacian7_variant<ExecSpace, M, 256>(
       "lap7_m" + m + "_lb", "laplacian7",
       "7-point Laplacian, " + m + " rows in y per thread, launch bounds 256 threads (AMD Laplacian notes)", block));

@@ -99,8 +99,7 @@ void register_library_spmv(std::vector<KernelVariant<ExecSpace>>& registry) {
       });
     }
     SM& op = **cache;
-    const Kokkos::View<const float*, typename SM::Memory, Kokkos::MemoryTraits<Kokkos::Unmanaged>> x(in.data(),
-                                                                                                      L.size);
+    const Kokkos::View<const float*, typename SM::Memory, Kokkos::MemoryTraits<Kokkos::Unmanaged>> x(in.data(), L.size);
     KokkosSparse::spmv("N", 1.0f, op.matrix, x, 0.0f, op.compact);
     scatter_interior(exec, op.compact, out.data(), L, o.nontemporal);
   };

@@ -35,17 +35,16 @@ const KernelVariant<ExecSpace>& find_kernel(const std::string& name) {
 template <class ExecSpace>
 void validate(const KernelVariant<ExecSpace>& variant, const FieldLayout& layout, int radius,
               const LaunchOptions& options) {
-  require(radius >= variant.min_radius && radius <= variant.max_radius, "kernel '", variant.name,
-          "' supports radius ", variant.min_radius, "..", variant.max_radius, ", not R = ", radius);
+  require(radius >= variant.min_radius && radius <= variant.max_radius, "kernel '", variant.name, "' supports radius ",
+          variant.min_radius, "..", variant.max_radius, ", not R = ", radius);
   require(layout.halo >= radius, "kernel '", variant.name, "': field halo ", layout.halo,
           " is smaller than the radius R = ", radius);
   const auto& widths = variant.vector_widths;
-  require(options.vector_width == 0 ||
-              std::find(widths.begin(), widths.end(), options.vector_width) != widths.end(),
+  require(options.vector_width == 0 || std::find(widths.begin(), widths.end(), options.vector_width) != widths.end(),
           "kernel '", variant.name, "' does not support vector width VEC = ", options.vector_width);
   require(options.window >= 0 && options.tile_x >= 0 && options.tile_y >= 0, "kernel '", variant.name,
-          "': window and tile sizes must be >= 0 (0 = default), got nw = ", options.window, ", tile ",
-          options.tile_x, "x", options.tile_y);
+          "': window and tile sizes must be >= 0 (0 = default), got nw = ", options.window, ", tile ", options.tile_x,
+          "x", options.tile_y);
   if (variant.check_limits) variant.check_limits(layout, radius, options);
 }
 
@@ -56,8 +55,8 @@ void apply(const KernelVariant<ExecSpace>& variant, const ExecSpace& exec,
            const LaunchOptions& options) {
   const FieldLayout& a = in.layout();
   const FieldLayout& b = out.layout();
-  require(a == b, "kernel '", variant.name, "': input ", a.nx, "x", a.ny, "x", a.nz, " halo ", a.halo,
-          " and output ", b.nx, "x", b.ny, "x", b.nz, " halo ", b.halo, " have different shapes");
+  require(a == b, "kernel '", variant.name, "': input ", a.nx, "x", a.ny, "x", a.nz, " halo ", a.halo, " and output ",
+          b.nx, "x", b.ny, "x", b.nz, " halo ", b.halo, " have different shapes");
   require(in.data() != out.data(), "kernel '", variant.name, "': input and output must be different fields");
   validate(variant, a, coefficients.radius, options);
   variant.launch(exec, in, out, coefficients, options);

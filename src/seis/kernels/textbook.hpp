@@ -14,8 +14,8 @@ namespace seis {
 template <class ExecSpace, bool Coarsened>
 struct TextbookTiled {
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
-  using ScratchView = Kokkos::View<float*, typename ExecSpace::scratch_memory_space,
-                                   Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using ScratchView =
+      Kokkos::View<float*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   const float* in;
   float* out;
   FieldLayout L;
@@ -25,12 +25,13 @@ struct TextbookTiled {
   TileGrid grid;
   bool nontemporal;
 
-  KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes(int T) { return std::size_t(Coarsened ? 3 * T * T : T * T * T) * sizeof(float); }
+  KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes(int T) {
+    return std::size_t(Coarsened ? 3 * T * T : T * T * T) * sizeof(float);
+  }
   KOKKOS_INLINE_FUNCTION int team_threads() const { return Coarsened ? T * T : T * T * T; }
 
   // Loads in-tile plane `z` (T x T points from (x0 - 1, y0 - 1)) into `tile`, zero outside the field and its halo.
-  KOKKOS_FUNCTION void stage_plane(const typename Policy::member_type& team, float* tile, int x0, int y0,
-                                   int z) const {
+  KOKKOS_FUNCTION void stage_plane(const typename Policy::member_type& team, float* tile, int x0, int y0, int z) const {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, T * T), [&](int t) {
       const int x = x0 - 1 + t % T, y = y0 - 1 + t / T;
       const bool inside = x <= L.nx && y <= L.ny && z >= -1 && z <= L.nz;
@@ -43,8 +44,8 @@ struct TextbookTiled {
            w.z[1] * (below[t] + above[t]);
   }
 
-  KOKKOS_FUNCTION void compute_plane(const typename Policy::member_type& team, const float* below,
-                                     const float* here, const float* above, int x0, int y0, int z) const {
+  KOKKOS_FUNCTION void compute_plane(const typename Policy::member_type& team, const float* below, const float* here,
+                                     const float* above, int x0, int y0, int z) const {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, T * T), [&](int t) {
       const int tx = t % T, ty = t / T;
       const int x = x0 - 1 + tx, y = y0 - 1 + ty;
@@ -138,17 +139,18 @@ template <class ExecSpace>
 void register_textbook(std::vector<KernelVariant<ExecSpace>>& registry) {
   // Same kernel as lap7_m1, with the book's 8 x 8 thread block.
   registry.push_back(laplacian7_variant<ExecSpace, 1, 0>(
-      "tb_basic", "textbook", "PMPP 8.2 basic: one thread per point, all 7 taps from global memory", TileShape{8, 8, 1}));
+      "tb_basic", "textbook", "PMPP 8.2 basic: one thread per point, all 7 taps from global memory",
+      TileShape{8, 8, 1}));
   registry.push_back(textbook_variant<ExecSpace, false>(
       "tb_scratch_tiling", "PMPP 8.3: 8^3 tile in team scratch, inner 6^3 computed from it", 8, 0));
   registry.push_back(textbook_variant<ExecSpace, true>(
       "tb_coarsened_z", "PMPP 8.4: 32^2 tile walks nw planes, previous/current/next planes in team scratch", 32, 16));
   // Register tiling is the tile engine at VEC = 1: z in a register window, the current plane staged in scratch
   // (the same instantiation as xyz_fused with VEC = 1; the book's R = 1, with a 32 x 8 tile).
-  auto register_tiling = tile_variant<ExecSpace, Sources<Operator::laplacian, YSource::scratch, ZSource::window>,
-                                      DefaultOccupancy, 1>("tb_register_tiling", "textbook",
-                                         "PMPP 8.5: previous/next planes in registers, current plane in team scratch",
-                                         TileShape{32, 8, 16});
+  auto register_tiling =
+      tile_variant<ExecSpace, Sources<Operator::laplacian, YSource::scratch, ZSource::window>, DefaultOccupancy, 1>(
+          "tb_register_tiling", "textbook",
+          "PMPP 8.5: previous/next planes in registers, current plane in team scratch", TileShape{32, 8, 16});
   register_tiling.max_radius = 1;
   registry.push_back(std::move(register_tiling));
 }

@@ -49,12 +49,12 @@ struct TileStencil {
   // Kernels that walk planes (a window or a staged tile) load the next plane ahead; single-plane kernels do not.
   static constexpr bool Pipelined = Src::staged || Src::z == ZSource::window;
   using Vec = Pack<VEC>;
-  using ScratchView = Kokkos::View<float*, typename ExecSpace::scratch_memory_space,
-                                   Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using ScratchView =
+      Kokkos::View<float*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   // Kokkos' HIP backend otherwise compiles for 1024-thread blocks, which caps a kernel at 128 VGPRs on gfx90a and
   // spills the window; 256 threads (the default tiles) leave it 512.
-  static constexpr int Bound =
-      Occupancy::max_threads > 0 ? Occupancy::max_threads : (is_hip_space<ExecSpace>() ? 256 : 0);
+  static constexpr int Bound = Occupancy::max_threads > 0 ? Occupancy::max_threads
+                                                          : (is_hip_space<ExecSpace>() ? 256 : 0);
   using Policy = std::conditional_t<
       (Bound > 0),
       Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<unsigned(Bound), unsigned(Occupancy::min_teams(R))>>,
@@ -106,8 +106,7 @@ struct TileStencil {
     }
     const int x = x0 - RP + column * VEC;
     const int y = y0 - R + row;
-    return {loadable(x, y) ? L.offset(x, y, 0) : index_t(-1),
-            row * scratch_width(shape) + column * VEC};
+    return {loadable(x, y) ? L.offset(x, y, 0) : index_t(-1), row * scratch_width(shape) + column * VEC};
   }
   KOKKOS_FORCEINLINE_FUNCTION Vec load_halo(const HaloCell& cell, int z) const {
     return cell.source >= 0 ? load_pack<VEC>(in + cell.source + z * L.plane) : Vec{};
@@ -194,8 +193,8 @@ struct TileStencil {
 
         if constexpr (uses_x(Src::op)) {
           float row[XW];
-          const float* source = Src::staged ? tile + (ly + R) * scratch_width(shape) + lx * VEC
-                                            : in + L.offset(x - RP, y, z);
+          const float* source =
+              Src::staged ? tile + (ly + R) * scratch_width(shape) + lx * VEC : in + L.offset(x - RP, y, z);
           for (int v = 0; v < XW / VEC; ++v) {
             Vec part;
             if constexpr (Src::staged) {
@@ -256,10 +255,16 @@ struct TileKernelLauncher {
 
   template <int R, int VEC>
   TileStencil<ExecSpace, R, VEC, Src, Occupancy> make(const float* in, float* out, const FieldLayout& L,
-                                                       const StencilCoefficients& c, const LaunchOptions& o) const {
+                                                      const StencilCoefficients& c, const LaunchOptions& o) const {
     const TileShape shape = resolve_tile(o, gpu_default, is_gpu_space<ExecSpace>());
-    return {in, out, L, device_weights<R>(c, Src::op), shape, tile_grid(L, shape, VEC),
-            (L.nx + VEC - 1) / VEC * VEC + TileStencil<ExecSpace, R, VEC, Src, Occupancy>::RP, o.nontemporal};
+    return {in,
+            out,
+            L,
+            device_weights<R>(c, Src::op),
+            shape,
+            tile_grid(L, shape, VEC),
+            (L.nx + VEC - 1) / VEC * VEC + TileStencil<ExecSpace, R, VEC, Src, Occupancy>::RP,
+            o.nontemporal};
   }
 
   template <int R, int VEC>
@@ -278,8 +283,7 @@ struct TileKernelLauncher {
     using Kernel = TileStencil<ExecSpace, R, VEC, Src, Occupancy>;
     const auto kernel = make<R, VEC>(in, out, L, c, o);
     auto policy = typename Kernel::Policy(exec, kernel.grid.league(), kernel.shape.tx * kernel.shape.ty);
-    if constexpr (Src::staged)
-      policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes(kernel.shape)));
+    if constexpr (Src::staged) policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes(kernel.shape)));
     Kokkos::parallel_for("seis::tile_stencil", policy, kernel);
   }
 };

@@ -27,8 +27,8 @@ KernelVariant<ExecSpace> tile_variant(const std::string& name, const std::string
                                      const StencilCoefficients& c, const LaunchOptions& o) {
     with_radius(c.radius, [&](auto r) {
       with_vector_width<VECs...>(o.vector_width ? o.vector_width : default_vec, [&](auto vec) {
-        launcher.template launch<decltype(r)::value, decltype(vec)::value>(exec, in.data(), out.data(), in.layout(),
-                                                                          c, o);
+        launcher.template launch<decltype(r)::value, decltype(vec)::value>(exec, in.data(), out.data(), in.layout(), c,
+                                                                           o);
       });
     });
   };

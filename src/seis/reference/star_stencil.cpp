@@ -45,8 +45,7 @@ ReferenceResult reference_star_stencil(const Field<Kokkos::HostSpace, Value>& in
   return result;
 }
 
-ErrorSummary compare_with_reference(const Field<Kokkos::HostSpace>& out, const ReferenceResult& expected,
-                                    int radius) {
+ErrorSummary compare_with_reference(const Field<Kokkos::HostSpace>& out, const ReferenceResult& expected, int radius) {
   const FieldLayout& L = out.layout();
   const double factor = float32_tolerance_factor(radius);
   ErrorSummary summary;

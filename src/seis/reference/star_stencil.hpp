@@ -14,9 +14,7 @@ struct ReferenceResult {
   std::vector<double> magnitude;  // sum over taps of |weight * u|: the scale of the float32 rounding error
   double at(int i, int j, int k) const { return value[index(i, j, k)]; }
   double scale(int i, int j, int k) const { return magnitude[index(i, j, k)]; }
-  std::size_t index(int i, int j, int k) const {
-    return (static_cast<std::size_t>(k) * layout.ny + j) * layout.nx + i;
-  }
+  std::size_t index(int i, int j, int k) const { return (static_cast<std::size_t>(k) * layout.ny + j) * layout.nx + i; }
 };
 
 // A float32 evaluation of the stencil sums 6R+1 products; its rounding error is bounded by (6R+1) ulps of the sum
