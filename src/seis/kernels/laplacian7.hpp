@@ -34,11 +34,9 @@ struct Laplacian7Tiled {
     // The column x at rows y0 - 1 .. y0 + M: each value is read once and serves up to three outputs.
     float column[M + 2];
     const index_t base = L.offset(x, y0, z);
-    // Fully unrolled, without an early exit, so that `column` stays in registers (with a `break`, hipcc kept it
-    // in scratch for M = 16).
-#pragma unroll
+    // No early exit, so that the compiler unrolls both loops and `column` stays in registers (with a `break`,
+    // hipcc kept it in scratch for M = 16).
     for (int m = 0; m < M + 2; ++m) column[m] = y0 - 1 + m < L.ny + 1 ? in[base + (m - 1) * sy] : 0.0f;
-#pragma unroll
     for (int m = 0; m < M; ++m) {
       const index_t c = base + m * sy;
       if (y0 + m < L.ny)
