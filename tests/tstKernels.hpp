@@ -20,7 +20,8 @@ struct GridCase {
 // 1x1x1 and 7x5x3 are smaller than any tile or vector; 65x33x17 crosses tile edges; 37x29x11 is a multiple of no
 // tile or vector width.
 const GridCase grid_cases[] = {{1, 1, 1}, {7, 5, 3}, {65, 33, 17}, {37, 29, 11}};
-const int radii[] = {1, 2, 4, 8};
+// Every radius a variant supports.
+const int radii[] = {1, 2, 3, 4, 5, 6, 7, 8};
 
 void check_variant(const seis::KernelVariant<Exec>& variant, int radius, const GridCase& grid,
                    const seis::LaunchOptions& options, std::mt19937& rng) {
