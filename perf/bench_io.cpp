@@ -113,6 +113,10 @@ std::optional<int> parse_command_line(int argc, char** argv, Config& config) {
       ->check(CLI::PositiveNumber);
   app.add_option("--json", config.json_path, "write the full report as JSON");
   app.add_option("--csv", config.csv_path, "write one CSV row per case");
+  // A single-valued option given twice takes the last value, so wrappers can set defaults that users override.
+  for (const char* name :
+       {"--nontemporal", "--samples", "--batch", "--warmup", "--verify", "--cache-mb", "--json", "--csv"})
+    app.get_option(name)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app.add_flag("--list", config.list, "list every kernel variant and exit");
   app.add_flag("-q,--quiet", config.quiet, "no progress line");
   try {
