@@ -42,6 +42,14 @@ def caption(cases):
     return f"{first['device']}, {first['backend']}, commit {commits}"
 
 
+def finish(fig, ax, title, path):
+    ax.set_title(title, fontsize=9)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
 def best_per_variant(cases):
     best = {}
     for c in cases:
@@ -93,11 +101,8 @@ def sweep_chart(out, cases, field, name, xlabel, select):
         ax.set_xscale("log", base=2)
         ax.set_xlabel(xlabel)
         ax.set_ylabel("effective bandwidth [GB/s]")
-        ax.set_title(f"R = {radius}\n{caption([c for g in series.values() for c in g])}", fontsize=9)
-        ax.legend(fontsize=8)
-        fig.tight_layout()
-        fig.savefig(out / f"{name}-R{radius}.png", dpi=120)
-        plt.close(fig)
+        finish(fig, ax, f"R = {radius}\n{caption([c for g in series.values() for c in g])}",
+               out / f"{name}-R{radius}.png")
 
 
 def roofline(out, cases):
@@ -118,11 +123,7 @@ def roofline(out, cases):
         ax.set_yscale("log")
         ax.set_xlabel("arithmetic intensity [flop / compulsory byte]")
         ax.set_ylabel("GFLOP/s")
-        ax.set_title(f"roofline, R = {radius}\n{caption(list(best.values()))}", fontsize=9)
-        ax.legend(fontsize=8)
-        fig.tight_layout()
-        fig.savefig(out / f"roofline-R{radius}.png", dpi=120)
-        plt.close(fig)
+        finish(fig, ax, f"roofline, R = {radius}\n{caption(list(best.values()))}", out / f"roofline-R{radius}.png")
 
 
 def main():

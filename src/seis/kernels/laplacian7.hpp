@@ -73,10 +73,7 @@ KernelVariant<ExecSpace> laplacian7_variant(const std::string& name, const std::
   };
   v.check_limits = [make, name](const FieldLayout& L, int, const LaunchOptions& o) {
     const Kernel kernel = make(nullptr, nullptr, L, make_coefficients(1), o);
-    if (MaxThreads > 0)
-      require(kernel.shape.tx * kernel.shape.ty <= MaxThreads, "kernel '", name, "': tile ", kernel.shape.tx, "x",
-              kernel.shape.ty, " exceeds its launch bound of ", MaxThreads, " threads");
-    check_team_limits<typename Kernel::Policy>(name, kernel, kernel.shape, 0);
+    check_team_limits<typename Kernel::Policy>(name, kernel, kernel.shape, 0, MaxThreads);
   };
   return v;
 }

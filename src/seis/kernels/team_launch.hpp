@@ -56,13 +56,15 @@ inline TileGrid tile_grid(const FieldLayout& L, const TileShape& s, int vector_w
   return {(columns + s.tx - 1) / s.tx, (L.ny + s.ty - 1) / s.ty, (L.nz + s.nw - 1) / s.nw};
 }
 
-// Refuses tiles whose team is larger than the backend allows or whose scratch exceeds the device's limit, naming
-// both numbers. `Policy` is the kernel's TeamPolicy type, `functor` the kernel.
+// Refuses tiles whose team is larger than the backend allows or than the kernel's launch bound (0: none), or
+// whose scratch exceeds the device's limit, naming both numbers. `Policy` is the kernel's TeamPolicy type.
 template <class Policy, class Functor>
 void check_team_limits(const std::string& kernel, const Functor& functor, const TileShape& shape,
-                       std::size_t scratch_bytes) {
+                       std::size_t scratch_bytes, int launch_bound) {
   require(shape.tx >= 1 && shape.ty >= 1 && shape.nw >= 1, "kernel '", kernel, "': tile ", shape.tx, "x", shape.ty,
           " and window nw = ", shape.nw, " must be >= 1");
+  require(launch_bound == 0 || shape.tx * shape.ty <= launch_bound, "kernel '", kernel, "': tile ", shape.tx, "x",
+          shape.ty, " exceeds its launch bound of ", launch_bound, " threads");
   const Policy probe(1, 1);
   const int team_max = probe.team_size_max(functor, Kokkos::ParallelForTag());
   require(shape.tx * shape.ty <= team_max, "kernel '", kernel, "': tile ", shape.tx, "x", shape.ty, " needs ",

@@ -130,7 +130,8 @@ KernelVariant<ExecSpace> textbook_variant(const std::string& name, const std::st
     const Kernel kernel = make(nullptr, nullptr, L, make_coefficients(1), o);
     require(kernel.T >= 3, "kernel '", name, "': tile T = ", kernel.T, " must be >= 3 (T - 2 points computed)");
     const int threads = is_gpu_space<ExecSpace>() ? kernel.team_threads() : 1;
-    check_team_limits<typename Kernel::Policy>(name, kernel, TileShape{threads, 1, 1}, Kernel::scratch_bytes(kernel.T));
+    check_team_limits<typename Kernel::Policy>(name, kernel, TileShape{threads, 1, 1}, Kernel::scratch_bytes(kernel.T),
+                                               0);
   };
   return v;
 }

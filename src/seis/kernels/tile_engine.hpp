@@ -271,10 +271,8 @@ struct TileKernelLauncher {
   void check(const std::string& name, const FieldLayout& L, const LaunchOptions& o) const {
     using Kernel = TileStencil<ExecSpace, R, VEC, Src, Occupancy>;
     const auto kernel = make<R, VEC>(nullptr, nullptr, L, make_coefficients(R), o);
-    if (Kernel::Bound > 0)
-      require(kernel.shape.tx * kernel.shape.ty <= Kernel::Bound, "kernel '", name, "': tile ", kernel.shape.tx, "x",
-              kernel.shape.ty, " exceeds its launch bound of ", Kernel::Bound, " threads");
-    check_team_limits<typename Kernel::Policy>(name, kernel, kernel.shape, Kernel::scratch_bytes(kernel.shape));
+    check_team_limits<typename Kernel::Policy>(name, kernel, kernel.shape, Kernel::scratch_bytes(kernel.shape),
+                                               Kernel::Bound);
   }
 
   template <int R, int VEC>
