@@ -3,6 +3,8 @@
 #include <Kokkos_Core.hpp>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
+#include <vector>
 
 #if !defined(KOKKOS_VERSION) || KOKKOS_VERSION < 30400
 #error "seistencil needs Kokkos 3.4 or newer"
@@ -35,6 +37,62 @@ inline void check_last_launch(const char* what) {
   (void)what;
 #endif
 }
+
+// `count` execution-space instances that may run concurrently: one stream each on CUDA and HIP; on host
+// backends copies of the default instance (their kernels then run one after the other).
+template <class ExecSpace>
+class Instances {
+ public:
+  explicit Instances(int count) {
+    for (int n = 0; n < count; ++n) {
+#if defined(KOKKOS_ENABLE_CUDA)
+      if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+        cudaStream_t stream;
+        if (cudaStreamCreate(&stream) != cudaSuccess) throw std::runtime_error("cudaStreamCreate failed");
+        streams_.push_back(stream);
+        instances_.emplace_back(stream);
+        continue;
+      }
+#elif defined(KOKKOS_ENABLE_HIP)
+      if constexpr (std::is_same_v<ExecSpace, HIP>) {
+        hipStream_t stream;
+        if (hipStreamCreate(&stream) != hipSuccess) throw std::runtime_error("hipStreamCreate failed");
+        streams_.push_back(stream);
+        instances_.emplace_back(stream);
+        continue;
+      }
+#endif
+      instances_.emplace_back();
+    }
+  }
+  Instances(const Instances&) = delete;
+  Instances& operator=(const Instances&) = delete;
+  ~Instances() {
+    fence();
+    instances_.clear();
+#if defined(KOKKOS_ENABLE_CUDA)
+    for (auto stream : streams_) cudaStreamDestroy(stream);
+#elif defined(KOKKOS_ENABLE_HIP)
+    for (auto stream : streams_) (void)hipStreamDestroy(stream);
+#endif
+  }
+  const ExecSpace& operator[](int n) const { return instances_[std::size_t(n)]; }
+  int size() const { return static_cast<int>(instances_.size()); }
+  void fence() const {
+    for (const auto& instance : instances_) instance.fence();
+  }
+
+ private:
+  std::vector<ExecSpace> instances_;
+#if defined(KOKKOS_ENABLE_CUDA)
+  std::vector<cudaStream_t> streams_;
+#elif defined(KOKKOS_ENABLE_HIP)
+  std::vector<hipStream_t> streams_;
+#endif
+};
+
+// Bytes of device memory free for a new allocation: the device's free memory on GPUs, MemAvailable on the host.
+std::size_t available_memory_bytes();
 
 }  // namespace seis::compat
 

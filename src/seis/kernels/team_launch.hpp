@@ -56,6 +56,51 @@ inline TileGrid tile_grid(const FieldLayout& L, const TileShape& s, int vector_w
   return {(columns + s.tx - 1) / s.tx, (L.ny + s.ty - 1) / s.ty, (L.nz + s.nw - 1) / s.nw};
 }
 
+// A box of interior points [x0, x1) x [y0, y1) x [z0, z1) that one launch updates.
+struct Box {
+  int x0 = 0, x1 = 0, y0 = 0, y1 = 0, z0 = 0, z1 = 0;
+  std::size_t points() const {
+    return x1 > x0 && y1 > y0 && z1 > z0 ? std::size_t(x1 - x0) * std::size_t(y1 - y0) * std::size_t(z1 - z0) : 0;
+  }
+};
+inline Box interior_box(const FieldLayout& L) { return {0, L.nx, 0, L.ny, 0, L.nz}; }
+
+// Up to six boxes tiled by one launch: the league is their tiles, box after box. Tiles of a box start at x0
+// rounded down to a whole vector, so vector accesses stay aligned; the lanes left of x0 are not stored.
+struct TileBoxes {
+  static constexpr int capacity = 6;
+  int count = 0;
+  Box box[capacity];
+  int tiles_x[capacity] = {}, tiles_y[capacity] = {};
+  int first[capacity + 1] = {};  // league rank of each box's first tile
+
+  int league() const { return first[count]; }
+  // The box of league rank `rank` and the rank within it.
+  KOKKOS_INLINE_FUNCTION int find(int rank) const {
+    int b = 0;
+    while (b + 1 < count && rank >= first[b + 1]) ++b;
+    return b;
+  }
+};
+
+inline TileBoxes tile_boxes(const Box* boxes, int count, const TileShape& s, int vector_width) {
+  require(count >= 0 && count <= TileBoxes::capacity, "tile_boxes: ", count, " boxes, at most ", TileBoxes::capacity);
+  TileBoxes t;
+  for (int b = 0; b < count; ++b) {
+    if (boxes[b].points() == 0) continue;
+    const Box& box = boxes[b];
+    const int x_origin = box.x0 / vector_width * vector_width;
+    const int columns = (box.x1 - x_origin + vector_width - 1) / vector_width;
+    t.box[t.count] = box;
+    t.tiles_x[t.count] = (columns + s.tx - 1) / s.tx;
+    t.tiles_y[t.count] = (box.y1 - box.y0 + s.ty - 1) / s.ty;
+    const int tiles_z = (box.z1 - box.z0 + s.nw - 1) / s.nw;
+    t.first[t.count + 1] = t.first[t.count] + t.tiles_x[t.count] * t.tiles_y[t.count] * tiles_z;
+    ++t.count;
+  }
+  return t;
+}
+
 // Refuses tiles whose team is larger than the backend allows or than the kernel's launch bound (0: none), or
 // whose scratch exceeds the device's limit, naming both numbers. `Policy` is the kernel's TeamPolicy type.
 template <class Policy, class Functor>

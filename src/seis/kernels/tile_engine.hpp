@@ -7,7 +7,10 @@
 //   y: global vector loads, or the plane staged in team scratch (double-buffered: one barrier per plane);
 //   z: global vector loads, or a register sliding window of 2R+1 vectors shifted by one plane per step (fully
 //      unrolled: no run-time index into it, so it stays in registers).
-// Every global load is guarded so that no tile reads outside the field; only interior points are stored.
+// Every global load is guarded so that no tile reads outside the field. What happens to the result is the
+// Epilogue's: the Laplacian kernels store it, the wave equation's time step (seis/wave) combines it with other
+// fields. A launch covers up to six boxes of the interior (TileBoxes); only points inside a box are given to the
+// epilogue.
 #include <cstdint>
 
 #include "seis/core/coefficients.hpp"
@@ -39,7 +42,27 @@ struct HighOccupancy {
   static constexpr int min_teams(int radius) { return radius <= 4 ? 3 : 2; }
 };
 
-template <class ExecSpace, int R, int VEC, class Src, class Occupancy = DefaultOccupancy>
+// The Laplacian kernels' epilogue: the operator's value is the output.
+struct StoreResult {
+  float* out;
+  bool nontemporal;
+
+  // acc holds the operator at x .. x + VEC - 1 of row (y, z); lanes [first, last) lie inside the launch's box.
+  template <int VEC>
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(const FieldLayout& L, const float*, int x, int y, int z, const Pack<VEC>&,
+                                              const float (&acc)[VEC], int first, int last) const {
+    float* target = out + L.offset(x, y, z);
+    if (first == 0 && last == VEC) {
+      Pack<VEC> result;
+      for (int l = 0; l < VEC; ++l) result.lane[l] = acc[l];
+      store_output(target, result, nontemporal);
+    } else {
+      for (int l = first; l < last; ++l) store_output(target + l, acc[l], nontemporal);
+    }
+  }
+};
+
+template <class ExecSpace, int R, int VEC, class Src, class Occupancy = DefaultOccupancy, class Epilogue = StoreResult>
 struct TileStencil {
   static constexpr int RP = (R + VEC - 1) / VEC * VEC;  // x halo in floats, whole vectors
   static constexpr int XW = VEC + 2 * RP;               // x register array
@@ -61,13 +84,12 @@ struct TileStencil {
       Kokkos::TeamPolicy<ExecSpace>>;
 
   const float* in;
-  float* out;
   FieldLayout L;
   DeviceWeights<R> w;
   TileShape shape;
-  TileGrid grid;
+  TileBoxes boxes;
   int load_limit;  // columns [0, load_limit) of a row may be read as whole vectors: round_up(nx, VEC) + RP
-  bool nontemporal;
+  Epilogue epilogue;
 
   KOKKOS_INLINE_FUNCTION static int scratch_width(const TileShape& s) { return s.tx * VEC + 2 * RP; }
   // Two plane tiles, plus 16 bytes to align the first to a 128-bit boundary (Kokkos only promises 8).
@@ -113,17 +135,21 @@ struct TileStencil {
   }
 
   KOKKOS_FUNCTION void operator()(const typename Policy::member_type& team) const {
-    const int league = team.league_rank();
-    const int bx = league % grid.tiles_x;
-    const int by = (league / grid.tiles_x) % grid.tiles_y;
-    const int bz = league / (grid.tiles_x * grid.tiles_y);
+    const int b = boxes.find(team.league_rank());
+    const Box& box = boxes.box[b];
+    const int league = team.league_rank() - boxes.first[b];
+    const int bx = league % boxes.tiles_x[b];
+    const int by = (league / boxes.tiles_x[b]) % boxes.tiles_y[b];
+    const int bz = league / (boxes.tiles_x[b] * boxes.tiles_y[b]);
     const int lx = team.team_rank() % shape.tx;
     const int ly = team.team_rank() / shape.tx;
-    const int x0 = bx * shape.tx * VEC, y0 = by * shape.ty;
+    const int x0 = box.x0 / VEC * VEC + bx * shape.tx * VEC, y0 = box.y0 + by * shape.ty;
     const int x = x0 + lx * VEC, y = y0 + ly;
-    const int z_begin = bz * shape.nw;
-    const int z_end = z_begin + shape.nw < L.nz ? z_begin + shape.nw : L.nz;
-    const bool writes = x < L.nx && y < L.ny;
+    const int z_begin = box.z0 + bz * shape.nw;
+    const int z_end = z_begin + shape.nw < box.z1 ? z_begin + shape.nw : box.z1;
+    const bool writes = x < box.x1 && y < box.y1;
+    const int first_lane = box.x0 > x ? box.x0 - x : 0;
+    const int last_lane = box.x1 - x < VEC ? box.x1 - x : VEC;
     // A staged tile needs every column's value (halo rows and columns included); otherwise only writers load.
     const bool loads = Src::staged ? loadable(x, y) : writes;
 
@@ -229,15 +255,7 @@ struct TileStencil {
           }
         }
 
-        float* target = out + L.offset(x, y, z);
-        if (x + VEC <= L.nx) {
-          Vec result;
-          for (int l = 0; l < VEC; ++l) result.lane[l] = acc[l];
-          store_output(target, result, nontemporal);
-        } else {
-          for (int l = 0; l < VEC; ++l)
-            if (x + l < L.nx) store_output(target + l, acc[l], nontemporal);
-        }
+        epilogue(L, in, x, y, z, center, acc, first_lane, last_lane);
       }
 
       if constexpr (Src::z == ZSource::window) {
@@ -249,40 +267,52 @@ struct TileStencil {
 };
 
 // Everything a family needs to register a tile-engine configuration: default GPU tile, validation, launch.
+// The Laplacian kernels store into `out` over the whole interior; launch_boxes gives any epilogue any boxes.
 template <class ExecSpace, class Src, class Occupancy = DefaultOccupancy>
 struct TileKernelLauncher {
   TileShape gpu_default;
 
-  template <int R, int VEC>
-  TileStencil<ExecSpace, R, VEC, Src, Occupancy> make(const float* in, float* out, const FieldLayout& L,
-                                                      const StencilCoefficients& c, const LaunchOptions& o) const {
+  template <int R, int VEC, class Epilogue = StoreResult>
+  TileStencil<ExecSpace, R, VEC, Src, Occupancy, Epilogue> make(const float* in, const FieldLayout& L,
+                                                                const StencilCoefficients& c, const LaunchOptions& o,
+                                                                const Box* boxes, int box_count,
+                                                                const Epilogue& epilogue) const {
     const TileShape shape = resolve_tile(o, gpu_default, is_gpu_space<ExecSpace>());
     return {in,
-            out,
             L,
             device_weights<R>(c, Src::op),
             shape,
-            tile_grid(L, shape, VEC),
-            (L.nx + VEC - 1) / VEC * VEC + TileStencil<ExecSpace, R, VEC, Src, Occupancy>::RP,
-            o.nontemporal};
+            tile_boxes(boxes, box_count, shape, VEC),
+            (L.nx + VEC - 1) / VEC * VEC + TileStencil<ExecSpace, R, VEC, Src, Occupancy, Epilogue>::RP,
+            epilogue};
   }
 
-  template <int R, int VEC>
-  void check(const std::string& name, const FieldLayout& L, const LaunchOptions& o) const {
-    using Kernel = TileStencil<ExecSpace, R, VEC, Src, Occupancy>;
-    const auto kernel = make<R, VEC>(nullptr, nullptr, L, make_coefficients(R), o);
+  template <int R, int VEC, class Epilogue = StoreResult>
+  void check(const std::string& name, const FieldLayout& L, const LaunchOptions& o,
+             const Epilogue& epilogue = {}) const {
+    using Kernel = TileStencil<ExecSpace, R, VEC, Src, Occupancy, Epilogue>;
+    const Box all = interior_box(L);
+    const auto kernel = make<R, VEC>(nullptr, L, make_coefficients(R), o, &all, 1, epilogue);
     check_team_limits<typename Kernel::Policy>(name, kernel, kernel.shape, Kernel::scratch_bytes(kernel.shape),
                                                Kernel::Bound);
+  }
+
+  template <int R, int VEC, class Epilogue>
+  void launch_boxes(const ExecSpace& exec, const float* in, const FieldLayout& L, const StencilCoefficients& c,
+                    const LaunchOptions& o, const Box* boxes, int box_count, const Epilogue& epilogue) const {
+    using Kernel = TileStencil<ExecSpace, R, VEC, Src, Occupancy, Epilogue>;
+    const auto kernel = make<R, VEC>(in, L, c, o, boxes, box_count, epilogue);
+    if (kernel.boxes.league() == 0) return;
+    auto policy = typename Kernel::Policy(exec, kernel.boxes.league(), kernel.shape.tx * kernel.shape.ty);
+    if constexpr (Src::staged) policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes(kernel.shape)));
+    Kokkos::parallel_for("seis::tile_stencil", policy, kernel);
   }
 
   template <int R, int VEC>
   void launch(const ExecSpace& exec, const float* in, float* out, const FieldLayout& L, const StencilCoefficients& c,
               const LaunchOptions& o) const {
-    using Kernel = TileStencil<ExecSpace, R, VEC, Src, Occupancy>;
-    const auto kernel = make<R, VEC>(in, out, L, c, o);
-    auto policy = typename Kernel::Policy(exec, kernel.grid.league(), kernel.shape.tx * kernel.shape.ty);
-    if constexpr (Src::staged) policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes(kernel.shape)));
-    Kokkos::parallel_for("seis::tile_stencil", policy, kernel);
+    const Box all = interior_box(L);
+    launch_boxes<R, VEC>(exec, in, L, c, o, &all, 1, StoreResult{out, o.nontemporal});
   }
 };
 

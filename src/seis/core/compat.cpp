@@ -1,0 +1,27 @@
+#include "seis/core/compat.hpp"
+
+#include <fstream>
+#include <sstream>
+
+namespace seis::compat {
+
+std::size_t available_memory_bytes() {
+#if defined(KOKKOS_ENABLE_CUDA)
+  std::size_t free_bytes = 0, total = 0;
+  if (cudaMemGetInfo(&free_bytes, &total) == cudaSuccess) return free_bytes;
+#elif defined(KOKKOS_ENABLE_HIP)
+  std::size_t free_bytes = 0, total = 0;
+  if (hipMemGetInfo(&free_bytes, &total) == hipSuccess) return free_bytes;
+#endif
+  std::ifstream meminfo("/proc/meminfo");
+  std::string line;
+  while (std::getline(meminfo, line)) {
+    std::istringstream fields(line);
+    std::string key;
+    std::size_t kib = 0;
+    if (fields >> key >> kib && key == "MemAvailable:") return kib * 1024;
+  }
+  return static_cast<std::size_t>(-1);
+}
+
+}  // namespace seis::compat

@@ -1,0 +1,35 @@
+#pragma once
+// The double-precision host oracle of the wave simulation: the same equations, PML, sources and receivers as
+// seis::wave::Simulation, written as plain loops over every point, one branch per point, no tiling.
+#include <vector>
+
+#include "seis/wave/setup.hpp"
+
+namespace seis::reference {
+
+class WaveReference {
+ public:
+  explicit WaveReference(const wave::Setup& setup);
+  void advance(int steps);
+  int step() const { return step_; }
+  // u at the current step, interior only, x fastest; traces [receiver][sample], step() samples each.
+  std::vector<double> wavefield() const;
+  const std::vector<double>& traces() const { return traces_; }
+  std::vector<double> wavefield_previous() const;  // u one step earlier
+
+ private:
+  double lap(const std::vector<double>& f, int i, int j, int k) const;
+  std::size_t at(int i, int j, int k) const;
+  wave::Setup s_;
+  int pad_ = 0, sx_ = 0, sy_ = 0;
+  std::vector<double> u_, u_prev_, phi_, q_, eta_x_, eta_y_, eta_z_, w_;
+  std::vector<double> traces_;
+  int step_ = 0;
+};
+
+// The leapfrog scheme's conserved energy (constant between source pulses when the walls are zero and there is no
+// PML), summed over the inner region: h^3 / 2 * sum of (u_n - u_{n-1})^2 / (V dt)^2 - u_n lap(u_{n-1}), with lap
+// the order-2R Laplacian and zero outside the grid. `now` and `before` are interiors, x fastest.
+double inner_energy(const wave::Setup& setup, const std::vector<double>& now, const std::vector<double>& before);
+
+}  // namespace seis::reference

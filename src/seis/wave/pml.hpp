@@ -1,0 +1,50 @@
+#pragma once
+// Geometry of the perfectly matched layer (the CPE'21 paper's Minimod formulation): the outer `thickness` points of
+// every face of the grid damp the wave; the rest is the inner region. The auxiliary field phi exists only in the
+// six slabs that tile the layer (z faces whole, y faces between them, x faces between those), stored one after
+// the other in one compact array.
+#include <Kokkos_Core.hpp>
+#include <cstddef>
+
+#include "seis/core/layout.hpp"
+#include "seis/kernels/team_launch.hpp"
+
+namespace seis::wave {
+
+enum Slab : int { z_low, z_high, y_low, y_high, x_low, x_high, slab_count };
+
+struct PmlGeometry {
+  int thickness = 0;  // ndamp; 0: no layer (walls of zeros)
+  Box inner;
+  Box slab[slab_count];
+  std::size_t first[slab_count + 1] = {};  // phi index of each slab's first point
+
+  KOKKOS_INLINE_FUNCTION bool is_inner(int i, int j, int k) const {
+    return i >= inner.x0 && i < inner.x1 && j >= inner.y0 && j < inner.y1 && k >= inner.z0 && k < inner.z1;
+  }
+  // phi index of a point outside the inner region.
+  KOKKOS_INLINE_FUNCTION std::size_t phi_index(int i, int j, int k) const {
+    const int s = k < inner.z0    ? z_low
+                  : k >= inner.z1 ? z_high
+                  : j < inner.y0  ? y_low
+                  : j >= inner.y1 ? y_high
+                  : i < inner.x0  ? x_low
+                                  : x_high;
+    const Box& b = slab[s];
+    return first[s] +
+           (std::size_t(k - b.z0) * std::size_t(b.y1 - b.y0) + std::size_t(j - b.y0)) * std::size_t(b.x1 - b.x0) +
+           std::size_t(i - b.x0);
+  }
+  std::size_t points() const { return first[slab_count]; }
+};
+
+// Throws seis::InvalidArgument if the layer leaves no inner region (2 * thickness >= an axis' size).
+PmlGeometry make_pml_geometry(const FieldLayout& L, int thickness);
+
+// The damping profile of one axis, eta(i) for i in [-1, n] (index i + 1): a quadratic ramp from 0 at the inner
+// edge to `scale` * ((thickness + 1) / thickness)^2 one point past the grid, zero in the inner region.
+// scale = dt * 3 * vmax * ln(1000) / (2 * thickness * h): the paper's, for a reflection coefficient of 1e-3.
+std::vector<float> damping_profile(int n, int thickness, double scale);
+double damping_scale(double dt, double vmax, int thickness, double h);
+
+}  // namespace seis::wave

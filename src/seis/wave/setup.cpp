@@ -1,0 +1,136 @@
+#include "seis/wave/setup.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "seis/core/coefficients.hpp"
+#include "seis/core/error.hpp"
+#include "seis/core/layout.hpp"
+#include "seis/wave/pml.hpp"
+
+namespace seis::wave {
+
+const char* to_string(Strategy s) {
+  switch (s) {
+    case Strategy::unified:
+      return "unified";
+    case Strategy::two:
+      return "two";
+    case Strategy::seven:
+      return "seven";
+  }
+  return "?";
+}
+const char* to_string(Boundary b) { return b == Boundary::pml ? "pml" : "none"; }
+const char* to_string(WaveletKind w) { return w == WaveletKind::ricker ? "ricker" : "gaussian-derivative"; }
+
+Strategy parse_strategy(const std::string& text) {
+  for (Strategy s : {Strategy::unified, Strategy::two, Strategy::seven})
+    if (text == to_string(s)) return s;
+  fail("unknown strategy '", text, "' (unified, two, seven)");
+}
+Boundary parse_boundary(const std::string& text) {
+  for (Boundary b : {Boundary::pml, Boundary::none})
+    if (text == to_string(b)) return b;
+  fail("unknown boundary '", text, "' (pml, none)");
+}
+WaveletKind parse_wavelet(const std::string& text) {
+  for (WaveletKind w : {WaveletKind::ricker, WaveletKind::gaussian_derivative})
+    if (text == to_string(w)) return w;
+  fail("unknown wavelet '", text, "' (ricker, gaussian-derivative)");
+}
+
+double stable_dt(int radius, double h, double vmax, double cfl) {
+  const StencilCoefficients c = make_coefficients(radius, h, h, h);
+  double sum = 0;
+  for (int m = 0; m <= radius; ++m) {
+    const double factor = m == 0 ? 1.0 : 2.0;
+    sum += factor * (std::abs(c.x[m]) + std::abs(c.y[m]) + std::abs(c.z[m]));
+  }
+  return 2.0 * cfl / (std::sqrt(sum) * vmax);
+}
+
+double wavelet(WaveletKind kind, double f0, double t) {
+  const double pi = 3.14159265358979323846;
+  const double tau = t - 1.0 / f0;
+  const double a = (pi * f0 * tau) * (pi * f0 * tau);
+  if (kind == WaveletKind::ricker) return (1.0 - 2.0 * a) * std::exp(-a);
+  return -2.0 * pi * pi * f0 * f0 * tau * std::exp(-a) / (pi * f0 * std::sqrt(2.0 / std::exp(1.0)));
+}
+
+std::size_t required_bytes(const Setup& s) {
+  const FieldLayout L = make_layout(s.nx, s.ny, s.nz, s.radius);
+  const std::size_t field = (L.size + alignment_floats) * sizeof(float);
+  const int d = s.boundary == Boundary::pml ? s.ndamp : 0;
+  const std::size_t inner = std::size_t(s.nx - 2 * d) * std::size_t(s.ny - 2 * d) * std::size_t(s.nz - 2 * d);
+  const std::size_t phi = (L.interior_points() - inner) * sizeof(float);
+  const std::size_t traces = s.receivers.size() * std::size_t(std::max(s.steps, 0)) * sizeof(float);
+  return 3 * field + phi + traces;
+}
+
+namespace {
+void require_inside(const Setup& s, const Point& p, const char* what, std::size_t index) {
+  const double ex = (s.nx - 1) * s.h, ey = (s.ny - 1) * s.h, ez = (s.nz - 1) * s.h;
+  require(std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z) && p.x >= 0 && p.y >= 0 && p.z >= 0 &&
+              p.x <= ex && p.y <= ey && p.z <= ez,
+          what, " ", index, " at (", p.x, ", ", p.y, ", ", p.z, ") m is outside the grid [0, ", ex, "] x [0, ", ey,
+          "] x [0, ", ez, "] m");
+}
+}  // namespace
+
+void validate(const Setup& s, std::size_t available_bytes) {
+  require(s.nx >= 1 && s.ny >= 1 && s.nz >= 1, "grid ", s.nx, "x", s.ny, "x", s.nz, ": every size must be >= 1");
+  require(std::isfinite(s.h) && s.h > 0, "grid spacing h = ", s.h, " m must be > 0");
+  require(s.radius >= 1 && s.radius <= max_radius, "stencil radius R = ", s.radius, " must be in [1, ", max_radius,
+          "]");
+  require(s.steps >= 0, "steps = ", s.steps, " must be >= 0");
+  require(s.f0 > 0 && std::isfinite(s.f0), "peak frequency f0 = ", s.f0, " Hz must be > 0");
+  const std::size_t points = std::size_t(s.nx) * std::size_t(s.ny) * std::size_t(s.nz);
+  require(s.velocity.size() == points, "velocity model has ", s.velocity.size(), " values, the ", s.nx, "x", s.ny, "x",
+          s.nz, " grid needs ", points);
+  float vmax = 0;
+  for (std::size_t p = 0; p < points; ++p) {
+    const float v = s.velocity[p];
+    if (!(v > 0) || !std::isfinite(v)) {
+      const std::size_t i = p % s.nx, j = p / s.nx % s.ny, k = p / (std::size_t(s.nx) * s.ny);
+      fail("velocity ", v, " m/s at grid point (", i, ", ", j, ", ", k, ") must be finite and > 0");
+    }
+    vmax = std::max(vmax, v);
+  }
+  if (s.boundary == Boundary::pml) {
+    const int smallest = std::min(s.nx, std::min(s.ny, s.nz));
+    require(s.ndamp >= 1 && 2 * s.ndamp < smallest, "PML thickness ndamp = ", s.ndamp,
+            " must be >= 1 and leave an inner region (2 ndamp < ", smallest, ", the smallest grid size)");
+  }
+  const double bound = stable_dt(s.radius, s.h, vmax);
+  require(s.dt > 0 && s.dt <= bound, "time step dt = ", s.dt, " s is above the stability bound ", bound,
+          " s (h = ", s.h, " m, vmax = ", vmax, " m/s, R = ", s.radius, ")");
+  for (std::size_t n = 0; n < s.sources.size(); ++n) require_inside(s, s.sources[n], "source", n);
+  for (std::size_t n = 0; n < s.receivers.size(); ++n) require_inside(s, s.receivers[n], "receiver", n);
+  make_layout(s.nx, s.ny, s.nz, s.radius);  // refuses offsets beyond index_t
+  const std::size_t needed = required_bytes(s);
+  require(needed <= available_bytes, "the ", s.nx, "x", s.ny, "x", s.nz, " run needs ", needed / 1048576.0,
+          " MiB of device memory, ", available_bytes / 1048576.0, " MiB are available");
+}
+
+Stencil8 trilinear(const Setup& s, const Point& p) {
+  const double g[3] = {p.x / s.h, p.y / s.h, p.z / s.h};
+  const int n[3] = {s.nx, s.ny, s.nz};
+  int base[3];
+  double frac[3];
+  for (int a = 0; a < 3; ++a) {
+    base[a] = std::min(static_cast<int>(std::floor(g[a])), std::max(n[a] - 2, 0));
+    frac[a] = n[a] == 1 ? 0.0 : g[a] - base[a];
+  }
+  Stencil8 st{};
+  for (int c = 0; c < 8; ++c) {
+    const int dx = c & 1, dy = (c >> 1) & 1, dz = (c >> 2) & 1;
+    st.i[c] = std::min(base[0] + dx, s.nx - 1);
+    st.j[c] = std::min(base[1] + dy, s.ny - 1);
+    st.k[c] = std::min(base[2] + dz, s.nz - 1);
+    st.w[c] = (dx ? frac[0] : 1 - frac[0]) * (dy ? frac[1] : 1 - frac[1]) * (dz ? frac[2] : 1 - frac[2]);
+  }
+  return st;
+}
+
+}  // namespace seis::wave

@@ -1,0 +1,69 @@
+#pragma once
+// What a wave simulation is: grid, medium, time stepping, boundary, sources and receivers, all in SI units
+// (metres, seconds, m/s, Hz). Plain host data: the run-file reader fills it, Simulation runs it.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "seis/kernels/launch_options.hpp"
+
+namespace seis::wave {
+
+enum class Strategy { unified, two, seven };
+enum class Boundary { pml, none };
+enum class WaveletKind { ricker, gaussian_derivative };
+
+const char* to_string(Strategy s);
+const char* to_string(Boundary b);
+const char* to_string(WaveletKind w);
+Strategy parse_strategy(const std::string& text);    // "unified", "two", "seven"
+Boundary parse_boundary(const std::string& text);    // "pml", "none"
+WaveletKind parse_wavelet(const std::string& text);  // "ricker", "gaussian-derivative"
+
+// A position in metres; grid point (i, j, k) of the interior sits at (i h, j h, k h).
+struct Point {
+  double x = 0, y = 0, z = 0;
+};
+
+struct Setup {
+  int nx = 0, ny = 0, nz = 0;  // grid points, the PML included
+  double h = 20.0;             // grid spacing (m), the same on every axis
+  int radius = 4;              // stencil radius R: order 2R in space
+  double dt = 0.0;             // time step (s); see stable_dt
+  int steps = 0;
+  Boundary boundary = Boundary::pml;
+  int ndamp = 27;  // PML thickness in points
+  Strategy strategy = Strategy::seven;
+  std::vector<float> velocity;  // nx * ny * nz values (m/s), x fastest, then y, then z (depth)
+  std::vector<Point> sources;   // all fire the same wavelet
+  std::vector<Point> receivers;
+  WaveletKind wavelet = WaveletKind::ricker;
+  double f0 = 15.0;  // peak frequency (Hz)
+  LaunchOptions launch{};
+};
+
+// The paper's time step: dt = 2 cfl / (sqrt(sum of |coefficients| of the three axes, 1/h^2 included) vmax);
+// cfl = 1 is the stability bound of the leapfrog scheme with this Laplacian.
+double stable_dt(int radius, double h, double vmax, double cfl = 1.0);
+
+// Source time function at time t (s); both are delayed by t0 = 1 / f0 so that they start near zero.
+//   ricker:              (1 - 2 a) exp(-a),  a = (pi f0 (t - t0))^2
+//   gaussian-derivative: -2 pi^2 f0^2 (t - t0) exp(-a) / (pi f0 sqrt(2 / e)), peak amplitude 1
+double wavelet(WaveletKind kind, double f0, double t);
+
+// Device bytes a run needs: u, u_prev and q in the padded layout, phi in the PML slabs, the traces.
+std::size_t required_bytes(const Setup& s);
+
+// Refuses, naming the value and the limit: sizes, spacing, radius, dt above the stability bound, steps, PML
+// thickness, velocities that are NaN, zero or negative (the first one's grid point), sources and receivers
+// outside the grid, and a run needing more than `available_bytes`.
+void validate(const Setup& s, std::size_t available_bytes);
+
+// Trilinear weights of a position: the eight grid points around it (interior indices) and their weights.
+struct Stencil8 {
+  int i[8], j[8], k[8];
+  double w[8];
+};
+Stencil8 trilinear(const Setup& s, const Point& p);
+
+}  // namespace seis::wave

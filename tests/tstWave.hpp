@@ -1,0 +1,200 @@
+// Test body compiled once per backend (TEST_EXECSPACE): the wave simulation against the analytic Green's function,
+// the double-precision oracle, its own restarts, and the PML's absorption.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <random>
+
+#include "seis/reference/wave_step.hpp"
+#include "seis/wave/simulation.hpp"
+#include "test_fields.hpp"
+#include "wave_cases.hpp"
+
+namespace {
+
+using Exec = TEST_EXECSPACE;
+using seis::wave::Boundary;
+using seis::wave::Simulation;
+using seis::wave::Strategy;
+
+double max_abs(const std::vector<double>& v) {
+  double m = 0;
+  for (double x : v) m = std::max(m, std::abs(x));
+  return m;
+}
+std::vector<double> widen(const std::vector<float>& v) { return {v.begin(), v.end()}; }
+
+// A heterogeneous medium, PML on, odd sizes, a source off the grid points and receivers everywhere, so that every
+// code path (inner vectors, partial vectors at box edges, six slabs, trilinear weights) is exercised.
+seis::wave::Setup agreement_setup(int radius, std::mt19937& rng) {
+  auto s = seis::test::box_setup(37, 29, 23, 10.0, 2000.0f, radius);
+  seis::test::randomise_velocity(s, 1500.0f, 4500.0f, rng);
+  s.ndamp = 5;
+  s.dt = 0.9 * seis::wave::stable_dt(radius, s.h, 4500.0);
+  s.steps = 40;
+  s.f0 = 40.0;
+  s.sources = {{181.3, 142.7, 109.1}, {60.0, 40.0, 30.0}};
+  for (int n = 0; n < 7; ++n) s.receivers.push_back({n * 55.0, 20.0 + n * 40.0, 215.0 - n * 30.0});
+  return s;
+}
+
+// Every strategy on this backend against the double-precision oracle after 40 steps. Tolerance: a step rounds each
+// point's update (6R + 5 float operations on terms whose magnitudes sum to at most 7 max|u|: 2|u| + |u_prev| +
+// q sum|w| |u| with q sum|w| <= 4 under the stability bound), and the leapfrog scheme carries an error injected at
+// step m on with growth at most linear in the steps left, so after N steps |error| <= N^2 / 2 (6R + 5) 7 2^-24
+// max|u|.
+TEST(TEST_CATEGORY, WaveStrategiesMatchReference) {
+  std::mt19937 rng(seis::test::test_seed());
+  for (int radius : {1, 4, 8}) {
+    const auto setup = agreement_setup(radius, rng);
+    seis::reference::WaveReference reference(setup);
+    reference.advance(setup.steps);
+    const auto expected = reference.wavefield();
+    const double scale = max_abs(expected);
+    ASSERT_GT(scale, 0.0);
+    const double n = setup.steps;
+    const double tolerance = n * n / 2 * (6 * radius + 5) * 7 * std::ldexp(1.0, -24) * scale;
+    std::vector<float> first;
+    for (Strategy strategy : {Strategy::unified, Strategy::two, Strategy::seven}) {
+      auto s = setup;
+      s.strategy = strategy;
+      Simulation<Exec> sim(s);
+      sim.advance(s.steps);
+      const auto got = sim.wavefield();
+      double worst = 0;
+      std::size_t where = 0;
+      for (std::size_t p = 0; p < got.size(); ++p) {
+        const double e = std::abs(got[p] - expected[p]);
+        if (!(e <= worst)) worst = e, where = p;
+      }
+      EXPECT_LE(worst, tolerance) << "strategy " << seis::wave::to_string(strategy) << " R=" << radius
+                                  << " worst point " << where << " seed " << seis::test::test_seed();
+      const auto traces = sim.traces();
+      const auto& reference_traces = reference.traces();
+      ASSERT_EQ(traces.size(), reference_traces.size());
+      for (std::size_t t = 0; t < traces.size(); ++t)
+        ASSERT_NEAR(traces[t], reference_traces[t], tolerance) << "trace sample " << t;
+      if (first.empty()) first = got;
+    }
+  }
+}
+
+// Homogeneous medium, point source: u(r, t) = s(t - r/c) / (4 pi r) with the discrete source scaling of
+// Simulation (the delta is 1/h^3 at the source point, times q = (c dt)^2 in the update). The grid has zero walls
+// and is large enough that no reflection reaches the receiver (r = 200 m along x) before the trace's end (the
+// direct pulse's end, r/c + 2/f0): every wall is far enough that the shortest reflected path exceeds r by
+// c 2/f0. The error must stay within twice the dispersion error predicted from the scheme's dispersion relation
+// (the factor covers the small-shift approximation behind the prediction), and fall at least three-fold (second
+// order in time: four) as h halves at fixed CFL number and physical set-up.
+double green_error(double h, double* predicted) {
+  const double c = 2000.0, r = 200.0, f0 = 8.0;
+  const double excess = c * 2 / f0;                                          // 500 m
+  const double side = std::sqrt(std::pow((excess + r) / 2, 2) - r * r / 4);  // y and z walls
+  const int behind = int(std::ceil(excess / 2 / h)), across = int(std::ceil(side / h));
+  const int nx = 2 * behind + int(r / h) + 1, nyz = 2 * across + 1;
+  auto s = seis::test::box_setup(nx, nyz, nyz, h, float(c));
+  s.boundary = Boundary::none;
+  s.f0 = f0;
+  s.dt = 0.5 * seis::wave::stable_dt(s.radius, h, c);
+  s.steps = int((r / c + 2 / f0) / s.dt);
+  s.sources = {seis::test::grid_point(s, behind, across, across)};
+  s.receivers = {{behind * h + r, across * h, across * h}};
+  Simulation<Exec> sim(s);
+  sim.advance(s.steps);
+  const auto trace = sim.traces();
+  const double pi = 3.14159265358979323846;
+  double num = 0, den = 0;
+  for (int n = 0; n < s.steps; ++n) {
+    const double exact = seis::wave::wavelet(s.wavelet, s.f0, n * s.dt - r / c) / (4 * pi * r);
+    num += (trace[std::size_t(n)] - exact) * (trace[std::size_t(n)] - exact);
+    den += exact * exact;
+  }
+  *predicted = seis::test::predicted_dispersion_error(s, c, r);
+  return std::sqrt(num / den);
+}
+
+TEST(TEST_CATEGORY, WaveMatchesGreensFunction) {
+  double predicted_coarse = 0, predicted_fine = 0;
+  const double coarse = green_error(20.0, &predicted_coarse);
+  const double fine = green_error(10.0, &predicted_fine);
+  std::printf("Green's function, relative L2 error: h = 20 m %.3e (dispersion predicts %.3e), h = 10 m %.3e (%.3e)\n",
+              coarse, predicted_coarse, fine, predicted_fine);
+  EXPECT_LE(coarse, 2 * predicted_coarse);
+  EXPECT_LE(fine, 2 * predicted_fine);
+  EXPECT_LT(fine, coarse / 3);
+}
+
+// A run stopped part way and continued from its state gives bitwise the same traces and wavefield.
+TEST(TEST_CATEGORY, WaveRestartIsBitwise) {
+  std::mt19937 rng(seis::test::test_seed());
+  auto s = agreement_setup(4, rng);
+  Simulation<Exec> whole(s);
+  whole.advance(s.steps);
+  Simulation<Exec> first_half(s);
+  first_half.advance(17);
+  const auto state = first_half.state();
+  Simulation<Exec> resumed(s);
+  resumed.restore(state);
+  EXPECT_EQ(resumed.step(), 17);
+  resumed.advance(s.steps);
+  const auto a = whole.traces(), b = resumed.traces();
+  ASSERT_EQ(a.size(), b.size());
+  EXPECT_EQ(0, std::memcmp(a.data(), b.data(), a.size() * sizeof(float)));
+  const auto u = whole.wavefield(), v = resumed.wavefield();
+  EXPECT_EQ(0, std::memcmp(u.data(), v.data(), u.size() * sizeof(float)));
+}
+
+// The PML absorbs: once the wavefront has left the inner region, the scheme's energy there is below 1e-3 of its
+// peak; with zero walls instead (boundary none) the energy stays (it is conserved, so >= 0.1 of the peak).
+double energy_left(Boundary boundary) {
+  auto s = seis::test::box_setup(48, 48, 48, 20.0, 2000.0f);
+  s.boundary = boundary;
+  s.ndamp = 12;
+  s.f0 = 8.0;
+  s.dt = 0.8 * seis::wave::stable_dt(s.radius, s.h, 2000.0);
+  // The pulse (2 / f0) plus the travel from the centre to a corner of the inner region, twice over.
+  s.steps = int((2 / s.f0 + 2 * std::sqrt(3.0) * 24 * s.h / 2000.0) / s.dt);
+  s.sources = {seis::test::grid_point(s, 24, 24, 24)};
+  Simulation<Exec> sim(s);
+  double peak = 0, energy = 0;
+  while (sim.step() < s.steps) {
+    sim.advance(10);
+    energy = seis::reference::inner_energy(s, widen(sim.wavefield()), widen(sim.wavefield(true)));
+    peak = std::max(peak, energy);
+  }
+  return energy / peak;
+}
+
+TEST(TEST_CATEGORY, WavePmlAbsorbs) {
+  const double with_pml = energy_left(Boundary::pml);
+  const double walls = energy_left(Boundary::none);
+  std::printf("energy left / peak: PML %.3e, zero walls %.3e\n", with_pml, walls);
+  EXPECT_LT(with_pml, 1e-3);
+  EXPECT_GE(walls, 0.1);
+}
+
+// 10,000 steps at the stability bound's 0.9 in a random medium stay finite and below the peak.
+TEST(TEST_CATEGORY, WaveLongRunStaysBounded) {
+  std::mt19937 rng(seis::test::test_seed());
+  auto s = seis::test::box_setup(20, 18, 16, 10.0, 2000.0f, 4);
+  seis::test::randomise_velocity(s, 1500.0f, 4500.0f, rng);
+  s.ndamp = 4;
+  s.f0 = 40.0;
+  s.dt = 0.9 * seis::wave::stable_dt(s.radius, s.h, 4500.0);
+  s.steps = 10000;
+  s.sources = {{95.0, 85.0, 75.0}};
+  Simulation<Exec> sim(s);
+  double peak = 0, last = 0;
+  while (sim.step() < s.steps) {
+    sim.advance(500);
+    last = max_abs(widen(sim.wavefield()));
+    ASSERT_TRUE(std::isfinite(last)) << "step " << sim.step();
+    peak = std::max(peak, last);
+  }
+  EXPECT_LE(last, peak);
+  EXPECT_LT(last, 1e-3 * peak) << "the PML should have absorbed the pulse long ago";
+}
+
+}  // namespace
