@@ -1,7 +1,6 @@
 #include "bench_runner.hpp"
 
 #include <fnmatch.h>
-#include <unistd.h>
 
 #include <Kokkos_Core.hpp>
 #include <algorithm>
@@ -13,6 +12,7 @@
 #include <random>
 #include <sstream>
 
+#include "seis/core/compat.hpp"
 #include "seis/core/error.hpp"
 #include "seis/kernels/copy.hpp"
 #include "seis/kernels/registry.hpp"
@@ -26,40 +26,7 @@ using Exec = Kokkos::DefaultExecutionSpace;
 using Memory = Exec::memory_space;
 using DeviceField = Field<Memory>;
 
-std::size_t available_memory_bytes() {
-#if defined(KOKKOS_ENABLE_CUDA)
-  std::size_t free = 0, total = 0;
-  cudaMemGetInfo(&free, &total);
-  return free;
-#elif defined(KOKKOS_ENABLE_HIP)
-  std::size_t free = 0, total = 0;
-  (void)hipMemGetInfo(&free, &total);
-  return free;
-#else
-  return static_cast<std::size_t>(sysconf(_SC_AVPHYS_PAGES)) * static_cast<std::size_t>(sysconf(_SC_PAGE_SIZE));
-#endif
-}
-
-std::string device_name() {
-#if defined(KOKKOS_ENABLE_CUDA)
-  cudaDeviceProp properties;
-  cudaGetDeviceProperties(&properties, Exec().cuda_device());
-  return properties.name;
-#elif defined(KOKKOS_ENABLE_HIP)
-  hipDeviceProp_t properties;
-  int device = 0;
-  (void)hipGetDevice(&device);
-  (void)hipGetDeviceProperties(&properties, device);
-  return properties.name;
-#else
-  std::ifstream cpuinfo("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(cpuinfo, line))
-    if (line.rfind("model name", 0) == 0)
-      return line.substr(line.find(':') + 2) + " (" + std::to_string(Exec().concurrency()) + " threads)";
-  return "host";
-#endif
-}
+using compat::available_memory_bytes;
 
 // Untimed warm-up, then `samples` timed samples of `batch` launches each, fenced before and after.
 template <class Launch>
@@ -181,7 +148,7 @@ std::vector<VariantInfo> list_variants() {
 
 RunInfo describe_run() {
   RunInfo info;
-  info.device = device_name();
+  info.device = compat::device_name<Exec>();
   info.backend = Exec::name();
   info.kokkos_version = std::to_string(KOKKOS_VERSION / 10000) + "." + std::to_string(KOKKOS_VERSION / 100 % 100) +
                         "." + std::to_string(KOKKOS_VERSION % 100);

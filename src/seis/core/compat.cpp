@@ -5,6 +5,14 @@
 
 namespace seis::compat {
 
+std::string host_processor_name() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(cpuinfo, line))
+    if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
+  return "host";
+}
+
 std::size_t available_memory_bytes() {
 #if defined(KOKKOS_ENABLE_CUDA)
   std::size_t free_bytes = 0, total = 0;

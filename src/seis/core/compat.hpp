@@ -91,6 +91,28 @@ class Instances {
 #endif
 };
 
+// The device's name (GPUs) or the host's processor and thread count.
+std::string host_processor_name();
+template <class ExecSpace>
+std::string device_name() {
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+    cudaDeviceProp properties;
+    cudaGetDeviceProperties(&properties, ExecSpace().cuda_device());
+    return properties.name;
+  }
+#elif defined(KOKKOS_ENABLE_HIP)
+  if constexpr (std::is_same_v<ExecSpace, HIP>) {
+    hipDeviceProp_t properties;
+    int device = 0;
+    (void)hipGetDevice(&device);
+    (void)hipGetDeviceProperties(&properties, device);
+    return properties.name;
+  }
+#endif
+  return host_processor_name() + " (" + std::to_string(ExecSpace().concurrency()) + " threads)";
+}
+
 // Bytes of device memory free for a new allocation: the device's free memory on GPUs, MemAvailable on the host.
 std::size_t available_memory_bytes();
 

@@ -42,6 +42,14 @@ struct Setup {
   LaunchOptions launch{};
 };
 
+// Everything needed to continue a run bit for bit: the two time levels and phi as stored (u and u_prev in the
+// padded layout, halo included), and the traces recorded so far ([receiver][sample], setup.steps samples each,
+// the first `step` of them filled).
+struct State {
+  int step = 0;
+  std::vector<float> u, u_prev, phi, traces;
+};
+
 // The paper's time step: dt = 2 cfl / (sqrt(sum of |coefficients| of the three axes, 1/h^2 included) vmax);
 // cfl = 1 is the stability bound of the leapfrog scheme with this Laplacian.
 double stable_dt(int radius, double h, double vmax, double cfl = 1.0);

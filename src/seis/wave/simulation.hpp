@@ -16,13 +16,6 @@
 
 namespace seis::wave {
 
-// Everything needed to continue a run bit for bit: the two time levels and phi as stored (u and u_prev in the
-// padded layout, halo included), and the traces recorded so far ([receiver][sample], `step` samples each).
-struct State {
-  int step = 0;
-  std::vector<float> u, u_prev, phi, traces;
-};
-
 template <class ExecSpace>
 class Simulation {
  public:

@@ -1,0 +1,260 @@
+// seis-wave: acoustic wave modelling on any Kokkos backend. Reads flags and a run file (seis_io, host-only), builds
+// the model, runs seis::wave::Simulation with progress, snapshots and checkpoints, and writes the seismogram
+// (SEG-Y), pictures (PNG) and run.json.
+#include <Kokkos_Core.hpp>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+#include "seis/core/compat.hpp"
+#include "seis/core/error.hpp"
+#include "seis/io/outputs.hpp"
+#include "seis/io/run_config.hpp"
+#include "seis/io/run_report.hpp"
+#include "seis/wave/model.hpp"
+#include "seis/wave/simulation.hpp"
+#include "seis_build_info.hpp"
+
+namespace {
+
+using Exec = Kokkos::DefaultExecutionSpace;
+namespace fs = std::filesystem;
+using namespace seis;
+
+bool ends_with(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+std::vector<float> load_model(const std::string& model, int nx, int ny, int nz) {
+  if (model == "layered") return wave::layered_model(nx, ny, nz);
+  if (model.rfind("homogeneous:", 0) == 0) {
+    double x = 0, y = 0, z = 0;
+    const std::string value = model.substr(12);
+    io::parse_point(value + ",0,0", x, y, z);
+    return wave::homogeneous_model(nx, ny, nz, static_cast<float>(x));
+  }
+  if (ends_with(model, ".sgy") || ends_with(model, ".segy")) return io::read_velocity_segy(model, nx, ny, nz);
+  return io::read_velocity_raw(model, nx, ny, nz);
+}
+
+wave::Setup make_setup(const io::RunConfig& c) {
+  wave::Setup s;
+  io::parse_grid(c.grid, s.nx, s.ny, s.nz);
+  s.h = c.spacing;
+  s.radius = c.radius;
+  s.boundary = wave::parse_boundary(c.boundary);
+  s.ndamp = c.ndamp;
+  s.strategy = wave::parse_strategy(c.strategy);
+  s.wavelet = wave::parse_wavelet(c.wavelet);
+  s.f0 = c.f0;
+  require(s.h > 0, "--spacing ", s.h, " m must be > 0");
+  require(c.duration > 0, "--duration ", c.duration, " s must be > 0");
+  require(c.cfl > 0 && c.cfl <= 1, "--cfl ", c.cfl, " must be in (0, 1] (1 is the stability bound)");
+  s.velocity = load_model(c.model, s.nx, s.ny, s.nz);
+  float vmax = 0;
+  for (float v : s.velocity) vmax = std::max(vmax, v);
+  s.dt = c.dt > 0 ? c.dt : c.cfl * wave::stable_dt(s.radius, s.h, vmax > 0 ? vmax : 1.0f);
+  s.steps = static_cast<int>(std::ceil(c.duration / s.dt - 1e-9));
+  const int margin = s.boundary == wave::Boundary::pml ? s.ndamp : 0;
+  const double depth = std::min(margin + 2, s.nz - 1) * s.h;
+  for (const auto& text : c.sources) {
+    wave::Point p;
+    io::parse_point(text, p.x, p.y, p.z);
+    s.sources.push_back(p);
+  }
+  if (s.sources.empty()) s.sources.push_back({(s.nx - 1) * s.h / 2, (s.ny - 1) * s.h / 2, depth});
+  if (!c.receivers.empty()) {
+    const io::Line l = io::parse_line(c.receivers);
+    for (int n = 0; n < l.count; ++n) {
+      const double t = l.count > 1 ? double(n) / (l.count - 1) : 0.0;
+      s.receivers.push_back({l.x0 + t * (l.x1 - l.x0), l.y0 + t * (l.y1 - l.y0), l.z0 + t * (l.z1 - l.z0)});
+    }
+  } else {
+    const int first = std::min(margin, s.nx - 1), last = std::max(s.nx - 1 - margin, first);
+    for (int i = first; i <= last; ++i) s.receivers.push_back({i * s.h, (s.ny - 1) * s.h / 2, depth});
+  }
+  if (!c.tile.empty()) {
+    int tx = 0, ty = 0, one = 0;
+    io::parse_grid(c.tile + "x1", tx, ty, one);
+    s.launch.tile_x = tx;
+    s.launch.tile_y = ty;
+  }
+  s.launch.window = c.window;
+  return s;
+}
+
+// The parameters a checkpoint must share with the run that restores it.
+std::string fingerprint(const io::RunConfig& c, const wave::Setup& s) {
+  std::ostringstream f;
+  f << std::hexfloat << "grid " << s.nx << "x" << s.ny << "x" << s.nz << " h " << s.h << " R " << s.radius << " dt "
+    << s.dt << " steps " << s.steps << " boundary " << wave::to_string(s.boundary) << " ndamp " << s.ndamp
+    << " strategy " << wave::to_string(s.strategy) << " model " << c.model << " wavelet "
+    << wave::to_string(s.wavelet) << " f0 " << s.f0 << " sources";
+  for (const auto& p : s.sources) f << " " << p.x << "," << p.y << "," << p.z;
+  f << " receivers";
+  for (const auto& p : s.receivers) f << " " << p.x << "," << p.y << "," << p.z;
+  return f.str();
+}
+
+std::string format_seconds(double s) {
+  std::ostringstream out;
+  if (s >= 3600)
+    out << int(s / 3600) << "h" << std::setw(2) << std::setfill('0') << int(s / 60) % 60 << "m";
+  else if (s >= 60)
+    out << int(s / 60) << "m" << std::setw(2) << std::setfill('0') << int(s) % 60 << "s";
+  else
+    out << std::fixed << std::setprecision(1) << s << "s";
+  return out.str();
+}
+
+// Vertical (x-z at the source's y) and horizontal (x-y at its depth) slices of an interior wavefield.
+void write_slices(const std::string& stem, const std::vector<float>& u, const wave::Setup& s,
+                  std::vector<std::string>& files) {
+  const int js = std::min(int(std::lround(s.sources[0].y / s.h)), s.ny - 1);
+  const int ks = std::min(int(std::lround(s.sources[0].z / s.h)), s.nz - 1);
+  std::vector<float> xz(std::size_t(s.nx) * s.nz), xy(std::size_t(s.nx) * s.ny);
+  for (int k = 0; k < s.nz; ++k)
+    for (int i = 0; i < s.nx; ++i) xz[std::size_t(k) * s.nx + i] = u[(std::size_t(k) * s.ny + js) * s.nx + i];
+  for (int j = 0; j < s.ny; ++j)
+    for (int i = 0; i < s.nx; ++i) xy[std::size_t(j) * s.nx + i] = u[(std::size_t(ks) * s.ny + j) * s.nx + i];
+  const int block = std::max(1, 600 / std::max(s.nx, 1));
+  io::write_png(stem + "-xz.png", xz, s.nz, s.nx, 99, block, block);
+  io::write_png(stem + "-xy.png", xy, s.ny, s.nx, 99, block, block);
+  files.push_back(stem + "-xz.png");
+  files.push_back(stem + "-xy.png");
+}
+
+int run(int argc, char** argv) {
+  io::RunConfig config;
+  if (!io::parse_command_line(argc, argv, config)) return 0;
+  const wave::Setup setup = make_setup(config);
+  const fs::path dir(config.output);
+  fs::create_directories(dir);
+  const std::string checkpoint = (dir / "checkpoint.bin").string();
+  const std::string print = fingerprint(config, setup);
+
+  wave::Simulation<Exec> sim(setup);
+  std::cout << "seis-wave: " << setup.nx << "x" << setup.ny << "x" << setup.nz << " points, h = " << setup.h
+            << " m, R = " << setup.radius << ", dt = " << setup.dt * 1e3 << " ms, " << setup.steps << " steps ("
+            << setup.steps * setup.dt << " s), " << wave::to_string(setup.boundary) << " (ndamp "
+            << sim.pml().thickness << "), strategy " << wave::to_string(setup.strategy) << ", "
+            << setup.sources.size() << " source(s), " << setup.receivers.size() << " receivers, on "
+            << compat::device_name<Exec>() << " (" << Exec::name() << ")\n";
+  const double copy = sim.copy_bandwidth();
+  int restarted_at = 0;
+  if (config.restart) {
+    require(fs::exists(checkpoint), "--restart: no checkpoint at ", checkpoint);
+    sim.restore(io::read_checkpoint(checkpoint, print));
+    restarted_at = sim.step();
+    std::cout << "restarted from " << checkpoint << " at step " << restarted_at << "\n";
+  }
+
+  std::vector<std::string> files;
+  const double points = double(sim.layout().interior_points());
+  double kernel_seconds = 0;
+  int timed_steps = 0, chunk = 1;
+  auto last_print = std::chrono::steady_clock::now();
+  while (sim.step() < setup.steps) {
+    int next = std::min(setup.steps, sim.step() + chunk);
+    for (int every : {config.snapshot_every, config.checkpoint_every})
+      if (every > 0) next = std::min(next, (sim.step() / every + 1) * every);
+    const int count = next - sim.step();
+    const auto start = std::chrono::steady_clock::now();
+    sim.advance(count);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    kernel_seconds += seconds;
+    timed_steps += count;
+    // Chunks of about a tenth of a second keep the progress line and the stop checks responsive.
+    chunk = std::max(1, int(0.1 / std::max(seconds / count, 1e-9)));
+    const int step = sim.step();
+    if (config.snapshot_every > 0 && step % config.snapshot_every == 0 && step < setup.steps) {
+      std::ostringstream stem;
+      stem << (dir / "snapshot-").string() << std::setw(6) << std::setfill('0') << step;
+      io::write_snapshot(stem.str() + ".f32", sim.wavefield(), setup.nx, setup.ny, setup.nz, setup.h, step,
+                         step * setup.dt);
+      write_slices(stem.str(), sim.wavefield(), setup, files);
+      files.push_back(stem.str() + ".f32");
+    }
+    if (config.checkpoint_every > 0 && step % config.checkpoint_every == 0 && step < setup.steps)
+      io::write_checkpoint(checkpoint, sim.state(), print);
+    const auto now = std::chrono::steady_clock::now();
+    if (!config.quiet && std::chrono::duration<double>(now - last_print).count() >= config.progress_seconds) {
+      last_print = now;
+      const double per_step = kernel_seconds / timed_steps;
+      std::cout << "  step " << step << "/" << setup.steps << "  t = " << std::fixed << std::setprecision(3)
+                << step * setup.dt << " s  " << std::setprecision(2) << points / per_step * 1e-9 << " GPts/s  ETA "
+                << format_seconds(per_step * (setup.steps - step)) << std::defaultfloat << "\n"
+                << std::flush;
+    }
+  }
+
+  const int samples = setup.steps;
+  const std::vector<float> traces = sim.traces();
+  const std::string segy = (dir / "seismogram.sgy").string();
+  io::write_seismogram(segy, traces, samples, setup.dt, setup.receivers, setup.sources[0]);
+  files.push_back(segy);
+  std::vector<float> gather(traces.size());
+  const std::size_t receivers = setup.receivers.size();
+  for (std::size_t r = 0; r < receivers; ++r)
+    for (int n = 0; n < samples; ++n) gather[std::size_t(n) * receivers + r] = traces[r * samples + std::size_t(n)];
+  const std::string gather_png = (dir / "shot-gather.png").string();
+  // Receivers drawn wide enough that the picture is about as wide as it is tall; clipped at the 97th percentile so
+  // that the reflections show beside the direct wave.
+  io::write_png(gather_png, gather, samples, int(receivers), 97, std::max(1, int(samples / 1.5 / receivers)), 1);
+  files.push_back(gather_png);
+  const std::vector<float> u = sim.wavefield();
+  const std::string last = (dir / "wavefield-final").string();
+  io::write_snapshot(last + ".f32", u, setup.nx, setup.ny, setup.nz, setup.h, sim.step(), sim.step() * setup.dt);
+  files.push_back(last + ".f32");
+  write_slices(last, u, setup, files);
+
+  io::RunFacts facts;
+  facts.device = compat::device_name<Exec>();
+  facts.backend = Exec::name();
+  facts.kokkos = std::to_string(KOKKOS_VERSION / 10000) + "." + std::to_string(KOKKOS_VERSION / 100 % 100) + "." +
+                 std::to_string(KOKKOS_VERSION % 100);
+  facts.compiler = build_info::compiler;
+  facts.commit = build_info::git_commit;
+  facts.dirty = build_info::git_dirty;
+  const std::time_t now = std::time(nullptr);
+  char date[32];
+  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  facts.date = date;
+  facts.steps_done = timed_steps;
+  facts.restarted_at = restarted_at;
+  facts.seconds_per_step = timed_steps > 0 ? kernel_seconds / timed_steps : 0;
+  facts.gpts_per_s = facts.seconds_per_step > 0 ? points / facts.seconds_per_step * 1e-9 : 0;
+  facts.bytes_per_point = sim.bytes_per_step() / points;
+  facts.step_gb_per_s = facts.seconds_per_step > 0 ? sim.bytes_per_step() / facts.seconds_per_step * 1e-9 : 0;
+  facts.copy_gb_per_s = copy;
+  const std::string report = (dir / "run.json").string();
+  files.push_back(report);
+  facts.files = files;
+  io::write_run_report(report, config, setup, facts);
+
+  std::cout << std::setprecision(4) << "done: " << facts.seconds_per_step * 1e3 << " ms/step, " << facts.gpts_per_s
+            << " GPts/s, " << facts.bytes_per_point << " B/point -> " << facts.step_gb_per_s << " GB/s = "
+            << (copy > 0 ? 100 * facts.step_gb_per_s / copy : 0) << "% of this run's copy (" << copy << " GB/s)\n"
+            << "wrote:\n";
+  for (const auto& f : files) std::cout << "  " << f << "\n";
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Kokkos::ScopeGuard kokkos(argc, argv);
+  try {
+    return run(argc, argv);
+  } catch (const seis::InvalidArgument& e) {
+    std::cerr << "seis-wave: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "seis-wave: error: " << e.what() << "\n";
+    return 1;
+  }
+}

@@ -1,0 +1,143 @@
+// PNG pictures (stb_image_write), snapshots (raw float32 + JSON), checkpoints and raw velocity models.
+#define STB_IMAGE_WRITE_IMPLEMENTATION
+#include <stb/stb_image_write.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "seis/core/error.hpp"
+#include "seis/io/outputs.hpp"
+
+namespace seis::io {
+
+void write_png(const std::string& path, const std::vector<float>& values, int rows, int columns, double percentile,
+               int width, int height) {
+  require(values.size() == std::size_t(rows) * std::size_t(columns), "PNG ", path, ": ", values.size(),
+          " values for ", rows, " x ", columns);
+  require(width >= 1 && height >= 1, "PNG ", path, ": pixel block ", width, " x ", height, " must be >= 1");
+  std::vector<float> magnitude(values.size());
+  std::transform(values.begin(), values.end(), magnitude.begin(), [](float v) { return std::abs(v); });
+  const auto at = static_cast<std::size_t>(std::clamp(percentile, 0.0, 100.0) / 100.0 * double(magnitude.size() - 1));
+  double clip = 1.0;
+  if (!magnitude.empty()) {
+    std::nth_element(magnitude.begin(), magnitude.begin() + std::ptrdiff_t(at), magnitude.end());
+    if (magnitude[at] > 0) clip = magnitude[at];
+  }
+  const int pixel_columns = columns * width, pixel_rows = rows * height;
+  std::vector<unsigned char> pixels(std::size_t(pixel_rows) * std::size_t(pixel_columns) * 3);
+  for (int y = 0; y < pixel_rows; ++y)
+    for (int x = 0; x < pixel_columns; ++x) {
+      const float value = values[std::size_t(y / height) * std::size_t(columns) + std::size_t(x / width)];
+      const double t = std::clamp(value / clip, -1.0, 1.0);  // -1 blue, 0 white, +1 red
+      const auto fade = static_cast<unsigned char>(std::lround(255.0 * (1.0 - std::abs(t))));
+      unsigned char* p = &pixels[(std::size_t(y) * std::size_t(pixel_columns) + std::size_t(x)) * 3];
+      p[0] = t < 0 ? fade : 255;
+      p[1] = fade;
+      p[2] = t > 0 ? fade : 255;
+    }
+  require(stbi_write_png(path.c_str(), pixel_columns, pixel_rows, 3, pixels.data(), pixel_columns * 3) != 0, "PNG ",
+          path, ": cannot be written");
+}
+
+void write_snapshot(const std::string& path, const std::vector<float>& values, int nx, int ny, int nz, double h,
+                    int step, double time) {
+  {
+    std::ofstream out(path, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(values.data()), std::streamsize(values.size() * sizeof(float)));
+    require(out.good(), "snapshot ", path, ": cannot be written");
+  }
+  const nlohmann::json meta = {{"file", std::filesystem::path(path).filename().string()},
+                               {"dtype", "float32"},
+                               {"byte_order", "little"},
+                               {"order", "x fastest, then y, then z (depth)"},
+                               {"shape_zyx", {nz, ny, nx}},
+                               {"spacing_m", h},
+                               {"step", step},
+                               {"time_s", time},
+                               {"quantity", "pressure wavefield u (source units / m)"}};
+  std::ofstream(path + ".json") << meta.dump(2) << "\n";
+}
+
+namespace {
+
+constexpr char magic[8] = {'S', 'E', 'I', 'S', 'C', 'K', 'P', '1'};
+
+struct Header {
+  char magic[8];
+  std::int64_t step, u, u_prev, phi, traces, fingerprint;
+};
+
+}  // namespace
+
+void write_checkpoint(const std::string& path, const wave::State& s, const std::string& fingerprint) {
+  const std::string temporary = path + ".tmp";
+  {
+    std::FILE* file = std::fopen(temporary.c_str(), "wb");
+    require(file != nullptr, "checkpoint ", temporary, ": cannot be created");
+    Header h{};
+    std::memcpy(h.magic, magic, sizeof magic);
+    h.step = s.step;
+    h.u = std::int64_t(s.u.size());
+    h.u_prev = std::int64_t(s.u_prev.size());
+    h.phi = std::int64_t(s.phi.size());
+    h.traces = std::int64_t(s.traces.size());
+    h.fingerprint = std::int64_t(fingerprint.size());
+    bool ok = std::fwrite(&h, sizeof h, 1, file) == 1 &&
+              std::fwrite(fingerprint.data(), 1, fingerprint.size(), file) == fingerprint.size();
+    for (const auto* array : {&s.u, &s.u_prev, &s.phi, &s.traces})
+      ok = ok && std::fwrite(array->data(), sizeof(float), array->size(), file) == array->size();
+    ok = std::fflush(file) == 0 && ok;
+    ok = std::fclose(file) == 0 && ok;
+    require(ok, "checkpoint ", temporary, ": write failed (disk full?)");
+  }
+  std::filesystem::rename(temporary, path);
+}
+
+wave::State read_checkpoint(const std::string& path, const std::string& fingerprint) {
+  std::ifstream in(path, std::ios::binary);
+  require(in.good(), "checkpoint ", path, ": cannot be opened");
+  Header h{};
+  in.read(reinterpret_cast<char*>(&h), sizeof h);
+  require(in.good() && std::memcmp(h.magic, magic, sizeof magic) == 0, "checkpoint ", path,
+          ": not a seis-wave checkpoint");
+  require(h.fingerprint >= 0 && h.fingerprint < (1 << 20), "checkpoint ", path, ": corrupt header");
+  std::string stored(std::size_t(h.fingerprint), '\0');
+  in.read(stored.data(), std::streamsize(stored.size()));
+  require(stored == fingerprint, "checkpoint ", path, " belongs to another run:\n  its parameters: ", stored,
+          "\n  this run's:     ", fingerprint);
+  wave::State s;
+  s.step = int(h.step);
+  auto read = [&](std::vector<float>& array, std::int64_t count) {
+    require(count >= 0, "checkpoint ", path, ": corrupt header");
+    array.resize(std::size_t(count));
+    in.read(reinterpret_cast<char*>(array.data()), std::streamsize(array.size() * sizeof(float)));
+    require(in.good(), "checkpoint ", path, ": truncated");
+  };
+  read(s.u, h.u);
+  read(s.u_prev, h.u_prev);
+  read(s.phi, h.phi);
+  read(s.traces, h.traces);
+  return s;
+}
+
+std::vector<float> read_velocity_raw(const std::string& path, int nx, int ny, int nz) {
+  std::error_code error;
+  const auto size = std::filesystem::file_size(path, error);
+  require(!error, "velocity model ", path, ": cannot be read (", error.message(), ")");
+  const std::size_t needed = std::size_t(nx) * ny * nz * sizeof(float);
+  require(size == needed, "velocity model ", path, ": ", size, " bytes, the ", nx, "x", ny, "x", nz,
+          " grid needs ", needed, " (float32, x fastest)");
+  std::vector<float> velocity(std::size_t(nx) * ny * nz);
+  std::ifstream in(path, std::ios::binary);
+  in.read(reinterpret_cast<char*>(velocity.data()), std::streamsize(needed));
+  require(in.good(), "velocity model ", path, ": read failed");
+  return velocity;
+}
+
+}  // namespace seis::io

@@ -1,0 +1,38 @@
+#pragma once
+// seis-wave's files, host-only (segyio, stb, nlohmann-json): the seismogram as SEG-Y, pictures as PNG, wavefield
+// snapshots as raw float32 with a JSON sidecar, checkpoints, and velocity models read from raw or SEG-Y files.
+#include <string>
+#include <vector>
+
+#include "seis/wave/setup.hpp"
+
+namespace seis::io {
+
+// One trace per receiver ([receiver][sample]), IEEE float32, sample interval dt (microseconds in the headers),
+// source and receiver coordinates in metres (scalar -100: centimetres stored, as SEG-Y integers), receiver depth
+// in the group elevation field (negative: below the surface).
+void write_seismogram(const std::string& path, const std::vector<float>& traces, int samples, double dt,
+                      const std::vector<wave::Point>& receivers, const wave::Point& source);
+
+// Velocity from SEG-Y: nx * ny traces (x fastest) of nz samples each; from raw float32: nx * ny * nz values, x
+// fastest. Missing and short files are refused, naming the path, the size found and the size needed.
+std::vector<float> read_velocity_segy(const std::string& path, int nx, int ny, int nz);
+std::vector<float> read_velocity_raw(const std::string& path, int nx, int ny, int nz);
+
+// A seismic picture: values mapped by a blue-white-red scale symmetric about zero and clipped at the `percentile`
+// of |value| (so that weak events show beside the direct wave), each value drawn as a block of `width` x `height`
+// pixels. `values` is rows x columns, row-major; row 0 at the top.
+void write_png(const std::string& path, const std::vector<float>& values, int rows, int columns,
+               double percentile = 99, int width = 1, int height = 1);
+
+// Raw float32 (x fastest) and PATH.json: dimensions, spacing, step, time, units.
+void write_snapshot(const std::string& path, const std::vector<float>& values, int nx, int ny, int nz, double h,
+                    int step, double time);
+
+// Checkpoint: a header (magic, version, sizes, step) and the state's arrays, written to PATH.tmp, flushed, then
+// renamed over PATH, so a crash leaves either the old or the new checkpoint, never half of one. `fingerprint`
+// names the run's parameters; restoring with other parameters is refused.
+void write_checkpoint(const std::string& path, const wave::State& state, const std::string& fingerprint);
+wave::State read_checkpoint(const std::string& path, const std::string& fingerprint);
+
+}  // namespace seis::io

@@ -1,0 +1,189 @@
+#include "seis/io/run_config.hpp"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <toml++/toml.h>
+
+#include "seis/core/error.hpp"
+
+namespace seis::io {
+
+namespace {
+
+std::vector<std::string> split(const std::string& text, char separator) {
+  std::vector<std::string> parts;
+  std::stringstream stream(text);
+  std::string part;
+  while (std::getline(stream, part, separator)) parts.push_back(part);
+  if (!text.empty() && text.back() == separator) parts.emplace_back();
+  return parts;
+}
+
+double to_number(const std::string& text, const std::string& what) {
+  std::size_t used = 0;
+  double value = 0;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  require(used == text.size() && used > 0, what, ": '", text, "' is not a number");
+  return value;
+}
+
+int to_int(const std::string& text, const std::string& what) {
+  const double v = to_number(text, what);
+  require(v == double(int(v)), what, ": '", text, "' is not an integer");
+  return int(v);
+}
+
+void add_options(CLI::App& app, RunConfig& c) {
+  app.add_option("--config", c.run_file, "TOML run file: keys are these flags' long names (flags override it)");
+  app.add_option("--grid", c.grid, "grid points N or NXxNYxNZ, the PML included")->capture_default_str();
+  app.add_option("--spacing", c.spacing, "grid spacing h (m)")->capture_default_str();
+  app.add_option("--model", c.model,
+                 "velocity model: homogeneous:V (m/s) | layered (built in: layers and a fast body) | FILE (.sgy/.segy "
+                 "SEG-Y with nx*ny traces of nz samples; else raw float32, x fastest, nx*ny*nz values)")
+      ->capture_default_str();
+  app.add_option("--source", c.sources, "source position X,Y,Z (m); repeat for more (default: top centre)");
+  app.add_option("--receivers", c.receivers, "N receivers on a line X0,Y0,Z0:X1,Y1,Z1:N (m; default: along x near the top)");
+  app.add_option("--duration", c.duration, "simulated time (s)")->capture_default_str();
+  app.add_option("--f0", c.f0, "wavelet peak frequency (Hz)")->capture_default_str();
+  app.add_option("--wavelet", c.wavelet, "ricker | gaussian-derivative")->capture_default_str();
+  app.add_option("--radius", c.radius, "stencil radius R (order 2R in space), 1..8")->capture_default_str();
+  app.add_option("--boundary", c.boundary, "pml | none (zero walls)")->capture_default_str();
+  app.add_option("--ndamp", c.ndamp, "PML thickness (points)")->capture_default_str();
+  app.add_option("--strategy", c.strategy, "unified | two | seven (domain decomposition of the step)")
+      ->capture_default_str();
+  app.add_option("--cfl", c.cfl, "time step as a fraction of the stability bound")->capture_default_str();
+  app.add_option("--dt", c.dt, "time step (s), overrides --cfl; refused above the stability bound");
+  app.add_option("--output", c.output, "output directory")->capture_default_str();
+  app.add_option("--snapshot-every", c.snapshot_every, "wavefield snapshot every N steps (0: at the end only)");
+  app.add_option("--checkpoint-every", c.checkpoint_every, "checkpoint every N steps (written atomically)");
+  app.add_flag("--restart", c.restart, "continue from OUTPUT/checkpoint.bin");
+  app.add_option("--tile", c.tile, "GPU tile TXxTY (vectors x rows)");
+  app.add_option("--nw", c.window, "planes per tile in z");
+  app.add_option("--progress-seconds", c.progress_seconds, "seconds between progress lines")->capture_default_str();
+  app.add_flag("--quiet", c.quiet, "no progress lines");
+}
+
+}  // namespace
+
+void parse_grid(const std::string& text, int& nx, int& ny, int& nz) {
+  const auto parts = split(text, 'x');
+  require(parts.size() == 1 || parts.size() == 3, "--grid '", text, "': expected N or NXxNYxNZ");
+  nx = to_int(parts[0], "--grid");
+  ny = parts.size() == 3 ? to_int(parts[1], "--grid") : nx;
+  nz = parts.size() == 3 ? to_int(parts[2], "--grid") : nx;
+  require(nx >= 1 && ny >= 1 && nz >= 1, "--grid '", text, "': sizes must be >= 1");
+}
+
+void parse_point(const std::string& text, double& x, double& y, double& z) {
+  const auto parts = split(text, ',');
+  require(parts.size() == 3, "position '", text, "': expected X,Y,Z in metres");
+  x = to_number(parts[0], "position x");
+  y = to_number(parts[1], "position y");
+  z = to_number(parts[2], "position z");
+}
+
+Line parse_line(const std::string& text) {
+  const auto parts = split(text, ':');
+  require(parts.size() == 3, "--receivers '", text, "': expected X0,Y0,Z0:X1,Y1,Z1:N");
+  Line l{};
+  parse_point(parts[0], l.x0, l.y0, l.z0);
+  parse_point(parts[1], l.x1, l.y1, l.z1);
+  l.count = to_int(parts[2], "--receivers count");
+  require(l.count >= 1, "--receivers '", text, "': N = ", l.count, " must be >= 1");
+  return l;
+}
+
+void read_run_text(const std::string& text, const std::string& name, RunConfig& c,
+                   const std::vector<std::string>& set_on_command_line) {
+  toml::table table;
+  try {
+    table = toml::parse(text, name);
+  } catch (const toml::parse_error& e) {
+    fail("run file ", name, " line ", e.source().begin.line, ": ", e.description());
+  }
+  CLI::App app;
+  RunConfig scratch;
+  add_options(app, scratch);
+  std::vector<std::string> args;
+  for (const auto& [key, node] : table) {
+    const std::string k(key.str());
+    const int line = static_cast<int>(node.source().begin.line);
+    require(k != "config", "run file ", name, " line ", line, ": a run file cannot name another ('config')");
+    require(app.get_option_no_throw("--" + k) != nullptr, "run file ", name, " line ", line, ": unknown key '", k,
+            "'");
+    if (std::find(set_on_command_line.begin(), set_on_command_line.end(), k) != set_on_command_line.end()) continue;
+    auto scalar = [&](const toml::node& n) -> std::string {
+      if (auto s = n.value<std::string>()) return *s;
+      if (n.is_integer()) return std::to_string(*n.value<long long>());
+      if (auto d = n.value<double>()) {
+        std::ostringstream out;
+        out.precision(17);
+        out << *d;
+        return out.str();
+      }
+      if (auto b = n.value<bool>()) return *b ? "true" : "false";
+      fail("run file ", name, " line ", n.source().begin.line, ": key '", k,
+           "' must be a string, number or boolean");
+    };
+    if (const toml::array* list = node.as_array()) {
+      for (const auto& item : *list) args.push_back("--" + k), args.push_back(scalar(item));
+    } else if (node.is_boolean()) {
+      if (*node.value<bool>()) args.push_back("--" + k);
+    } else {
+      args.push_back("--" + k);
+      args.push_back(scalar(node));
+    }
+  }
+  RunConfig parsed = c;
+  CLI::App apply_app;
+  add_options(apply_app, parsed);
+  std::reverse(args.begin(), args.end());  // CLI11 takes a vector of arguments last first
+  try {
+    apply_app.parse(args);
+  } catch (const CLI::ParseError& e) {
+    fail("run file ", name, ": ", e.what());
+  }
+  // CLI11 assigns only the options that appear, so every key the file lacks keeps its value.
+  c = parsed;
+}
+
+void read_run_file(const std::string& path, RunConfig& c, const std::vector<std::string>& set_on_command_line) {
+  std::ifstream file(path);
+  require(file.good(), "run file ", path, " cannot be read");
+  std::stringstream text;
+  text << file.rdbuf();
+  read_run_text(text.str(), path, c, set_on_command_line);
+}
+
+bool parse_command_line(int argc, char** argv, RunConfig& c) {
+  CLI::App app{"seis-wave: constant-density acoustic wave modelling with a PML (seistencil). Units: m, s, m/s, Hz."};
+  app.footer("Kokkos options (--kokkos-num-threads=N, --kokkos-device-id=N, ...) are passed to Kokkos.\n"
+             "With no arguments it runs a built-in layered model and prints where it wrote what.");
+  add_options(app, c);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    app.exit(e);
+    return false;
+  } catch (const CLI::ParseError& e) {
+    fail(e.what(), " (seis-wave --help lists the options)");
+  }
+  std::ostringstream command;
+  for (int a = 0; a < argc; ++a) command << (a ? " " : "") << argv[a];
+  c.command_line = command.str();
+  if (!c.run_file.empty()) {
+    std::vector<std::string> given;
+    for (const CLI::Option* option : app.get_options())
+      if (option->count() > 0 && !option->get_lnames().empty()) given.push_back(option->get_lnames().front());
+    read_run_file(c.run_file, c, given);
+  }
+  return true;
+}
+
+}  // namespace seis::io

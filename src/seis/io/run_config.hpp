@@ -1,0 +1,55 @@
+#pragma once
+// seis-wave's parameters, from the command line (CLI11) and an optional TOML run file (toml++): flags override the
+// run file, which overrides the defaults. Host-only: no Kokkos, no device compiler.
+#include <string>
+#include <vector>
+
+namespace seis::io {
+
+struct RunConfig {
+  std::string grid = "150x150x100";  // N or NXxNYxNZ, points (the PML included)
+  double spacing = 20.0;             // m
+  std::string model = "layered";     // homogeneous:V | layered | FILE (.sgy/.segy: SEG-Y, else raw float32)
+  std::vector<std::string> sources;  // "X,Y,Z" in m; empty: one at the top centre
+  std::string receivers;             // "X0,Y0,Z0:X1,Y1,Z1:N"; empty: a line along x near the top
+  double duration = 1.5;             // s
+  double f0 = 15.0;                  // Hz
+  std::string wavelet = "ricker";
+  int radius = 4;
+  std::string boundary = "pml";
+  int ndamp = 20;
+  std::string strategy = "seven";
+  double cfl = 0.8;
+  double dt = 0;  // s; 0: cfl times the stability bound
+  std::string output = "seis-wave-out";
+  int snapshot_every = 0;    // steps; 0: one snapshot at the end
+  int checkpoint_every = 0;  // steps; 0: none
+  bool restart = false;      // continue from OUTPUT/checkpoint.bin
+  std::string tile;          // TXxTY for the GPU kernels
+  int window = 0;            // nw
+  double progress_seconds = 2.0;
+  bool quiet = false;
+  std::string run_file;  // the TOML file read, if any
+  std::string command_line;
+};
+
+// Parses argv (Kokkos' own --kokkos-* options removed first). Returns false when the caller should exit 0 at once
+// (--help); throws seis::InvalidArgument for bad flags or a bad run file (with its line number).
+bool parse_command_line(int argc, char** argv, RunConfig& config);
+
+// Reads a TOML run file's keys (the long flag names without "--") into `config`; `set_on_command_line` names the
+// keys that flags already set. Throws seis::InvalidArgument naming the file, line and key.
+void read_run_file(const std::string& path, RunConfig& config, const std::vector<std::string>& set_on_command_line);
+void read_run_text(const std::string& text, const std::string& name, RunConfig& config,
+                   const std::vector<std::string>& set_on_command_line);
+
+// "N" or "NXxNYxNZ"; "X,Y,Z"; "X0,Y0,Z0:X1,Y1,Z1:N" (N >= 1 points, both ends included).
+void parse_grid(const std::string& text, int& nx, int& ny, int& nz);
+void parse_point(const std::string& text, double& x, double& y, double& z);
+struct Line {
+  double x0, y0, z0, x1, y1, z1;
+  int count;
+};
+Line parse_line(const std::string& text);
+
+}  // namespace seis::io

@@ -1,0 +1,52 @@
+#include "seis/io/run_report.hpp"
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+namespace seis::io {
+
+void write_run_report(const std::string& path, const RunConfig& c, const wave::Setup& s, const RunFacts& f) {
+  nlohmann::json sources = nlohmann::json::array(), receivers = nlohmann::json::array();
+  for (const auto& p : s.sources) sources.push_back({p.x, p.y, p.z});
+  for (const auto& p : s.receivers) receivers.push_back({p.x, p.y, p.z});
+  const nlohmann::json report = {
+      {"command_line", c.command_line},
+      {"run_file", c.run_file},
+      {"provenance",
+       {{"device", f.device},
+        {"backend", f.backend},
+        {"kokkos", f.kokkos},
+        {"compiler", f.compiler},
+        {"commit", f.commit},
+        {"dirty", f.dirty},
+        {"date", f.date}}},
+      {"parameters",
+       {{"grid", {s.nx, s.ny, s.nz}},
+        {"spacing_m", s.h},
+        {"model", c.model},
+        {"radius", s.radius},
+        {"dt_s", s.dt},
+        {"steps", s.steps},
+        {"duration_s", s.steps * s.dt},
+        {"boundary", wave::to_string(s.boundary)},
+        {"ndamp", s.boundary == wave::Boundary::pml ? s.ndamp : 0},
+        {"strategy", wave::to_string(s.strategy)},
+        {"wavelet", wave::to_string(s.wavelet)},
+        {"f0_hz", s.f0},
+        {"sources_m", sources},
+        {"receivers_m", receivers},
+        {"receiver_interpolation", "trilinear"}}},
+      {"performance",
+       {{"steps_timed", f.steps_done},
+        {"restarted_at_step", f.restarted_at},
+        {"seconds_per_step", f.seconds_per_step},
+        {"gpts_per_s", f.gpts_per_s},
+        {"compulsory_bytes_per_point", f.bytes_per_point},
+        {"step_gb_per_s", f.step_gb_per_s},
+        {"copy_gb_per_s", f.copy_gb_per_s},
+        {"percent_of_copy", f.copy_gb_per_s > 0 ? 100.0 * f.step_gb_per_s / f.copy_gb_per_s : 0.0}}},
+      {"files", f.files}};
+  std::ofstream(path) << report.dump(2) << "\n";
+}
+
+}  // namespace seis::io

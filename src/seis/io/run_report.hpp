@@ -1,0 +1,22 @@
+#pragma once
+// run.json: what ran, where, and how fast, next to the copy bandwidth of the same run.
+#include <string>
+#include <vector>
+
+#include "seis/io/run_config.hpp"
+#include "seis/wave/setup.hpp"
+
+namespace seis::io {
+
+struct RunFacts {
+  std::string device, backend, kokkos, compiler, commit, date;
+  bool dirty = false;
+  double seconds_per_step = 0, gpts_per_s = 0, bytes_per_point = 0, step_gb_per_s = 0, copy_gb_per_s = 0;
+  int steps_done = 0, restarted_at = 0;
+  std::vector<std::string> files;
+};
+
+void write_run_report(const std::string& path, const RunConfig& config, const wave::Setup& setup,
+                      const RunFacts& facts);
+
+}  // namespace seis::io

@@ -1,0 +1,113 @@
+// SEG-Y through segyio's C API.
+#include <segyio/segy.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <memory>
+
+#include "seis/core/error.hpp"
+#include "seis/io/outputs.hpp"
+
+namespace seis::io {
+
+namespace {
+
+struct Closer {
+  void operator()(segy_file* f) const { segy_close(f); }
+};
+using File = std::unique_ptr<segy_file, Closer>;
+
+void check(int status, const std::string& what, const std::string& path) {
+  require(status == SEGY_OK, "SEG-Y ", path, ": ", what, " failed (segyio error ", status, ")");
+}
+
+int centimetres(double metres) { return static_cast<int>(std::lround(metres * 100.0)); }
+
+}  // namespace
+
+void write_seismogram(const std::string& path, const std::vector<float>& traces, int samples, double dt,
+                      const std::vector<wave::Point>& receivers, const wave::Point& source) {
+  const int count = static_cast<int>(receivers.size());
+  require(traces.size() == std::size_t(count) * std::size_t(samples), "seismogram: ", traces.size(),
+          " samples for ", count, " traces of ", samples);
+  require(samples <= 65535, "seismogram: ", samples, " samples per trace, SEG-Y holds at most 65535");
+  const int interval = static_cast<int>(std::lround(dt * 1e6));
+  require(interval >= 1 && interval <= 65535, "seismogram: sample interval ", dt * 1e6,
+          " us does not fit SEG-Y's 1..65535 us");
+  File file(segy_open(path.c_str(), "w+b"));
+  require(file != nullptr, "SEG-Y ", path, ": cannot be created");
+
+  char text[SEGY_TEXT_HEADER_SIZE + 1];
+  std::memset(text, ' ', SEGY_TEXT_HEADER_SIZE);
+  const char* lines[] = {"C 1 SEIS-WAVE ACOUSTIC MODELLING (SEISTENCIL)", "C 2 ONE TRACE PER RECEIVER, IEEE FLOAT32",
+                         "C 3 COORDINATES IN CENTIMETRES (SCALAR -100)", "C 4 RECEIVER DEPTH IN GROUP ELEVATION (NEG)"};
+  for (int l = 0; l < 4; ++l) std::memcpy(text + 80 * l, lines[l], std::strlen(lines[l]));
+  text[SEGY_TEXT_HEADER_SIZE] = '\0';
+  check(segy_write_textheader(file.get(), 0, text), "text header", path);
+
+  char binary[SEGY_BINARY_HEADER_SIZE] = {};
+  check(segy_set_bfield(binary, SEGY_BIN_INTERVAL, interval), "binary header", path);
+  check(segy_set_bfield(binary, SEGY_BIN_SAMPLES, samples), "binary header", path);
+  check(segy_set_bfield(binary, SEGY_BIN_FORMAT, SEGY_IEEE_FLOAT_4_BYTE), "binary header", path);
+  check(segy_set_bfield(binary, SEGY_BIN_TRACES, count), "binary header", path);
+  check(segy_set_bfield(binary, SEGY_BIN_SEGY_REVISION, 0x0100), "binary header", path);
+  check(segy_write_binheader(file.get(), binary), "binary header", path);
+
+  const long trace0 = SEGY_TEXT_HEADER_SIZE + SEGY_BINARY_HEADER_SIZE;
+  const int bytes = segy_trsize(SEGY_IEEE_FLOAT_4_BYTE, samples);
+  std::vector<float> trace(static_cast<std::size_t>(samples));
+  for (int r = 0; r < count; ++r) {
+    char header[SEGY_TRACE_HEADER_SIZE] = {};
+    const wave::Point& p = receivers[std::size_t(r)];
+    const int fields[][2] = {{SEGY_TR_SEQ_LINE, r + 1},
+                             {SEGY_TR_SEQ_FILE, r + 1},
+                             {SEGY_TR_FIELD_RECORD, 1},
+                             {SEGY_TR_NUMBER_ORIG_FIELD, r + 1},
+                             {SEGY_TR_TRACE_ID, 1},
+                             {SEGY_TR_SOURCE_GROUP_SCALAR, -100},
+                             {SEGY_TR_ELEV_SCALAR, -100},
+                             {SEGY_TR_SOURCE_X, centimetres(source.x)},
+                             {SEGY_TR_SOURCE_Y, centimetres(source.y)},
+                             {SEGY_TR_SOURCE_DEPTH, centimetres(source.z)},
+                             {SEGY_TR_GROUP_X, centimetres(p.x)},
+                             {SEGY_TR_GROUP_Y, centimetres(p.y)},
+                             {SEGY_TR_RECV_GROUP_ELEV, -centimetres(p.z)},
+                             {SEGY_TR_OFFSET, centimetres(std::hypot(p.x - source.x, p.y - source.y))},
+                             {SEGY_TR_SAMPLE_COUNT, samples},
+                             {SEGY_TR_SAMPLE_INTER, interval},
+                             {SEGY_TR_COORD_UNITS, 1}};
+    for (const auto& f : fields) check(segy_set_field(header, f[0], f[1]), "trace header", path);
+    check(segy_write_traceheader(file.get(), r, header, trace0, bytes), "trace header", path);
+    std::copy_n(traces.begin() + std::ptrdiff_t(std::size_t(r) * samples), samples, trace.begin());
+    check(segy_from_native(SEGY_IEEE_FLOAT_4_BYTE, samples, trace.data()), "conversion", path);
+    check(segy_writetrace(file.get(), r, trace.data(), trace0, bytes), "trace", path);
+  }
+}
+
+std::vector<float> read_velocity_segy(const std::string& path, int nx, int ny, int nz) {
+  File file(segy_open(path.c_str(), "rb"));
+  require(file != nullptr, "velocity model ", path, ": cannot be opened");
+  char binary[SEGY_BINARY_HEADER_SIZE];
+  check(segy_binheader(file.get(), binary), "reading the binary header", path);
+  const int samples = segy_samples(binary);
+  const int format = segy_format(binary);
+  const long trace0 = segy_trace0(binary);
+  require(samples == nz, "velocity model ", path, ": ", samples, " samples per trace, the grid has nz = ", nz);
+  require(format == SEGY_IEEE_FLOAT_4_BYTE || format == SEGY_IBM_FLOAT_4_BYTE, "velocity model ", path,
+          ": sample format ", format, " (IEEE or IBM float32 needed)");
+  const int bytes = segy_trsize(format, samples);
+  int traces = 0;
+  check(segy_traces(file.get(), &traces, trace0, bytes), "counting traces", path);
+  require(traces == nx * ny, "velocity model ", path, ": ", traces, " traces, the grid needs nx * ny = ", nx * ny);
+  std::vector<float> velocity(std::size_t(nx) * ny * nz), trace(static_cast<std::size_t>(nz));
+  for (int t = 0; t < traces; ++t) {
+    check(segy_readtrace(file.get(), t, trace.data(), trace0, bytes), "reading a trace", path);
+    check(segy_to_native(format, nz, trace.data()), "conversion", path);
+    const int i = t % nx, j = t / nx;
+    for (int k = 0; k < nz; ++k) velocity[(std::size_t(k) * ny + j) * nx + i] = trace[std::size_t(k)];
+  }
+  return velocity;
+}
+
+}  // namespace seis::io
