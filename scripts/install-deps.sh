@@ -7,7 +7,8 @@ groups=("${@:-host}")
 packages=()
 for group in "${groups[@]}"; do
   case "$group" in
-    host) packages+=(g++ cmake ninja-build git patch xz-utils dpkg-dev clang-format libgtest-dev libcli11-dev nlohmann-json3-dev) ;;
+    host) packages+=(g++ cmake ninja-build git patch xz-utils dpkg-dev clang-format libgtest-dev libcli11-dev nlohmann-json3-dev
+                  libsegyio-dev libtomlplusplus-dev libstb-dev python3-segyio python3-numpy) ;;
     hip)  packages+=(hipcc libamdhip64-dev rocm-device-libs) ;;
     plot) packages+=(python3 python3-matplotlib) ;;
     *) echo "install-deps.sh: unknown group '$group' (host, hip, plot)" >&2; exit 2 ;;

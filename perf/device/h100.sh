@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs on the NVIDIA H100 machine (the device tool) over build trees built on a developer machine with nvcc 13
-# (carried as build/cuda, build/cuda-ampere-jit). Results and logs go to $OUT.
+# (carried as build/cuda, build/cuda-ampere-jit, or the binaries alone: BUILD=DIR names a folder holding perf/,
+# app/, tests/ and lib/, the Debian shared libraries seis-wave needs). Results and logs go to $OUT.
 # usage: perf/device/h100.sh STAGE...
 #   info       nvidia-smi, the SASS architectures in the binaries
 #   tests      every CUDA test binary of the cuda preset (gtest directly: the H100 machine's CMake differs from the
@@ -10,6 +11,7 @@
 #   jit        the same seis-bench cases native (sm_90) and through PTX JIT (sm_80 build)
 #   ncu R K,.. perf/ncu_report.py: DRAM bytes per kernel at 512^3 for radius R and kernels K
 #   resources  cuobjdump --dump-resource-usage of seis-bench (input of perf/resource_report.py)
+#   wave ARGS  seis-wave --benchmark with ARGS (up to the next stage name); its run.json and log into $OUT
 set -uo pipefail
 root=$(pwd)
 # Everything is collected here and packed into one archive under $OUT at the end (the device tool brings back
@@ -18,8 +20,10 @@ out=$(mktemp -d /tmp/seis-device.XXXX)
 # ctest files name the developer machine's absolute paths.
 [ -e /work/main ] || { mkdir -p /work && ln -s "$root" /work/main; }
 export PATH=/usr/local/cuda/bin:$PATH
+build=${BUILD:-build/cuda}
+export LD_LIBRARY_PATH=$root/$build/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 status=0
-stages=(info tests sanitize bench jit ncu resources)
+stages=(info tests sanitize bench jit ncu resources wave)
 is_stage() { local s; for s in "${stages[@]}"; do [ "$1" = "$s" ] && return 0; done; return 1; }
 
 while [ $# -gt 0 ]; do
@@ -27,9 +31,9 @@ while [ $# -gt 0 ]; do
   case "$stage" in
     info)
       nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv | tee "$out/gpu.txt"
-      cuobjdump --list-elf build/cuda/perf/seis-bench | sed 's/.*\.\(sm_[0-9a-z]*\)\..*/\1/' | sort | uniq -c | tee -a "$out/gpu.txt" ;;
+      cuobjdump --list-elf $build/perf/seis-bench | sed 's/.*\.\(sm_[0-9a-z]*\)\..*/\1/' | sort | uniq -c | tee -a "$out/gpu.txt" ;;
     tests)
-      for test in build/cuda/tests/seis_core_tests build/cuda/tests/seis_tests_Cuda; do
+      for test in $build/tests/seis_core_tests $build/tests/seis_io_tests $build/tests/seis_tests_Cuda; do
         "$test" --gtest_brief=1 > "$out/$(basename "$test").log" 2>&1
         rc=$?
         echo "$(basename "$test"): exit $rc; $(grep -E '^\[  (PASSED|FAILED)  \]' "$out/$(basename "$test").log" | tr '\n' ' ')"
@@ -37,8 +41,8 @@ while [ $# -gt 0 ]; do
       done ;;
     sanitize)
       for tool in memcheck racecheck; do
-        compute-sanitizer --tool "$tool" --error-exitcode 3 build/cuda/tests/seis_tests_Cuda \
-          --gtest_brief=1 > "$out/sanitizer-$tool.log" 2>&1
+        compute-sanitizer --tool "$tool" --error-exitcode 3 $build/tests/seis_tests_Cuda \
+          --gtest_brief=1 ${SANITIZE_FILTER:+--gtest_filter=$SANITIZE_FILTER} > "$out/sanitizer-$tool.log" 2>&1
         rc=$?
         echo "compute-sanitizer $tool: exit $rc; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitizer-$tool.log" | tail -n 1)"
         [ "$rc" -eq 0 ] || status=1
@@ -47,7 +51,7 @@ while [ $# -gt 0 ]; do
       args=()
       while [ $# -gt 0 ] && ! is_stage "$1"; do args+=("$1"); shift; done
       n=$(ls "$out"/bench-*.json 2>/dev/null | wc -l)
-      build/cuda/perf/seis-bench -q --json "$out/bench-$n.json" --csv "$out/bench-$n.csv" "${args[@]}" \
+      $build/perf/seis-bench -q --json "$out/bench-$n.json" --csv "$out/bench-$n.csv" "${args[@]}" \
         | tee "$out/bench-$n.txt" || status=1 ;;
     jit)
       for build in cuda cuda-ampere-jit; do
@@ -55,11 +59,18 @@ while [ $# -gt 0 ]; do
           --json "$out/jit-$build.json" | tee "$out/jit-$build.txt" || status=1
       done ;;
     resources)
-      cuobjdump --dump-resource-usage build/cuda/perf/seis-bench > "$out/resource-usage-cuda.txt" || status=1 ;;
+      cuobjdump --dump-resource-usage $build/perf/seis-bench > "$out/resource-usage-cuda.txt" || status=1 ;;
     ncu)
       radius=$1 kernels=$2; shift 2
-      python3 perf/ncu_report.py build/cuda/perf/seis-bench --kernels "$kernels" --radius "$radius" --out "$out" \
+      python3 perf/ncu_report.py $build/perf/seis-bench --kernels "$kernels" --radius "$radius" --out "$out" \
         || status=1 ;;
+    wave)
+      args=()
+      while [ $# -gt 0 ] && ! is_stage "$1"; do args+=("$1"); shift; done
+      n=$(ls -d "$out"/wave-* 2>/dev/null | wc -l)
+      $build/app/seis-wave --benchmark --quiet --output "$out/wave-$n" "${args[@]}" > "$out/wave-$n.log" 2>&1 || status=1
+      rm -f "$out/wave-$n/seismogram.sgy" "$out/wave-$n/shot-gather.png"
+      echo "wave-$n: ${args[*]}: $(grep -E '^done|seis-wave:' "$out/wave-$n.log" | tail -n 1)" | tee -a "$out/wave-summary.txt" ;;
     *) echo "unknown stage '$stage'" >&2; exit 2 ;;
   esac
 done

@@ -67,6 +67,7 @@ void add_options(CLI::App& app, RunConfig& c) {
   app.add_option("--nw", c.window, "planes per tile in z");
   app.add_option("--progress-seconds", c.progress_seconds, "seconds between progress lines")->capture_default_str();
   app.add_flag("--quiet", c.quiet, "no progress lines");
+  app.add_flag("--benchmark", c.benchmark, "write only the seismogram and run.json (no final snapshot or slices)");
 }
 
 }  // namespace

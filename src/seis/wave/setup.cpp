@@ -107,6 +107,10 @@ void validate(const Setup& s, std::size_t available_bytes) {
           " s (h = ", s.h, " m, vmax = ", vmax, " m/s, R = ", s.radius, ")");
   for (std::size_t n = 0; n < s.sources.size(); ++n) require_inside(s, s.sources[n], "source", n);
   for (std::size_t n = 0; n < s.receivers.size(); ++n) require_inside(s, s.receivers[n], "receiver", n);
+  check_memory(s, available_bytes);
+}
+
+void check_memory(const Setup& s, std::size_t available_bytes) {
   make_layout(s.nx, s.ny, s.nz, s.radius);  // refuses offsets beyond index_t
   const std::size_t needed = required_bytes(s);
   require(needed <= available_bytes, "the ", s.nx, "x", s.ny, "x", s.nz, " run needs ", needed / 1048576.0,

@@ -62,6 +62,9 @@ double wavelet(WaveletKind kind, double f0, double t);
 // Device bytes a run needs: u, u_prev and q in the padded layout, phi in the PML slabs, the traces.
 std::size_t required_bytes(const Setup& s);
 
+// Refuses a run needing more than `available_bytes` (the velocity model itself need not be loaded yet).
+void check_memory(const Setup& s, std::size_t available_bytes);
+
 // Refuses, naming the value and the limit: sizes, spacing, radius, dt above the stability bound, steps, PML
 // thickness, velocities that are NaN, zero or negative (the first one's grid point), sources and receivers
 // outside the grid, and a run needing more than `available_bytes`.

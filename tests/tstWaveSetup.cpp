@@ -1,0 +1,204 @@
+// Host-only: seis-wave's refusals (each names the value and the limit), the run-file reader (also fed random and
+// truncated input), checkpoints and the SEG-Y writer.
+#include <gtest/gtest.h>
+#include <segyio/segy.h>
+
+#include <cmath>
+#include <filesystem>
+#include <random>
+#include <string>
+#include <unistd.h>
+
+#include "seis/core/error.hpp"
+#include "seis/io/outputs.hpp"
+#include "seis/io/run_config.hpp"
+#include "seis/wave/setup.hpp"
+
+namespace {
+
+using seis::InvalidArgument;
+using RunSetup = seis::wave::Setup;
+
+RunSetup small_setup() {
+  RunSetup s;
+  s.nx = 30;
+  s.ny = 20;
+  s.nz = 10;
+  s.h = 20;
+  s.ndamp = 3;
+  s.velocity.assign(std::size_t(s.nx) * s.ny * s.nz, 2000.0f);
+  s.dt = 0.8 * seis::wave::stable_dt(4, 20, 2000);
+  s.steps = 10;
+  s.sources = {{100, 100, 60}};
+  s.receivers = {{0, 0, 0}, {580, 380, 180}};
+  return s;
+}
+
+std::string refusal(const RunSetup& s, std::size_t available = std::size_t(1) << 40) {
+  try {
+    seis::wave::validate(s, available);
+  } catch (const InvalidArgument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(WaveSetup, AcceptsAValidSetup) { EXPECT_EQ(refusal(small_setup()), ""); }
+
+TEST(WaveSetup, RefusesWithValueAndLimit) {
+  RunSetup s = small_setup();
+  const double bound = seis::wave::stable_dt(4, 20, 2000);
+  s.dt = bound * 1.01;
+  const std::string dt = refusal(s);
+  EXPECT_NE(dt.find("stability bound"), std::string::npos) << dt;
+  std::ostringstream b;
+  b << bound;
+  EXPECT_NE(dt.find(b.str()), std::string::npos) << dt;
+
+  for (float bad : {std::nanf(""), 0.0f, -1500.0f}) {
+    s = small_setup();
+    s.velocity[(std::size_t(4) * s.ny + 3) * s.nx + 2] = bad;
+    const std::string message = refusal(s);
+    EXPECT_NE(message.find("(2, 3, 4)"), std::string::npos) << message;
+  }
+  s = small_setup();
+  s.sources = {{-1, 10, 10}};
+  EXPECT_NE(refusal(s).find("source 0 at (-1, 10, 10)"), std::string::npos) << refusal(s);
+  s = small_setup();
+  s.receivers.push_back({580.5, 0, 0});
+  EXPECT_NE(refusal(s).find("receiver 2"), std::string::npos) << refusal(s);
+  s = small_setup();
+  s.ndamp = 5;
+  EXPECT_NE(refusal(s).find("ndamp = 5"), std::string::npos) << refusal(s);
+  s = small_setup();
+  s.velocity.pop_back();
+  EXPECT_NE(refusal(s).find("5999 values"), std::string::npos) << refusal(s);
+  s = small_setup();
+  const std::string memory = refusal(s, 1000);
+  EXPECT_NE(memory.find("MiB are available"), std::string::npos) << memory;
+  s.radius = 9;
+  EXPECT_NE(refusal(s).find("R = 9"), std::string::npos);
+}
+
+TEST(WaveSetup, RickerAndGaussianDerivativePeaks) {
+  // Ricker: 1 at t0 = 1/f0; the Gaussian derivative is normalised to a peak magnitude of 1.
+  EXPECT_NEAR(seis::wave::wavelet(seis::wave::WaveletKind::ricker, 10, 0.1), 1.0, 1e-12);
+  double peak = 0;
+  for (int n = 0; n < 20000; ++n)
+    peak = std::max(peak, std::abs(seis::wave::wavelet(seis::wave::WaveletKind::gaussian_derivative, 10, n * 1e-5)));
+  EXPECT_NEAR(peak, 1.0, 1e-6);
+}
+
+TEST(RunFile, ReadsKeysAndKeepsFlags) {
+  seis::io::RunConfig c;
+  seis::io::read_run_text("grid = \"64x48x32\"\nspacing = 12.5\nsource = [\"1,2,3\", \"4,5,6\"]\nf0 = 20\n"
+                          "restart = true\n",
+                          "run.toml", c, {"f0"});
+  EXPECT_EQ(c.grid, "64x48x32");
+  EXPECT_DOUBLE_EQ(c.spacing, 12.5);
+  ASSERT_EQ(c.sources.size(), 2u);
+  EXPECT_EQ(c.sources[1], "4,5,6");
+  EXPECT_DOUBLE_EQ(c.f0, 15.0);  // set on the command line: the file does not override it
+  EXPECT_TRUE(c.restart);
+}
+
+TEST(RunFile, NamesTheLineOfAnError) {
+  seis::io::RunConfig c;
+  auto message = [&](const std::string& text) {
+    try {
+      seis::io::read_run_text(text, "run.toml", c, {});
+    } catch (const InvalidArgument& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(message("grid = \"8\"\n\nspeling = 3\n").find("line 3: unknown key 'speling'"), std::string::npos);
+  EXPECT_NE(message("grid = \"8\"\nspacing = = 3\n").find("line 2"), std::string::npos);
+  EXPECT_NE(message("radius = \"four\"\n").find("radius"), std::string::npos);
+  EXPECT_NE(message("spacing = [1, [2]]\n").find("line 1"), std::string::npos);
+}
+
+// Random bytes, random mutations and every truncation of a valid file: a seis::InvalidArgument or success, never a
+// crash or another exception.
+TEST(RunFile, SurvivesRandomAndTruncatedInput) {
+  const std::string valid =
+      "grid = \"64x48x32\"\nspacing = 12.5\nmodel = \"homogeneous:2000\"\nsource = [\"1,2,3\"]\n"
+      "receivers = \"0,0,0:100,0,0:5\"\nduration = 0.5\nstrategy = \"two\"\nquiet = true\n";
+  std::mt19937 rng(12345);
+  auto survive = [](const std::string& text) {
+    seis::io::RunConfig c;
+    try {
+      seis::io::read_run_text(text, "fuzz.toml", c, {});
+    } catch (const InvalidArgument&) {
+    }
+  };
+  for (std::size_t n = 0; n <= valid.size(); ++n) EXPECT_NO_FATAL_FAILURE(survive(valid.substr(0, n)));
+  std::uniform_int_distribution<int> byte(0, 255);
+  for (int trial = 0; trial < 2000; ++trial) {
+    std::string text = valid;
+    const int edits = 1 + trial % 8;
+    for (int e = 0; e < edits; ++e) text[std::size_t(rng() % text.size())] = char(byte(rng));
+    survive(text);
+    std::string noise(std::size_t(rng() % 200), ' ');
+    for (char& ch : noise) ch = char(byte(rng));
+    survive(noise);
+  }
+}
+
+TEST(Checkpoint, RoundTripsAndRefusesOtherRuns) {
+  const auto dir = std::filesystem::temp_directory_path() / ("seis-ckpt-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "checkpoint.bin").string();
+  seis::wave::State s;
+  s.step = 7;
+  s.u = {1, 2, 3};
+  s.u_prev = {4, 5, 6};
+  s.phi = {7};
+  s.traces = {8, 9};
+  seis::io::write_checkpoint(path, s, "run A");
+  EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
+  const auto back = seis::io::read_checkpoint(path, "run A");
+  EXPECT_EQ(back.step, 7);
+  EXPECT_EQ(back.u, s.u);
+  EXPECT_EQ(back.u_prev, s.u_prev);
+  EXPECT_EQ(back.phi, s.phi);
+  EXPECT_EQ(back.traces, s.traces);
+  EXPECT_THROW(seis::io::read_checkpoint(path, "run B"), InvalidArgument);
+  std::filesystem::resize_file(path, std::filesystem::file_size(path) - 4);
+  EXPECT_THROW(seis::io::read_checkpoint(path, "run A"), InvalidArgument);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Segy, HeadersHoldIntervalAndCoordinates) {
+  const auto path = (std::filesystem::temp_directory_path() / ("seis-" + std::to_string(::getpid()) + ".sgy")).string();
+  const std::vector<seis::wave::Point> receivers = {{10.5, 20, 30}, {40, 50, 60}};
+  std::vector<float> traces = {1, 2, 3, -1, -2, -3};
+  seis::io::write_seismogram(path, traces, 3, 0.002, receivers, {1, 2, 3});
+  segy_file* f = segy_open(path.c_str(), "rb");
+  ASSERT_NE(f, nullptr);
+  char binary[SEGY_BINARY_HEADER_SIZE];
+  ASSERT_EQ(segy_binheader(f, binary), SEGY_OK);
+  int32_t value = 0;
+  segy_get_bfield(binary, SEGY_BIN_INTERVAL, &value);
+  EXPECT_EQ(value, 2000);
+  EXPECT_EQ(segy_samples(binary), 3);
+  const long trace0 = segy_trace0(binary);
+  const int bytes = segy_trsize(SEGY_IEEE_FLOAT_4_BYTE, 3);
+  char header[SEGY_TRACE_HEADER_SIZE];
+  ASSERT_EQ(segy_traceheader(f, 0, header, trace0, bytes), SEGY_OK);
+  segy_get_field(header, SEGY_TR_GROUP_X, &value);
+  EXPECT_EQ(value, 1050);  // centimetres, scalar -100
+  float trace[3];
+  ASSERT_EQ(segy_readtrace(f, 1, trace, trace0, bytes), SEGY_OK);
+  segy_to_native(SEGY_IEEE_FLOAT_4_BYTE, 3, trace);
+  EXPECT_EQ(trace[2], -3.0f);
+  segy_close(f);
+  const auto velocity = seis::io::read_velocity_segy(path, 2, 1, 3);
+  EXPECT_EQ(velocity[std::size_t(2) * 2 + 1], -3.0f);  // (i = 1, j = 0, k = 2)
+  EXPECT_THROW(seis::io::read_velocity_segy(path, 3, 1, 3), InvalidArgument);
+  EXPECT_THROW(seis::io::read_velocity_raw(path + ".missing", 2, 1, 3), InvalidArgument);
+  EXPECT_THROW(seis::io::read_velocity_raw(path, 100, 100, 100), InvalidArgument);
+  std::filesystem::remove(path);
+}
+
+}  // namespace
