@@ -94,8 +94,8 @@ std::string fingerprint(const io::RunConfig& c, const wave::Setup& s) {
   std::ostringstream f;
   f << std::hexfloat << "grid " << s.nx << "x" << s.ny << "x" << s.nz << " h " << s.h << " R " << s.radius << " dt "
     << s.dt << " steps " << s.steps << " boundary " << wave::to_string(s.boundary) << " ndamp " << s.ndamp
-    << " strategy " << wave::to_string(s.strategy) << " model " << c.model << " wavelet "
-    << wave::to_string(s.wavelet) << " f0 " << s.f0 << " sources";
+    << " strategy " << wave::to_string(s.strategy) << " model " << c.model << " wavelet " << wave::to_string(s.wavelet)
+    << " f0 " << s.f0 << " sources";
   for (const auto& p : s.sources) f << " " << p.x << "," << p.y << "," << p.z;
   f << " receivers";
   for (const auto& p : s.receivers) f << " " << p.x << "," << p.y << "," << p.z;
@@ -142,10 +142,10 @@ int run(int argc, char** argv) {
   wave::Simulation<Exec> sim(setup);
   std::cout << "seis-wave: " << setup.nx << "x" << setup.ny << "x" << setup.nz << " points, h = " << setup.h
             << " m, R = " << setup.radius << ", dt = " << setup.dt * 1e3 << " ms, " << setup.steps << " steps ("
-            << setup.steps * setup.dt << " s), " << wave::to_string(setup.boundary) << " (ndamp "
-            << sim.pml().thickness << "), strategy " << wave::to_string(setup.strategy) << ", "
-            << setup.sources.size() << " source(s), " << setup.receivers.size() << " receivers, on "
-            << compat::device_name<Exec>() << " (" << Exec::name() << ")\n";
+            << setup.steps * setup.dt << " s), " << wave::to_string(setup.boundary) << " (ndamp " << sim.pml().thickness
+            << "), strategy " << wave::to_string(setup.strategy) << ", " << setup.sources.size() << " source(s), "
+            << setup.receivers.size() << " receivers, on " << compat::device_name<Exec>() << " (" << Exec::name()
+            << ")\n";
   const double copy = sim.copy_bandwidth();
   int restarted_at = 0;
   if (config.restart) {
@@ -241,8 +241,9 @@ int run(int argc, char** argv) {
   io::write_run_report(report, config, setup, facts);
 
   std::cout << std::setprecision(4) << "done: " << facts.seconds_per_step * 1e3 << " ms/step, " << facts.gpts_per_s
-            << " GPts/s, " << facts.bytes_per_point << " B/point -> " << facts.step_gb_per_s << " GB/s = "
-            << (copy > 0 ? 100 * facts.step_gb_per_s / copy : 0) << "% of this run's copy (" << copy << " GB/s)\n"
+            << " GPts/s, " << facts.bytes_per_point << " B/point -> " << facts.step_gb_per_s
+            << " GB/s = " << (copy > 0 ? 100 * facts.step_gb_per_s / copy : 0) << "% of this run's copy (" << copy
+            << " GB/s)\n"
             << "wrote:\n";
   for (const auto& f : files) std::cout << "  " << f << "\n";
   return 0;

@@ -3,11 +3,11 @@
 #include <gtest/gtest.h>
 #include <segyio/segy.h>
 
+#include <unistd.h>
 #include <cmath>
 #include <filesystem>
 #include <random>
 #include <string>
-#include <unistd.h>
 
 #include "seis/core/error.hpp"
 #include "seis/io/outputs.hpp"
@@ -91,9 +91,10 @@ TEST(WaveSetup, RickerAndGaussianDerivativePeaks) {
 
 TEST(RunFile, ReadsKeysAndKeepsFlags) {
   seis::io::RunConfig c;
-  seis::io::read_run_text("grid = \"64x48x32\"\nspacing = 12.5\nsource = [\"1,2,3\", \"4,5,6\"]\nf0 = 20\n"
-                          "restart = true\n",
-                          "run.toml", c, {"f0"});
+  seis::io::read_run_text(
+      "grid = \"64x48x32\"\nspacing = 12.5\nsource = [\"1,2,3\", \"4,5,6\"]\nf0 = 20\n"
+      "restart = true\n",
+      "run.toml", c, {"f0"});
   EXPECT_EQ(c.grid, "64x48x32");
   EXPECT_DOUBLE_EQ(c.spacing, 12.5);
   ASSERT_EQ(c.sources.size(), 2u);

@@ -67,7 +67,7 @@ while [ $# -gt 0 ]; do
     wave)
       args=()
       while [ $# -gt 0 ] && ! is_stage "$1"; do args+=("$1"); shift; done
-      n=$(ls -d "$out"/wave-* 2>/dev/null | wc -l)
+      n=$(ls -d "$out"/wave-*/ 2>/dev/null | wc -l)
       $build/app/seis-wave --benchmark --quiet --output "$out/wave-$n" "${args[@]}" > "$out/wave-$n.log" 2>&1 || status=1
       rm -f "$out/wave-$n/seismogram.sgy" "$out/wave-$n/shot-gather.png"
       echo "wave-$n: ${args[*]}: $(grep -E '^done|seis-wave:' "$out/wave-$n.log" | tail -n 1)" | tee -a "$out/wave-summary.txt" ;;

@@ -18,8 +18,8 @@ namespace seis::io {
 
 void write_png(const std::string& path, const std::vector<float>& values, int rows, int columns, double percentile,
                int width, int height) {
-  require(values.size() == std::size_t(rows) * std::size_t(columns), "PNG ", path, ": ", values.size(),
-          " values for ", rows, " x ", columns);
+  require(values.size() == std::size_t(rows) * std::size_t(columns), "PNG ", path, ": ", values.size(), " values for ",
+          rows, " x ", columns);
   require(width >= 1 && height >= 1, "PNG ", path, ": pixel block ", width, " x ", height, " must be >= 1");
   std::vector<float> magnitude(values.size());
   std::transform(values.begin(), values.end(), magnitude.begin(), [](float v) { return std::abs(v); });
@@ -131,8 +131,8 @@ std::vector<float> read_velocity_raw(const std::string& path, int nx, int ny, in
   const auto size = std::filesystem::file_size(path, error);
   require(!error, "velocity model ", path, ": cannot be read (", error.message(), ")");
   const std::size_t needed = std::size_t(nx) * ny * nz * sizeof(float);
-  require(size == needed, "velocity model ", path, ": ", size, " bytes, the ", nx, "x", ny, "x", nz,
-          " grid needs ", needed, " (float32, x fastest)");
+  require(size == needed, "velocity model ", path, ": ", size, " bytes, the ", nx, "x", ny, "x", nz, " grid needs ",
+          needed, " (float32, x fastest)");
   std::vector<float> velocity(std::size_t(nx) * ny * nz);
   std::ifstream in(path, std::ios::binary);
   in.read(reinterpret_cast<char*>(velocity.data()), std::streamsize(needed));

@@ -22,8 +22,8 @@ std::vector<float> read_velocity_raw(const std::string& path, int nx, int ny, in
 // A seismic picture: values mapped by a blue-white-red scale symmetric about zero and clipped at the `percentile`
 // of |value| (so that weak events show beside the direct wave), each value drawn as a block of `width` x `height`
 // pixels. `values` is rows x columns, row-major; row 0 at the top.
-void write_png(const std::string& path, const std::vector<float>& values, int rows, int columns,
-               double percentile = 99, int width = 1, int height = 1);
+void write_png(const std::string& path, const std::vector<float>& values, int rows, int columns, double percentile = 99,
+               int width = 1, int height = 1);
 
 // Raw float32 (x fastest) and PATH.json: dimensions, spacing, step, time, units.
 void write_snapshot(const std::string& path, const std::vector<float>& values, int nx, int ny, int nz, double h,

@@ -1,10 +1,10 @@
 #include "seis/io/run_config.hpp"
 
+#include <toml++/toml.h>
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <fstream>
 #include <sstream>
-#include <toml++/toml.h>
 
 #include "seis/core/error.hpp"
 
@@ -48,7 +48,8 @@ void add_options(CLI::App& app, RunConfig& c) {
                  "SEG-Y with nx*ny traces of nz samples; else raw float32, x fastest, nx*ny*nz values)")
       ->capture_default_str();
   app.add_option("--source", c.sources, "source position X,Y,Z (m); repeat for more (default: top centre)");
-  app.add_option("--receivers", c.receivers, "N receivers on a line X0,Y0,Z0:X1,Y1,Z1:N (m; default: along x near the top)");
+  app.add_option("--receivers", c.receivers,
+                 "N receivers on a line X0,Y0,Z0:X1,Y1,Z1:N (m; default: along x near the top)");
   app.add_option("--duration", c.duration, "simulated time (s)")->capture_default_str();
   app.add_option("--f0", c.f0, "wavelet peak frequency (Hz)")->capture_default_str();
   app.add_option("--wavelet", c.wavelet, "ricker | gaussian-derivative")->capture_default_str();
@@ -116,8 +117,7 @@ void read_run_text(const std::string& text, const std::string& name, RunConfig& 
     const std::string k(key.str());
     const int line = static_cast<int>(node.source().begin.line);
     require(k != "config", "run file ", name, " line ", line, ": a run file cannot name another ('config')");
-    require(app.get_option_no_throw("--" + k) != nullptr, "run file ", name, " line ", line, ": unknown key '", k,
-            "'");
+    require(app.get_option_no_throw("--" + k) != nullptr, "run file ", name, " line ", line, ": unknown key '", k, "'");
     if (std::find(set_on_command_line.begin(), set_on_command_line.end(), k) != set_on_command_line.end()) continue;
     auto scalar = [&](const toml::node& n) -> std::string {
       if (auto s = n.value<std::string>()) return *s;
@@ -129,8 +129,7 @@ void read_run_text(const std::string& text, const std::string& name, RunConfig& 
         return out.str();
       }
       if (auto b = n.value<bool>()) return *b ? "true" : "false";
-      fail("run file ", name, " line ", n.source().begin.line, ": key '", k,
-           "' must be a string, number or boolean");
+      fail("run file ", name, " line ", n.source().begin.line, ": key '", k, "' must be a string, number or boolean");
     };
     if (const toml::array* list = node.as_array()) {
       for (const auto& item : *list) args.push_back("--" + k), args.push_back(scalar(item));
@@ -164,8 +163,9 @@ void read_run_file(const std::string& path, RunConfig& c, const std::vector<std:
 
 bool parse_command_line(int argc, char** argv, RunConfig& c) {
   CLI::App app{"seis-wave: constant-density acoustic wave modelling with a PML (seistencil). Units: m, s, m/s, Hz."};
-  app.footer("Kokkos options (--kokkos-num-threads=N, --kokkos-device-id=N, ...) are passed to Kokkos.\n"
-             "With no arguments it runs a built-in layered model and prints where it wrote what.");
+  app.footer(
+      "Kokkos options (--kokkos-num-threads=N, --kokkos-device-id=N, ...) are passed to Kokkos.\n"
+      "With no arguments it runs a built-in layered model and prints where it wrote what.");
   add_options(app, c);
   try {
     app.parse(argc, argv);

@@ -30,7 +30,7 @@ struct RunConfig {
   double progress_seconds = 2.0;
   bool quiet = false;
   bool benchmark = false;  // time steps only: no wavefield snapshot or slices at the end
-  std::string run_file;  // the TOML file read, if any
+  std::string run_file;    // the TOML file read, if any
   std::string command_line;
 };
 

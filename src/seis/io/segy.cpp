@@ -29,8 +29,8 @@ int centimetres(double metres) { return static_cast<int>(std::lround(metres * 10
 void write_seismogram(const std::string& path, const std::vector<float>& traces, int samples, double dt,
                       const std::vector<wave::Point>& receivers, const wave::Point& source) {
   const int count = static_cast<int>(receivers.size());
-  require(traces.size() == std::size_t(count) * std::size_t(samples), "seismogram: ", traces.size(),
-          " samples for ", count, " traces of ", samples);
+  require(traces.size() == std::size_t(count) * std::size_t(samples), "seismogram: ", traces.size(), " samples for ",
+          count, " traces of ", samples);
   require(samples <= 65535, "seismogram: ", samples, " samples per trace, SEG-Y holds at most 65535");
   const int interval = static_cast<int>(std::lround(dt * 1e6));
   require(interval >= 1 && interval <= 65535, "seismogram: sample interval ", dt * 1e6,
