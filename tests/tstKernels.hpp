@@ -2,9 +2,12 @@
 // double-precision reference on fresh random inputs with poisoned outputs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 
 #include "seis/kernels/registry.hpp"
+#include "seis/core/compat.hpp"
 #include "seis/kernels/team_launch.hpp"
 #include "test_fields.hpp"
 
@@ -144,6 +147,66 @@ TEST(TEST_CATEGORY, EveryLaplacianKernelAgreesWithSpmvOracle) {
       EXPECT_EQ(disagreements, 0u) << variant.name << " R=" << radius << " disagrees with spmv (seed "
                                    << seis::test::test_seed() << ")";
     }
+  }
+}
+
+// u = 1e-4 (k - nz / 2) on every float of the field, halo and padding included. (Device lambdas may not live in a
+// gtest body: nvcc refuses extended lambdas in private member functions.)
+void fill_linear_in_z(const seis::Field<Memory>& field) {
+  float* u = field.data();
+  const auto plane = field.layout().plane;
+  const int halo = field.layout().halo, middle = field.layout().nz / 2;
+  Kokkos::parallel_for(
+      "fill", Kokkos::RangePolicy<Exec, Kokkos::IndexType<seis::index_t>>(0, seis::index_t(field.layout().size)),
+      KOKKOS_LAMBDA(const seis::index_t n) { u[n] = 1e-4f * float(int(n / plane) - halo - middle); });
+}
+
+// The largest |value| over the interior; a NaN (a point never written) counts as 1e30.
+float worst_interior_magnitude(const seis::Field<Memory>& field) {
+  const float* result = field.data();
+  const seis::FieldLayout L = field.layout();
+  float worst = 0;
+  Kokkos::parallel_reduce(
+      "worst", Kokkos::RangePolicy<Exec>(0, L.nz),
+      KOKKOS_LAMBDA(const int k, float& m) {
+        for (int j = 0; j < L.ny; ++j)
+          for (int i = 0; i < L.nx; ++i) {
+            const float r = result[L.offset(i, j, k)];
+            const float e = r == r ? (r < 0 ? -r : r) : 1e30f;
+            m = e > m ? e : m;
+          }
+      },
+      Kokkos::Max<float>(worst));
+  return worst;
+}
+
+// A field of more than 2^31 floats (64-bit offsets): u = 1e-4 (k - nz / 2), linear in z everywhere halo included,
+// so every operator is zero up to float32 rounding (|u| <= 12, sum |w| < 6: below 1e-4), while a wrapped or
+// truncated plane offset reads another plane (an error of 1e-4 per plane away, or a fault). 17 GB: GPUs only, whose
+// offsets are the ones at risk; host kernels share the offset code and the layout tests cover it.
+TEST(TEST_CATEGORY, EveryKernelAddressesFieldsBeyondTwoToThe31Floats) {
+  if (!seis::is_gpu_space<Exec>()) GTEST_SKIP() << "two 8.6 GB fields: run on GPU backends only";
+  const int side = 64;
+  const auto probe = seis::make_layout(side, side, 1, seis::max_radius);
+  const int nz = static_cast<int>((std::size_t(1) << 31) / std::size_t(probe.plane)) + 64;
+  const auto layout = seis::make_layout(side, side, nz, seis::max_radius);
+  ASSERT_GT(layout.size, std::size_t(1) << 31);
+  const std::size_t needed = 2 * layout.size * sizeof(float) + (std::size_t(1) << 30);
+  if (seis::compat::available_memory_bytes() < needed)
+    GTEST_SKIP() << "needs " << needed << " bytes, " << seis::compat::available_memory_bytes() << " free";
+  seis::Field<Memory> in("in", layout), out("out", layout);
+  fill_linear_in_z(in);
+  for (const auto& variant : seis::kernel_registry<Exec>()) {
+    const int radius = std::min(4, variant.max_radius);
+    const auto coefficients = seis::make_coefficients(radius, 1.0, 1.0, 1.0);
+    if (variant.name == "spmv") {
+      EXPECT_THROW(seis::apply(variant, Exec(), in, out, coefficients), seis::InvalidArgument);
+      continue;
+    }
+    Kokkos::deep_copy(out.span(), std::nanf(""));
+    seis::apply(variant, Exec(), in, out, coefficients);
+    const float worst = worst_interior_magnitude(out);
+    EXPECT_LT(worst, 1e-3f) << variant.name << " R=" << radius << " on " << layout.size << " floats";
   }
 }
 

@@ -46,17 +46,27 @@ TEST(Layout, RejectsHaloOutsideZeroToEight) {
   EXPECT_THROW(seis::make_layout(4, 4, 4, -1), seis::InvalidArgument);
 }
 
-TEST(Layout, RejectsGridsThatOverflowTheIndexType) {
+TEST(Layout, RejectsPlanesThatOverflowInPlaneOffsets) {
   const int big = std::numeric_limits<int>::max() / 2;
-  EXPECT_THROW(seis::make_layout(1400, 1400, 1400, 4), seis::InvalidArgument);
   EXPECT_THROW(seis::make_layout(big, 1, 1, 4), seis::InvalidArgument);
   try {
-    seis::make_layout(2048, 1024, 1024, 4);
-    FAIL() << "2048 x 1024 x 1024 accepted";
+    seis::make_layout(50000, 50000, 1, 4);
+    FAIL() << "50000 x 50000 planes accepted";
   } catch (const seis::InvalidArgument& e) {
-    EXPECT_NE(std::string(e.what()).find("index type"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("in-plane offset limit"), std::string::npos) << e.what();
   }
-  EXPECT_NO_THROW(seis::make_layout(1000, 1000, 1000, 8));
+  EXPECT_NO_THROW(seis::make_layout(40000, 40000, 1, 0));
+}
+
+// 1400^3 at halo 4 holds 2.8e9 floats: its offsets go past 2^31 without wrapping.
+TEST(Layout, OffsetsBeyondTwoToThe31AreExact) {
+  const auto L = seis::make_layout(1400, 1400, 1400, 4);
+  EXPECT_GT(L.size, std::size_t(1) << 31);
+  const std::int64_t expected =
+      std::int64_t(1399 + 4) * L.plane + std::int64_t(1399 + 4) * L.ldx + L.lead + 1399;
+  EXPECT_EQ(L.offset(1399, 1399, 1399), expected);
+  EXPECT_LT(std::size_t(L.offset(1399, 1399, 1399)), L.size);
+  EXPECT_EQ(L.offset(0, 0, 1400 + 3) - L.offset(0, 0, 1400 + 2), L.plane);
 }
 
 TEST(Field, DeepCopyRejectsDifferentLayouts) {

@@ -39,7 +39,9 @@ inline void check_last_launch(const char* what) {
 }
 
 // `count` execution-space instances that may run concurrently: one stream each on CUDA and HIP; on host
-// backends copies of the default instance (their kernels then run one after the other).
+// backends copies of the default instance (their kernels then run one after the other). fork() and join() order
+// them on the device through events, without a host fence: what instance 0 enqueued before fork() runs before
+// what the others enqueue after it, and what they enqueued before join() runs before instance 0's next work.
 template <class ExecSpace>
 class Instances {
  public:
@@ -49,7 +51,11 @@ class Instances {
       if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
         cudaStream_t stream;
         if (cudaStreamCreate(&stream) != cudaSuccess) throw std::runtime_error("cudaStreamCreate failed");
+        cudaEvent_t event;
+        if (cudaEventCreateWithFlags(&event, cudaEventDisableTiming) != cudaSuccess)
+          throw std::runtime_error("cudaEventCreate failed");
         streams_.push_back(stream);
+        events_.push_back(event);
         instances_.emplace_back(stream);
         continue;
       }
@@ -57,7 +63,11 @@ class Instances {
       if constexpr (std::is_same_v<ExecSpace, HIP>) {
         hipStream_t stream;
         if (hipStreamCreate(&stream) != hipSuccess) throw std::runtime_error("hipStreamCreate failed");
+        hipEvent_t event;
+        if (hipEventCreateWithFlags(&event, hipEventDisableTiming) != hipSuccess)
+          throw std::runtime_error("hipEventCreate failed");
         streams_.push_back(stream);
+        events_.push_back(event);
         instances_.emplace_back(stream);
         continue;
       }
@@ -71,8 +81,10 @@ class Instances {
     fence();
     instances_.clear();
 #if defined(KOKKOS_ENABLE_CUDA)
+    for (auto event : events_) cudaEventDestroy(event);
     for (auto stream : streams_) cudaStreamDestroy(stream);
 #elif defined(KOKKOS_ENABLE_HIP)
+    for (auto event : events_) (void)hipEventDestroy(event);
     for (auto stream : streams_) (void)hipStreamDestroy(stream);
 #endif
   }
@@ -81,13 +93,50 @@ class Instances {
   void fence() const {
     for (const auto& instance : instances_) instance.fence();
   }
+  void fork() const {
+#if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
+    if (events_.empty()) return;
+    record(0);
+    for (std::size_t n = 1; n < streams_.size(); ++n) wait(n, 0);
+#endif
+  }
+  void join() const {
+#if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
+    for (std::size_t n = 1; n < events_.size(); ++n) {
+      record(n);
+      wait(0, n);
+    }
+#endif
+  }
 
  private:
+#if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
+  // Event n marks the work enqueued on stream n so far; stream `waiter` waits for it on the device.
+  void record(std::size_t n) const {
+#if defined(KOKKOS_ENABLE_CUDA)
+    if (cudaEventRecord(events_[n], streams_[n]) != cudaSuccess) throw std::runtime_error("cudaEventRecord failed");
+#elif defined(KOKKOS_ENABLE_HIP)
+    if (hipEventRecord(events_[n], streams_[n]) != hipSuccess) throw std::runtime_error("hipEventRecord failed");
+#endif
+  }
+  void wait(std::size_t waiter, std::size_t n) const {
+#if defined(KOKKOS_ENABLE_CUDA)
+    if (cudaStreamWaitEvent(streams_[waiter], events_[n], 0) != cudaSuccess)
+      throw std::runtime_error("cudaStreamWaitEvent failed");
+#elif defined(KOKKOS_ENABLE_HIP)
+    if (hipStreamWaitEvent(streams_[waiter], events_[n], 0) != hipSuccess)
+      throw std::runtime_error("hipStreamWaitEvent failed");
+#endif
+  }
+#endif
+
   std::vector<ExecSpace> instances_;
 #if defined(KOKKOS_ENABLE_CUDA)
   std::vector<cudaStream_t> streams_;
+  std::vector<cudaEvent_t> events_;
 #elif defined(KOKKOS_ENABLE_HIP)
   std::vector<hipStream_t> streams_;
+  std::vector<hipEvent_t> events_;
 #endif
 };
 

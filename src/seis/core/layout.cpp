@@ -25,11 +25,10 @@ FieldLayout make_layout(int nx, int ny, int nz, int halo) {
   const std::int64_t ldx = round_up(lead + round_up(nx, 4) + round_up(halo, 4), alignment_floats);
   const std::int64_t ldy = std::int64_t{ny} + 2 * halo;
   const std::int64_t planes = std::int64_t{nz} + 2 * halo;
-  const std::int64_t limit = std::numeric_limits<index_t>::max();
-  // ldx <= limit, ldy <= limit, so the products below cannot overflow int64.
-  require(ldx <= limit && ldx * ldy <= limit && ldx * ldy * planes <= limit, "grid ", nx, " x ", ny, " x ", nz,
-          " with halo ", halo, " needs ", ldx * ldy * planes, " padded points, more than the index type's limit of ",
-          limit);
+  const std::int64_t limit = std::numeric_limits<int>::max();
+  // nx, ny, nz and halo are ints, so ldx, ldy and planes are below 2^33 and their products fit int64.
+  require(ldx * ldy <= limit, "grid ", nx, " x ", ny, " x ", nz, " with halo ", halo, " has planes of ", ldx * ldy,
+          " padded points, more than the 32-bit in-plane offset limit of ", limit);
 
   FieldLayout layout;
   layout.nx = nx;
@@ -37,9 +36,9 @@ FieldLayout make_layout(int nx, int ny, int nz, int halo) {
   layout.nz = nz;
   layout.halo = halo;
   layout.lead = static_cast<int>(lead);
-  layout.ldx = static_cast<index_t>(ldx);
-  layout.ldy = static_cast<index_t>(ldy);
-  layout.plane = static_cast<index_t>(ldx * ldy);
+  layout.ldx = static_cast<int>(ldx);
+  layout.ldy = static_cast<int>(ldy);
+  layout.plane = static_cast<int>(ldx * ldy);
   layout.size = static_cast<std::size_t>(ldx * ldy * planes);
   return layout;
 }

@@ -3,11 +3,14 @@
 // 256-byte boundary (lead padding before it, row padding after it), so vector loads of interior rows are aligned.
 #include <Kokkos_Core.hpp>
 #include <cstddef>
+#include <cstdint>
 
 namespace seis {
 
-// 32-bit offsets: half the index arithmetic of 64-bit on GPUs. make_layout refuses grids that would overflow it.
-using index_t = int;
+// Offsets into a field are 64-bit, so a field may hold more than 2^31 floats (an 80 GB GPU holds about 1800^3 of
+// seis-wave). Offsets within a plane stay 32-bit: offset() is one widening multiply-add (IMAD.WIDE on NVIDIA) on
+// top of 32-bit arithmetic, as cheap as all-32-bit offsets. make_layout refuses planes beyond 2^31 floats.
+using index_t = std::int64_t;
 
 inline constexpr int max_radius = 8;
 inline constexpr int alignment_bytes = 256;
@@ -17,16 +20,17 @@ struct FieldLayout {
   int nx = 0, ny = 0, nz = 0;  // interior points
   int halo = 0;                // halo width on every side, >= the stencil radius
   int lead = 0;                // floats in a row before interior x = 0 (a multiple of alignment_floats, >= halo)
-  index_t ldx = 0;             // row pitch in floats (a multiple of alignment_floats, >= lead + round_up(nx, 4) +
+  int ldx = 0;                 // row pitch in floats (a multiple of alignment_floats, >= lead + round_up(nx, 4) +
                                // round_up(halo, 4), so 4-float vectors of the row's halo stay in the row)
-  index_t ldy = 0;             // rows per plane: ny + 2 * halo
-  index_t plane = 0;           // plane pitch in floats: ldx * ldy
+  int ldy = 0;                 // rows per plane: ny + 2 * halo
+  int plane = 0;               // plane pitch in floats: ldx * ldy
   std::size_t size = 0;        // floats in the whole field: plane * (nz + 2 * halo)
 
   // Offset of point (i, j, k) of the interior; halo points have coordinates in [-halo, 0) and [n, n + halo).
-  KOKKOS_INLINE_FUNCTION index_t offset(int i, int j, int k) const {
-    return (k + halo) * plane + (j + halo) * ldx + lead + i;
-  }
+  KOKKOS_INLINE_FUNCTION index_t offset(int i, int j, int k) const { return plane_offset(k) + in_plane(i, j); }
+  // The two parts of offset(): plane k's first float, and (i, j)'s place in its plane.
+  KOKKOS_INLINE_FUNCTION index_t plane_offset(int k) const { return index_t(k + halo) * plane; }
+  KOKKOS_INLINE_FUNCTION int in_plane(int i, int j) const { return (j + halo) * ldx + lead + i; }
   KOKKOS_INLINE_FUNCTION std::size_t interior_points() const {
     return static_cast<std::size_t>(nx) * static_cast<std::size_t>(ny) * static_cast<std::size_t>(nz);
   }
@@ -36,8 +40,8 @@ struct FieldLayout {
   friend bool operator!=(const FieldLayout& a, const FieldLayout& b) { return !(a == b); }
 };
 
-// Throws seis::InvalidArgument for sizes < 1, a halo outside [0, max_radius] or a field whose offsets overflow
-// index_t.
+// Throws seis::InvalidArgument for sizes < 1, a halo outside [0, max_radius] or a plane whose in-plane offsets
+// overflow 32 bits.
 FieldLayout make_layout(int nx, int ny, int nz, int halo);
 
 }  // namespace seis

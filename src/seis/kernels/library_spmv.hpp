@@ -5,6 +5,7 @@
 // device at the first launch for a (grid, weights) pair and reused; it is released at Kokkos::finalize.
 #include <KokkosSparse_CrsMatrix.hpp>
 #include <KokkosSparse_spmv.hpp>
+#include <limits>
 #include <memory>
 
 #include "seis/core/coefficients.hpp"
@@ -46,13 +47,13 @@ StencilMatrix<ExecSpace> assemble_stencil_matrix(const ExecSpace& exec, const Fi
   Kokkos::parallel_for(
       "seis::spmv_assemble", Kokkos::RangePolicy<ExecSpace>(exec, 0, rows), KOKKOS_LAMBDA(const int r) {
         const int i = r % L.nx, j = (r / L.nx) % L.ny, k = r / (L.nx * L.ny);
-        const index_t center = L.offset(i, j, k);
+        const int center = static_cast<int>(L.offset(i, j, k));  // check_limits: the field fits int
         std::size_t e = static_cast<std::size_t>(r) * taps;
         row_map(r + 1) = e + taps;
         entries(e) = center;
         values(e++) = w.center;
         for (int m = 1; m <= R; ++m) {
-          const index_t strides[3] = {1, L.ldx, L.plane};
+          const int strides[3] = {1, L.ldx, L.plane};
           const float weights[3] = {w.x[m], w.y[m], w.z[m]};
           for (int axis = 0; axis < 3; ++axis) {
             entries(e) = center - m * strides[axis];
@@ -89,6 +90,10 @@ void register_library_spmv(std::vector<KernelVariant<ExecSpace>>& registry) {
   v.name = "spmv";
   v.family = "library";
   v.description = "Kokkos Kernels CrsMatrix spmv of the assembled operator, then a scatter (generic-library baseline)";
+  v.check_limits = [](const FieldLayout& L, int, const LaunchOptions&) {
+    require(L.size <= std::size_t(std::numeric_limits<int>::max()), "spmv: a field of ", L.size,
+            " padded floats exceeds the matrix's int column indices (limit ", std::numeric_limits<int>::max(), ")");
+  };
   v.launch = [cache](const ExecSpace& exec, const auto& in, const auto& out, const StencilCoefficients& c,
                      const LaunchOptions& o) {
     const FieldLayout L = in.layout();

@@ -10,7 +10,9 @@
 // Every global load is guarded so that no tile reads outside the field. What happens to the result is the
 // Epilogue's: the Laplacian kernels store it, the wave equation's time step (seis/wave) combines it with other
 // fields. A launch covers up to six boxes of the interior (TileBoxes); only points inside a box are given to the
-// epilogue.
+// epilogue. An epilogue that reads fields of its own has them loaded one plane ahead, like the stencil's input
+// (its fetch() and Ahead), and one that needs the six nearest neighbours of its points gets them from the registers
+// and scratch the stencil already holds (wants_neighbours).
 #include <cstdint>
 
 #include "seis/core/coefficients.hpp"
@@ -42,15 +44,30 @@ struct HighOccupancy {
   static constexpr int min_teams(int radius) { return radius <= 4 ? 3 : 2; }
 };
 
+// The +-1 neighbours of VEC points along each axis.
+template <int VEC>
+struct Nearest {
+  Pack<VEC> x_minus, x_plus, y_minus, y_plus, z_minus, z_plus;
+};
+
 // The Laplacian kernels' epilogue: the operator's value is the output.
 struct StoreResult {
   float* out;
   bool nontemporal;
 
+  static constexpr bool wants_neighbours = false;
+  template <int VEC>
+  struct Ahead {};
+  template <int VEC>
+  KOKKOS_FORCEINLINE_FUNCTION Ahead<VEC> fetch(const FieldLayout&, int, int, int, int, int) const {
+    return {};
+  }
+
   // acc holds the operator at x .. x + VEC - 1 of row (y, z); lanes [first, last) lie inside the launch's box.
   template <int VEC>
-  KOKKOS_FORCEINLINE_FUNCTION void operator()(const FieldLayout& L, const float*, int x, int y, int z, const Pack<VEC>&,
-                                              const float (&acc)[VEC], int first, int last) const {
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(const FieldLayout& L, int x, int y, int z, const Pack<VEC>&,
+                                              const Nearest<VEC>&, const float (&acc)[VEC], int first, int last,
+                                              const Ahead<VEC>&) const {
     float* target = out + L.offset(x, y, z);
     if (first == 0 && last == VEC) {
       Pack<VEC> result;
@@ -72,6 +89,7 @@ struct TileStencil {
   // Kernels that walk planes (a window or a staged tile) load the next plane ahead; single-plane kernels do not.
   static constexpr bool Pipelined = Src::staged || Src::z == ZSource::window;
   using Vec = Pack<VEC>;
+  using Fetched = typename Epilogue::template Ahead<VEC>;
   using ScratchView =
       Kokkos::View<float*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   // Kokkos' HIP backend otherwise compiles for 1024-thread blocks, which caps a kernel at 128 VGPRs on gfx90a and
@@ -105,10 +123,10 @@ struct TileStencil {
     return 2 * R * (scratch_width(shape) / VEC) + shape.ty * 2 * (RP / VEC);
   }
 
-  // Halo cell h of the tile at (x0, y0): its offset in plane 0 of the field (-1 where it may not be read) and its
+  // Halo cell h of the tile at (x0, y0): its in-plane offset in the field (-1 where it may not be read) and its
   // place in the staged tile.
   struct HaloCell {
-    index_t source;
+    int source;  // in-plane offset
     int target;
   };
   KOKKOS_INLINE_FUNCTION HaloCell halo_cell(int h, int x0, int y0) const {
@@ -128,10 +146,10 @@ struct TileStencil {
     }
     const int x = x0 - RP + column * VEC;
     const int y = y0 - R + row;
-    return {loadable(x, y) ? L.offset(x, y, 0) : index_t(-1), row * scratch_width(shape) + column * VEC};
+    return {loadable(x, y) ? L.in_plane(x, y) : -1, row * scratch_width(shape) + column * VEC};
   }
   KOKKOS_FORCEINLINE_FUNCTION Vec load_halo(const HaloCell& cell, int z) const {
-    return cell.source >= 0 ? load_pack<VEC>(in + cell.source + z * L.plane) : Vec{};
+    return cell.source >= 0 ? load_pack<VEC>(in + L.plane_offset(z) + cell.source) : Vec{};
   }
 
   KOKKOS_FUNCTION void operator()(const typename Policy::member_type& team) const {
@@ -171,6 +189,8 @@ struct TileStencil {
     } else if constexpr (Pipelined) {
       ahead = loads ? load(x, y, z_begin) : Vec{};
     }
+    Fetched fetched{};
+    if (writes && z_begin < z_end) fetched = epilogue.template fetch<VEC>(L, x, y, z_begin, first_lane, last_lane);
     HaloCell slot_cell[HaloSlots];
     Vec slot_value[HaloSlots];
     int halo_total = 0, prefetched = 0;
@@ -196,6 +216,8 @@ struct TileStencil {
       } else {
         center = loads ? load(x, y, z) : Vec{};
       }
+      const Fetched here = fetched;
+      if (writes && more) fetched = epilogue.template fetch<VEC>(L, x, y, z + 1, first_lane, last_lane);
 
       float* tile = nullptr;
       if constexpr (Src::staged) {
@@ -216,6 +238,7 @@ struct TileStencil {
       if (writes) {
         float acc[VEC];
         for (int l = 0; l < VEC; ++l) acc[l] = w.center * center.lane[l];
+        Nearest<VEC> near{};
 
         if constexpr (uses_x(Src::op)) {
           float row[XW];
@@ -232,6 +255,12 @@ struct TileStencil {
           }
           for (int m = 1; m <= R; ++m)
             for (int l = 0; l < VEC; ++l) acc[l] += w.x[m] * (row[RP + l - m] + row[RP + l + m]);
+          if constexpr (Epilogue::wants_neighbours) {
+            for (int l = 0; l < VEC; ++l) {
+              near.x_minus.lane[l] = row[RP + l - 1];
+              near.x_plus.lane[l] = row[RP + l + 1];
+            }
+          }
         }
         if constexpr (uses_y(Src::op)) {
           for (int m = 1; m <= R; ++m) {
@@ -245,6 +274,10 @@ struct TileStencil {
               above = load(x, y + m, z);
             }
             for (int l = 0; l < VEC; ++l) acc[l] += w.y[m] * (below.lane[l] + above.lane[l]);
+            if (Epilogue::wants_neighbours && m == 1) {
+              near.y_minus = below;
+              near.y_plus = above;
+            }
           }
         }
         if constexpr (uses_z(Src::op)) {
@@ -252,10 +285,14 @@ struct TileStencil {
             const Vec back = Src::z == ZSource::window ? window[R - m] : load(x, y, z - m);
             const Vec front = Src::z == ZSource::window ? window[R + m] : load(x, y, z + m);
             for (int l = 0; l < VEC; ++l) acc[l] += w.z[m] * (back.lane[l] + front.lane[l]);
+            if (Epilogue::wants_neighbours && m == 1) {
+              near.z_minus = back;
+              near.z_plus = front;
+            }
           }
         }
 
-        epilogue(L, in, x, y, z, center, acc, first_lane, last_lane);
+        epilogue(L, x, y, z, center, near, acc, first_lane, last_lane, here);
       }
 
       if constexpr (Src::z == ZSource::window) {

@@ -111,7 +111,7 @@ void validate(const Setup& s, std::size_t available_bytes) {
 }
 
 void check_memory(const Setup& s, std::size_t available_bytes) {
-  make_layout(s.nx, s.ny, s.nz, s.radius);  // refuses offsets beyond index_t
+  make_layout(s.nx, s.ny, s.nz, s.radius);  // refuses planes beyond 32-bit in-plane offsets
   const std::size_t needed = required_bytes(s);
   require(needed <= available_bytes, "the ", s.nx, "x", s.ny, "x", s.nz, " run needs ", needed / 1048576.0,
           " MiB of device memory, ", available_bytes / 1048576.0, " MiB are available");

@@ -203,8 +203,9 @@ void Simulation<ExecSpace>::advance(int steps) {
                                                           pml_.slab, slab_count, PmlUpdate{a});
           break;
         case Strategy::seven:
-          // The slab kernels read what the previous step's kernels on `main` wrote.
-          main.fence();
+          // The slab kernels read what the previous step's kernels on `main` wrote; the next step's on `main` read
+          // what the slabs write: device-side dependencies, no host fence.
+          m.instances.fork();
           m.launcher.template launch_boxes<R, wave_vec>(main, m.u.data(), layout_, m.coefficients, inner_options,
                                                         &pml_.inner, 1, InnerUpdate{a});
           if (pml_.thickness > 0)
@@ -212,7 +213,7 @@ void Simulation<ExecSpace>::advance(int steps) {
               m.launcher.template launch_boxes<R, wave_vec>(m.instances[1 + s], m.u.data(), layout_, m.coefficients,
                                                             slab_options<ExecSpace>(setup_.launch, s), &pml_.slab[s], 1,
                                                             PmlUpdate{a});
-          m.instances.fence();
+          m.instances.join();
           break;
       }
     });

@@ -7,11 +7,19 @@
 //          phi   <- (phi - sum over axes of (eta[+1] - eta[-1]) (u[+1] - u[-1]) / (4 h^2)) / (1 + eta)
 // with eta = eta_x(i) + eta_y(j) + eta_z(k) (the CPE'21 paper's Minimod kernel).
 // Compulsory traffic: inner points read u, u_prev, q and write u_next (16 B); PML points also read and write
-// phi (24 B); the eta profiles are 1D and stay in cache.
+// phi (24 B); the eta profiles are 1D and stay in cache. u_prev, q and phi are loaded one plane ahead, and the
+// PML's +-1 neighbours of u come from the stencil's registers and scratch, not from memory.
 #include "seis/core/memory_ops.hpp"
+#include "seis/kernels/tile_engine.hpp"
 #include "seis/wave/pml.hpp"
 
 namespace seis::wave {
+
+// What a point's update reads besides u, loaded one plane ahead by the tile engine.
+template <int VEC>
+struct WaveAhead {
+  Pack<VEC> prev, q, phi;
+};
 
 struct WaveArrays {
   float* u_prev;       // u at step n - 1 on entry, n + 1 on exit
@@ -24,83 +32,90 @@ struct WaveArrays {
   float inv_4h2_x, inv_4h2_y, inv_4h2_z;  // 1 / (4 h^2) per axis
   bool nontemporal;
 
-  KOKKOS_FORCEINLINE_FUNCTION float inner_point(float u, float prev, float q_here, float lap) const {
+  // u_prev and q as whole vectors (a writer's vector lies inside its row, the lanes outside the box are not
+  // used); phi of the lanes [first, last) in the PML, when the kernel updates PML points.
+  template <int VEC, bool Pml>
+  KOKKOS_FORCEINLINE_FUNCTION WaveAhead<VEC> fetch(const FieldLayout& L, int x, int y, int z, int first,
+                                                   int last) const {
+    const index_t o = L.offset(x, y, z);
+    WaveAhead<VEC> a;
+    a.prev = load_pack<VEC>(u_prev + o);
+    a.q = load_pack<VEC>(q + o);
+    if constexpr (Pml) {
+      for (int l = 0; l < VEC; ++l)
+        a.phi.lane[l] = l >= first && l < last && !pml.is_inner(x + l, y, z) ? phi[pml.phi_index(x + l, y, z)] : 0.0f;
+    }
+    return a;
+  }
+
+  KOKKOS_FORCEINLINE_FUNCTION static float inner_point(float u, float prev, float q_here, float lap) {
     return 2.0f * u - prev + q_here * lap;
   }
 
-  KOKKOS_FUNCTION void pml_point(const FieldLayout& L, const float* u, int i, int j, int k, float lap) const {
-    const index_t o = L.offset(i, j, k);
-    const float eta = eta_x[i] + eta_y[j] + eta_z[k];
-    const std::size_t p = pml.phi_index(i, j, k);
-    const float phi_old = phi[p];
-    const float here = u[o];
-    const float next =
-        ((2.0f + 2.0f * eta - eta * eta) * here - u_prev[o] + q[o] * (lap + phi_old)) / (1.0f + 2.0f * eta);
-    const float gradient = (eta_x[i + 1] - eta_x[i - 1]) * (u[o + 1] - u[o - 1]) * inv_4h2_x +
-                           (eta_y[j + 1] - eta_y[j - 1]) * (u[o + L.ldx] - u[o - L.ldx]) * inv_4h2_y +
-                           (eta_z[k + 1] - eta_z[k - 1]) * (u[o + L.plane] - u[o - L.plane]) * inv_4h2_z;
-    phi[p] = (phi_old - gradient) / (1.0f + eta);
-    store_output(u_prev + o, next, nontemporal);
+  // Lane l of the vector at (x, y, z), a PML point.
+  template <int VEC>
+  KOKKOS_FUNCTION float pml_point(int x, int y, int z, int l, const Pack<VEC>& u, const Nearest<VEC>& near, float lap,
+                                  const WaveAhead<VEC>& a) const {
+    const int i = x + l;
+    const float eta = eta_x[i] + eta_y[y] + eta_z[z];
+    const float gradient = (eta_x[i + 1] - eta_x[i - 1]) * (near.x_plus.lane[l] - near.x_minus.lane[l]) * inv_4h2_x +
+                           (eta_y[y + 1] - eta_y[y - 1]) * (near.y_plus.lane[l] - near.y_minus.lane[l]) * inv_4h2_y +
+                           (eta_z[z + 1] - eta_z[z - 1]) * (near.z_plus.lane[l] - near.z_minus.lane[l]) * inv_4h2_z;
+    phi[pml.phi_index(i, y, z)] = (a.phi.lane[l] - gradient) / (1.0f + eta);
+    return ((2.0f + 2.0f * eta - eta * eta) * u.lane[l] - a.prev.lane[l] + a.q.lane[l] * (lap + a.phi.lane[l])) /
+           (1.0f + 2.0f * eta);
   }
 
+  // Stores u_next: the whole vector, or the lanes [first, last) of a vector that straddles the box's edge (the
+  // lanes outside belong to another launch, possibly running concurrently).
   template <int VEC>
-  KOKKOS_FORCEINLINE_FUNCTION void inner_vector(const FieldLayout& L, int x, int y, int z, const Pack<VEC>& u,
-                                                const float (&lap)[VEC]) const {
-    const index_t o = L.offset(x, y, z);
-    const Pack<VEC> prev = load_pack<VEC>(u_prev + o);
-    const Pack<VEC> q_here = load_pack<VEC>(q + o);
-    Pack<VEC> next;
-    for (int l = 0; l < VEC; ++l) next.lane[l] = inner_point(u.lane[l], prev.lane[l], q_here.lane[l], lap[l]);
-    store_output(u_prev + o, next, nontemporal);
-  }
-  KOKKOS_FORCEINLINE_FUNCTION void inner_lane(const FieldLayout& L, int i, int j, int k, float u, float lap) const {
-    const index_t o = L.offset(i, j, k);
-    store_output(u_prev + o, inner_point(u, u_prev[o], q[o], lap), nontemporal);
-  }
-};
-
-// Inner region only (the two- and seven-domain strategies' inner kernel).
-struct InnerUpdate {
-  WaveArrays a;
-  template <int VEC>
-  KOKKOS_FORCEINLINE_FUNCTION void operator()(const FieldLayout& L, const float*, int x, int y, int z,
-                                              const Pack<VEC>& u, const float (&lap)[VEC], int first, int last) const {
+  KOKKOS_FORCEINLINE_FUNCTION void store(const FieldLayout& L, int x, int y, int z, const Pack<VEC>& next, int first,
+                                         int last) const {
+    float* target = u_prev + L.offset(x, y, z);
     if (first == 0 && last == VEC) {
-      a.inner_vector(L, x, y, z, u, lap);
+      store_output(target, next, nontemporal);
     } else {
-      for (int l = first; l < last; ++l) a.inner_lane(L, x + l, y, z, u.lane[l], lap[l]);
+      for (int l = first; l < last; ++l) store_output(target + l, next.lane[l], nontemporal);
     }
   }
 };
 
-// PML slabs only.
-struct PmlUpdate {
-  WaveArrays a;
-  template <int VEC>
-  KOKKOS_FORCEINLINE_FUNCTION void operator()(const FieldLayout& L, const float* u, int x, int y, int z,
-                                              const Pack<VEC>&, const float (&lap)[VEC], int first, int last) const {
-    for (int l = first; l < last; ++l) a.pml_point(L, u, x + l, y, z, lap[l]);
-  }
-};
+// The three epilogues differ in which points they update: the inner region only (the two- and seven-domain
+// strategies' inner kernel), the PML slabs only, or the whole grid with a branch per point (unified).
+enum class Region { inner, pml, both };
 
-// The whole grid in one kernel, a branch per point (the unified strategy).
-struct UnifiedUpdate {
+template <Region Where>
+struct WaveUpdate {
   WaveArrays a;
+
+  static constexpr bool wants_neighbours = Where != Region::inner;
   template <int VEC>
-  KOKKOS_FORCEINLINE_FUNCTION void operator()(const FieldLayout& L, const float* u_here, int x, int y, int z,
-                                              const Pack<VEC>& u, const float (&lap)[VEC], int first, int last) const {
-    if (first == 0 && last == VEC && a.pml.is_inner(x, y, z) && a.pml.is_inner(x + VEC - 1, y, z)) {
-      a.inner_vector(L, x, y, z, u, lap);
-      return;
+  using Ahead = WaveAhead<VEC>;
+  template <int VEC>
+  KOKKOS_FORCEINLINE_FUNCTION Ahead<VEC> fetch(const FieldLayout& L, int x, int y, int z, int first, int last) const {
+    return a.template fetch<VEC, Where != Region::inner>(L, x, y, z, first, last);
+  }
+
+  template <int VEC>
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(const FieldLayout& L, int x, int y, int z, const Pack<VEC>& u,
+                                              const Nearest<VEC>& near, const float (&lap)[VEC], int first, int last,
+                                              const Ahead<VEC>& ahead) const {
+    Pack<VEC> next{};
+    if (Where == Region::inner ||
+        (Where == Region::both && a.pml.is_inner(x, y, z) && a.pml.is_inner(x + VEC - 1, y, z))) {
+      for (int l = 0; l < VEC; ++l)
+        next.lane[l] = WaveArrays::inner_point(u.lane[l], ahead.prev.lane[l], ahead.q.lane[l], lap[l]);
+    } else {
+      for (int l = first; l < last; ++l)
+        next.lane[l] = Where == Region::both && a.pml.is_inner(x + l, y, z)
+                           ? WaveArrays::inner_point(u.lane[l], ahead.prev.lane[l], ahead.q.lane[l], lap[l])
+                           : a.pml_point(x, y, z, l, u, near, lap[l], ahead);
     }
-    for (int l = first; l < last; ++l) {
-      if (a.pml.is_inner(x + l, y, z)) {
-        a.inner_lane(L, x + l, y, z, u.lane[l], lap[l]);
-      } else {
-        a.pml_point(L, u_here, x + l, y, z, lap[l]);
-      }
-    }
+    a.store(L, x, y, z, next, first, last);
   }
 };
+using InnerUpdate = WaveUpdate<Region::inner>;
+using PmlUpdate = WaveUpdate<Region::pml>;
+using UnifiedUpdate = WaveUpdate<Region::both>;
 
 }  // namespace seis::wave
