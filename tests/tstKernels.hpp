@@ -6,8 +6,8 @@
 #include <array>
 #include <cmath>
 
-#include "seis/kernels/registry.hpp"
 #include "seis/core/compat.hpp"
+#include "seis/kernels/registry.hpp"
 #include "seis/kernels/team_launch.hpp"
 #include "test_fields.hpp"
 

@@ -62,8 +62,7 @@ TEST(Layout, RejectsPlanesThatOverflowInPlaneOffsets) {
 TEST(Layout, OffsetsBeyondTwoToThe31AreExact) {
   const auto L = seis::make_layout(1400, 1400, 1400, 4);
   EXPECT_GT(L.size, std::size_t(1) << 31);
-  const std::int64_t expected =
-      std::int64_t(1399 + 4) * L.plane + std::int64_t(1399 + 4) * L.ldx + L.lead + 1399;
+  const std::int64_t expected = std::int64_t(1399 + 4) * L.plane + std::int64_t(1399 + 4) * L.ldx + L.lead + 1399;
   EXPECT_EQ(L.offset(1399, 1399, 1399), expected);
   EXPECT_LT(std::size_t(L.offset(1399, 1399, 1399)), L.size);
   EXPECT_EQ(L.offset(0, 0, 1400 + 3) - L.offset(0, 0, 1400 + 2), L.plane);

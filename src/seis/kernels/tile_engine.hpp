@@ -74,7 +74,8 @@ struct StoreResult {
       for (int l = 0; l < VEC; ++l) result.lane[l] = acc[l];
       store_output(target, result, nontemporal);
     } else {
-      for (int l = first; l < last; ++l) store_output(target + l, acc[l], nontemporal);
+      for (int l = 0; l < VEC; ++l)  // constant lane indices: a run-time range would put acc on the stack
+        if (l >= first && l < last) store_output(target + l, acc[l], nontemporal);
     }
   }
 };

@@ -18,8 +18,15 @@ namespace seis::wave {
 inline constexpr int wave_vec = 4;
 using WaveSources = Sources<Operator::laplacian, YSource::scratch, ZSource::window>;
 
+// 256-thread teams, two per SM up to R = 4 (at most 128 registers): without the bound the PML and unified kernels
+// take 162 registers at R = 4 and an SM holds one team (perf/NOTES.md).
+struct WaveOccupancy {
+  static constexpr int max_threads = 256;
+  static constexpr int min_teams(int radius) { return radius <= 4 ? 2 : 1; }
+};
+
 template <class ExecSpace>
-using WaveLauncher = TileKernelLauncher<ExecSpace, WaveSources, DefaultOccupancy>;
+using WaveLauncher = TileKernelLauncher<ExecSpace, WaveSources, WaveOccupancy>;
 
 template <class ExecSpace>
 struct Simulation<ExecSpace>::Impl {

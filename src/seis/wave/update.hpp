@@ -54,8 +54,8 @@ struct WaveArrays {
 
   // Lane l of the vector at (x, y, z), a PML point.
   template <int VEC>
-  KOKKOS_FUNCTION float pml_point(int x, int y, int z, int l, const Pack<VEC>& u, const Nearest<VEC>& near, float lap,
-                                  const WaveAhead<VEC>& a) const {
+  KOKKOS_FORCEINLINE_FUNCTION float pml_point(int x, int y, int z, int l, const Pack<VEC>& u, const Nearest<VEC>& near,
+                                              float lap, const WaveAhead<VEC>& a) const {
     const int i = x + l;
     const float eta = eta_x[i] + eta_y[y] + eta_z[z];
     const float gradient = (eta_x[i + 1] - eta_x[i - 1]) * (near.x_plus.lane[l] - near.x_minus.lane[l]) * inv_4h2_x +
@@ -75,7 +75,8 @@ struct WaveArrays {
     if (first == 0 && last == VEC) {
       store_output(target, next, nontemporal);
     } else {
-      for (int l = first; l < last; ++l) store_output(target + l, next.lane[l], nontemporal);
+      for (int l = 0; l < VEC; ++l)  // constant lane indices: a run-time range would put the packs on the stack
+        if (l >= first && l < last) store_output(target + l, next.lane[l], nontemporal);
     }
   }
 };
@@ -106,10 +107,12 @@ struct WaveUpdate {
       for (int l = 0; l < VEC; ++l)
         next.lane[l] = WaveArrays::inner_point(u.lane[l], ahead.prev.lane[l], ahead.q.lane[l], lap[l]);
     } else {
-      for (int l = first; l < last; ++l)
+      for (int l = 0; l < VEC; ++l) {
+        if (l < first || l >= last) continue;
         next.lane[l] = Where == Region::both && a.pml.is_inner(x + l, y, z)
                            ? WaveArrays::inner_point(u.lane[l], ahead.prev.lane[l], ahead.q.lane[l], lap[l])
                            : a.pml_point(x, y, z, l, u, near, lap[l], ahead);
+      }
     }
     a.store(L, x, y, z, next, first, last);
   }
