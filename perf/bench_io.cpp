@@ -144,6 +144,7 @@ void print_report(std::ostream& out, const Report& report) {
   const auto& info = report.info;
   out << "seis-bench on " << info.device << " (" << info.backend << ", Kokkos " << info.kokkos_version << ", "
       << info.compiler << "), commit " << info.commit << (info.dirty ? " (dirty)" : "") << ", " << info.date << "\n";
+  if (!info.thread_placement.empty()) out << "threads placed by " << info.thread_placement << "\n";
   for (const auto& c : report.copies)
     out << "copy bandwidth " << c.nx << "x" << c.ny << "x" << c.nz << ": vector copy " << std::fixed
         << std::setprecision(1) << c.vector_copy_gbs << " GB/s, Kokkos::deep_copy " << c.deep_copy_gbs
@@ -198,7 +199,8 @@ void write_json(const std::string& path, const Report& report) {
               {"git_dirty", info.dirty},
               {"date", info.date},
               {"command_line", info.command_line},
-              {"kokkos_configuration", info.kokkos_configuration}};
+              {"kokkos_configuration", info.kokkos_configuration},
+              {"thread_placement", info.thread_placement}};
   j["config"] = {
       {"samples", config.samples}, {"batch", config.batch}, {"warmup", config.warmup}, {"cache_mb", config.cache_mb}};
   j["formulas"] = {

@@ -58,6 +58,7 @@ struct CopyResult {
 
 struct RunInfo {
   std::string device, backend, kokkos_version, kokkos_configuration, compiler, commit, date, command_line;
+  std::string thread_placement;  // OMP_PROC_BIND and OMP_PLACES as the run saw them (host backends)
   bool dirty = false;
 };
 

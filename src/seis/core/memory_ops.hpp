@@ -14,7 +14,7 @@ namespace seis {
 // N floats held in registers, loaded and stored as one N*32-bit access.
 template <int N>
 struct Pack {
-  static_assert(N == 1 || N == 2 || N == 4, "vector width must be 1, 2 or 4 floats");
+  static_assert(N == 1 || N == 2 || N == 4 || N == 8, "vector width must be 1, 2, 4 or 8 floats (8: host chunks)");
   float lane[N];
 };
 

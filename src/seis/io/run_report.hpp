@@ -10,6 +10,7 @@ namespace seis::io {
 
 struct RunFacts {
   std::string device, backend, kokkos, compiler, commit, date;
+  std::string thread_placement;  // OMP_PROC_BIND and OMP_PLACES (host backends)
   bool dirty = false;
   double seconds_per_step = 0, gpts_per_s = 0, bytes_per_point = 0, step_gb_per_s = 0, copy_gb_per_s = 0;
   int steps_done = 0, restarted_at = 0;

@@ -69,5 +69,7 @@ template <class ExecSpace>
 void register_textbook(std::vector<KernelVariant<ExecSpace>>& registry);
 template <class ExecSpace>
 void register_library_spmv(std::vector<KernelVariant<ExecSpace>>& registry);
+template <class ExecSpace>
+void register_host_loop(std::vector<KernelVariant<ExecSpace>>& registry);
 
 }  // namespace seis

@@ -19,6 +19,7 @@ const std::vector<KernelVariant<ExecSpace>>& kernel_registry() {
     register_laplacian7(list);
     register_textbook(list);
     register_library_spmv(list);
+    register_host_loop(list);
     return list;
   }();
   return registry;

@@ -17,6 +17,7 @@
 
 #include "seis/core/coefficients.hpp"
 #include "seis/core/memory_ops.hpp"
+#include "seis/kernels/host_rows.hpp"
 #include "seis/kernels/team_launch.hpp"
 
 namespace seis {
@@ -42,12 +43,6 @@ struct DefaultOccupancy {
 struct HighOccupancy {
   static constexpr int max_threads = 256;
   static constexpr int min_teams(int radius) { return radius <= 4 ? 3 : 2; }
-};
-
-// The +-1 neighbours of VEC points along each axis.
-template <int VEC>
-struct Nearest {
-  Pack<VEC> x_minus, x_plus, y_minus, y_plus, z_minus, z_plus;
 };
 
 // The Laplacian kernels' epilogue: the operator's value is the output.
@@ -338,6 +333,16 @@ struct TileKernelLauncher {
   template <int R, int VEC, class Epilogue>
   void launch_boxes(const ExecSpace& exec, const float* in, const FieldLayout& L, const StencilCoefficients& c,
                     const LaunchOptions& o, const Box* boxes, int box_count, const Epilogue& epilogue) const {
+    if constexpr (!is_gpu_space<ExecSpace>()) {
+      const DeviceWeights<R> w = device_weights<R>(c, Src::op);
+      for (int b = 0; b < box_count; ++b) {
+        if (boxes[b].points() == 0) continue;
+        const HostBlocks blocks = host_blocks(L, boxes[b], R, o, exec.concurrency());
+        Kokkos::parallel_for("seis::host_rows", Kokkos::RangePolicy<ExecSpace>(exec, 0, blocks.items()),
+                             HostRows<R, Src::op, Epilogue>{in, L, w, boxes[b], blocks, epilogue});
+      }
+      return;
+    }
     using Kernel = TileStencil<ExecSpace, R, VEC, Src, Occupancy, Epilogue>;
     const auto kernel = make<R, VEC>(in, L, c, o, boxes, box_count, epilogue);
     if (kernel.boxes.league() == 0) return;

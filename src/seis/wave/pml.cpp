@@ -32,7 +32,7 @@ double damping_scale(double dt, double vmax, int thickness, double h) {
 }
 
 std::vector<float> damping_profile(int n, int thickness, double scale) {
-  std::vector<float> eta(std::size_t(n) + 2, 0.0f);
+  std::vector<float> eta(std::size_t(n) + 2 + profile_padding, 0.0f);
   if (thickness == 0) return eta;
   for (int i = -1; i <= n; ++i) {
     const int depth = i < thickness ? thickness - i : i >= n - thickness ? i - (n - thickness - 1) : 0;

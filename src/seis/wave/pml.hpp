@@ -22,18 +22,33 @@ struct PmlGeometry {
   KOKKOS_INLINE_FUNCTION bool is_inner(int i, int j, int k) const {
     return i >= inner.x0 && i < inner.x1 && j >= inner.y0 && j < inner.y1 && k >= inner.z0 && k < inner.z1;
   }
+  // The slab holding a point outside the inner region, or -1 for an inner point.
+  KOKKOS_INLINE_FUNCTION int slab_of(int i, int j, int k) const {
+    return k < inner.z0    ? z_low
+           : k >= inner.z1 ? z_high
+           : j < inner.y0  ? y_low
+           : j >= inner.y1 ? y_high
+           : i < inner.x0  ? x_low
+           : i >= inner.x1 ? x_high
+                           : -1;
+  }
+  // phi index of point (i, j, k) of slab s, extended linearly along x (i may lie a few points outside the slab).
+  KOKKOS_INLINE_FUNCTION std::ptrdiff_t slab_index(int s, int i, int j, int k) const {
+    const Box& b = slab[s];
+    return std::ptrdiff_t(first[s]) +
+           (std::ptrdiff_t(k - b.z0) * (b.y1 - b.y0) + std::ptrdiff_t(j - b.y0)) * (b.x1 - b.x0) + (i - b.x0);
+  }
   // phi index of a point outside the inner region.
   KOKKOS_INLINE_FUNCTION std::size_t phi_index(int i, int j, int k) const {
-    const int s = k < inner.z0    ? z_low
-                  : k >= inner.z1 ? z_high
-                  : j < inner.y0  ? y_low
-                  : j >= inner.y1 ? y_high
-                  : i < inner.x0  ? x_low
-                                  : x_high;
-    const Box& b = slab[s];
-    return first[s] +
-           (std::size_t(k - b.z0) * std::size_t(b.y1 - b.y0) + std::size_t(j - b.y0)) * std::size_t(b.x1 - b.x0) +
-           std::size_t(i - b.x0);
+    return std::size_t(slab_index(slab_of(i, j, k), i, j, k));
+  }
+  // Lanes [first, last) of the points from x along row (j, k) in one slab have consecutive phi indices (a slab is
+  // a box); then *lane0 is the index lane 0 would have. False when the lanes straddle the inner region's x edge.
+  KOKKOS_INLINE_FUNCTION bool row_in_one_slab(int x, int j, int k, int first, int last, std::ptrdiff_t* lane0) const {
+    const int s = slab_of(x + first, j, k);
+    if (s < 0 || s != slab_of(x + last - 1, j, k)) return false;
+    *lane0 = slab_index(s, x, j, k);
+    return true;
   }
   std::size_t points() const { return first[slab_count]; }
 };
@@ -41,9 +56,12 @@ struct PmlGeometry {
 // Throws seis::InvalidArgument if the layer leaves no inner region (2 * thickness >= an axis' size).
 PmlGeometry make_pml_geometry(const FieldLayout& L, int thickness);
 
-// The damping profile of one axis, eta(i) for i in [-1, n] (index i + 1): a quadratic ramp from 0 at the inner
-// edge to `scale` * ((thickness + 1) / thickness)^2 one point past the grid, zero in the inner region.
-// scale = dt * 3 * vmax * ln(1000) / (2 * thickness * h): the paper's, for a reflection coefficient of 1e-3.
+// Zeros past a profile's end: a vector of up to 8 lanes starting at or before n - 1 reads eta(i + 1) up to n + 7.
+inline constexpr int profile_padding = 8;
+
+// The damping profile of one axis, eta(i) for i in [-1, n + profile_padding] (index i + 1): a quadratic ramp from 0 at
+// the inner edge to `scale` * ((thickness + 1) / thickness)^2 one point past the grid, zero in the inner region. scale
+// = dt * 3 * vmax * ln(1000) / (2 * thickness * h): the paper's, for a reflection coefficient of 1e-3.
 std::vector<float> damping_profile(int n, int thickness, double scale);
 double damping_scale(double dt, double vmax, int thickness, double h);
 

@@ -19,13 +19,15 @@ namespace seis::wave {
 template <int VEC>
 struct WaveAhead {
   Pack<VEC> prev, q, phi;
+  std::ptrdiff_t phi_lane0 = 0;  // phi index of lane 0 when the vector's PML lanes lie in one slab
+  bool phi_contiguous = false;
 };
 
 struct WaveArrays {
   float* u_prev;       // u at step n - 1 on entry, n + 1 on exit
   const float* q;      // (V dt)^2, in the field layout
   float* phi;          // PML auxiliary field, PmlGeometry::phi_index
-  const float* eta_x;  // damping profiles, eta_x[i] for i in [-1, nx] (the pointer is to i = 0)
+  const float* eta_x;  // damping profiles, eta_x[i] for i in [-1, nx + profile_padding] (the pointer is to i = 0)
   const float* eta_y;
   const float* eta_z;
   PmlGeometry pml;
@@ -42,8 +44,16 @@ struct WaveArrays {
     a.prev = load_pack<VEC>(u_prev + o);
     a.q = load_pack<VEC>(q + o);
     if constexpr (Pml) {
-      for (int l = 0; l < VEC; ++l)
-        a.phi.lane[l] = l >= first && l < last && !pml.is_inner(x + l, y, z) ? phi[pml.phi_index(x + l, y, z)] : 0.0f;
+      // One index per vector where its lanes share a slab (always in the PML kernels, whose boxes are the slabs):
+      // per-lane slab lookups cost the slab kernels more than their memory traffic.
+      a.phi_contiguous = pml.row_in_one_slab(x, y, z, first, last, &a.phi_lane0);
+      for (int l = 0; l < VEC; ++l) {
+        const bool mine = l >= first && l < last;
+        if (a.phi_contiguous)
+          a.phi.lane[l] = mine ? phi[a.phi_lane0 + l] : 0.0f;
+        else
+          a.phi.lane[l] = mine && !pml.is_inner(x + l, y, z) ? phi[pml.phi_index(x + l, y, z)] : 0.0f;
+      }
     }
     return a;
   }
@@ -52,18 +62,27 @@ struct WaveArrays {
     return 2.0f * u - prev + q_here * lap;
   }
 
-  // Lane l of the vector at (x, y, z), a PML point.
+  // The sum over axes of (eta[+1] - eta[-1]) (u[+1] - u[-1]) / (4 h^2) at lane l, point (i, y, z).
   template <int VEC>
-  KOKKOS_FORCEINLINE_FUNCTION float pml_point(int x, int y, int z, int l, const Pack<VEC>& u, const Nearest<VEC>& near,
-                                              float lap, const WaveAhead<VEC>& a) const {
-    const int i = x + l;
-    const float eta = eta_x[i] + eta_y[y] + eta_z[z];
-    const float gradient = (eta_x[i + 1] - eta_x[i - 1]) * (near.x_plus.lane[l] - near.x_minus.lane[l]) * inv_4h2_x +
-                           (eta_y[y + 1] - eta_y[y - 1]) * (near.y_plus.lane[l] - near.y_minus.lane[l]) * inv_4h2_y +
-                           (eta_z[z + 1] - eta_z[z - 1]) * (near.z_plus.lane[l] - near.z_minus.lane[l]) * inv_4h2_z;
-    phi[pml.phi_index(i, y, z)] = (a.phi.lane[l] - gradient) / (1.0f + eta);
-    return ((2.0f + 2.0f * eta - eta * eta) * u.lane[l] - a.prev.lane[l] + a.q.lane[l] * (lap + a.phi.lane[l])) /
-           (1.0f + 2.0f * eta);
+  KOKKOS_FORCEINLINE_FUNCTION float gradient(int i, int y, int z, int l, const Nearest<VEC>& near) const {
+    return (eta_x[i + 1] - eta_x[i - 1]) * (near.x_plus.lane[l] - near.x_minus.lane[l]) * inv_4h2_x +
+           (eta_y[y + 1] - eta_y[y - 1]) * (near.y_plus.lane[l] - near.y_minus.lane[l]) * inv_4h2_y +
+           (eta_z[z + 1] - eta_z[z - 1]) * (near.z_plus.lane[l] - near.z_minus.lane[l]) * inv_4h2_z;
+  }
+
+  // A PML point: u_next, and phi's new value in *phi_next.
+  KOKKOS_FORCEINLINE_FUNCTION static float pml_point(float eta, float gradient, float u, float prev, float q_here,
+                                                     float lap, float phi_old, float* phi_next) {
+    *phi_next = (phi_old - gradient) / (1.0f + eta);
+    return ((2.0f + 2.0f * eta - eta * eta) * u - prev + q_here * (lap + phi_old)) / (1.0f + 2.0f * eta);
+  }
+
+  // phi's new values of the lanes [first, last), whose indices follow lane0.
+  template <int VEC>
+  KOKKOS_FORCEINLINE_FUNCTION void store_phi(std::ptrdiff_t lane0, const float (&value)[VEC], int first,
+                                             int last) const {
+    for (int l = 0; l < VEC; ++l)
+      if (l >= first && l < last) phi[lane0 + l] = value[l];
   }
 
   // Stores u_next: the whole vector, or the lanes [first, last) of a vector that straddles the box's edge (the
@@ -106,12 +125,31 @@ struct WaveUpdate {
         (Where == Region::both && a.pml.is_inner(x, y, z) && a.pml.is_inner(x + VEC - 1, y, z))) {
       for (int l = 0; l < VEC; ++l)
         next.lane[l] = WaveArrays::inner_point(u.lane[l], ahead.prev.lane[l], ahead.q.lane[l], lap[l]);
+    } else if (ahead.phi_contiguous) {
+      // Every lane in one slab: branch-free lane loops (the host's packed FMAs and divisions); the lanes outside
+      // [first, last) compute from valid loads (the profiles are padded) and are not stored.
+      float phi_next[VEC];
+      for (int l = 0; l < VEC; ++l) {
+        const int i = x + l;
+        next.lane[l] =
+            WaveArrays::pml_point(a.eta_x[i] + a.eta_y[y] + a.eta_z[z], a.gradient(i, y, z, l, near), u.lane[l],
+                                  ahead.prev.lane[l], ahead.q.lane[l], lap[l], ahead.phi.lane[l], &phi_next[l]);
+      }
+      a.store_phi(ahead.phi_lane0, phi_next, first, last);
     } else {
+      // Lanes on both sides of the inner region's x edge (unified kernels only).
       for (int l = 0; l < VEC; ++l) {
         if (l < first || l >= last) continue;
-        next.lane[l] = Where == Region::both && a.pml.is_inner(x + l, y, z)
-                           ? WaveArrays::inner_point(u.lane[l], ahead.prev.lane[l], ahead.q.lane[l], lap[l])
-                           : a.pml_point(x, y, z, l, u, near, lap[l], ahead);
+        const int i = x + l;
+        if (Where == Region::both && a.pml.is_inner(i, y, z)) {
+          next.lane[l] = WaveArrays::inner_point(u.lane[l], ahead.prev.lane[l], ahead.q.lane[l], lap[l]);
+        } else {
+          float phi_next;
+          next.lane[l] =
+              WaveArrays::pml_point(a.eta_x[i] + a.eta_y[y] + a.eta_z[z], a.gradient(i, y, z, l, near), u.lane[l],
+                                    ahead.prev.lane[l], ahead.q.lane[l], lap[l], ahead.phi.lane[l], &phi_next);
+          a.phi[a.pml.phi_index(i, y, z)] = phi_next;
+        }
       }
     }
     a.store(L, x, y, z, next, first, last);
