@@ -42,14 +42,6 @@ struct PmlGeometry {
   KOKKOS_INLINE_FUNCTION std::size_t phi_index(int i, int j, int k) const {
     return std::size_t(slab_index(slab_of(i, j, k), i, j, k));
   }
-  // Lanes [first, last) of the points from x along row (j, k) in one slab have consecutive phi indices (a slab is
-  // a box); then *lane0 is the index lane 0 would have. False when the lanes straddle the inner region's x edge.
-  KOKKOS_INLINE_FUNCTION bool row_in_one_slab(int x, int j, int k, int first, int last, std::ptrdiff_t* lane0) const {
-    const int s = slab_of(x + first, j, k);
-    if (s < 0 || s != slab_of(x + last - 1, j, k)) return false;
-    *lane0 = slab_index(s, x, j, k);
-    return true;
-  }
   std::size_t points() const { return first[slab_count]; }
 };
 

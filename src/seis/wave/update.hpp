@@ -19,9 +19,12 @@ namespace seis::wave {
 template <int VEC>
 struct WaveAhead {
   Pack<VEC> prev, q, phi;
-  std::ptrdiff_t phi_lane0 = 0;  // phi index of lane 0 when the vector's PML lanes lie in one slab
-  bool phi_contiguous = false;
+  std::ptrdiff_t phi_lane0 = 0;  // phi index of lane 0 (PML kernels: a vector's lanes lie in one slab)
 };
+
+// The three epilogues differ in which points they update: the inner region only (the two- and seven-domain
+// strategies' inner kernel), the PML slabs only, or the whole grid with a branch per point (unified).
+enum class Region { inner, pml, both };
 
 struct WaveArrays {
   float* u_prev;       // u at step n - 1 on entry, n + 1 on exit
@@ -36,24 +39,21 @@ struct WaveArrays {
 
   // u_prev and q as whole vectors (a writer's vector lies inside its row, the lanes outside the box are not
   // used); phi of the lanes [first, last) in the PML, when the kernel updates PML points.
-  template <int VEC, bool Pml>
+  template <int VEC, Region Where>
   KOKKOS_FORCEINLINE_FUNCTION WaveAhead<VEC> fetch(const FieldLayout& L, int x, int y, int z, int first,
                                                    int last) const {
     const index_t o = L.offset(x, y, z);
     WaveAhead<VEC> a;
     a.prev = load_pack<VEC>(u_prev + o);
     a.q = load_pack<VEC>(q + o);
-    if constexpr (Pml) {
-      // One index per vector where its lanes share a slab (always in the PML kernels, whose boxes are the slabs):
-      // per-lane slab lookups cost the slab kernels more than their memory traffic.
-      a.phi_contiguous = pml.row_in_one_slab(x, y, z, first, last, &a.phi_lane0);
-      for (int l = 0; l < VEC; ++l) {
-        const bool mine = l >= first && l < last;
-        if (a.phi_contiguous)
-          a.phi.lane[l] = mine ? phi[a.phi_lane0 + l] : 0.0f;
-        else
-          a.phi.lane[l] = mine && !pml.is_inner(x + l, y, z) ? phi[pml.phi_index(x + l, y, z)] : 0.0f;
-      }
+    if constexpr (Where == Region::pml) {
+      // The PML kernels' boxes are the slabs: one phi index per vector (per-lane slab lookups cost the slab
+      // kernels more than their memory traffic).
+      a.phi_lane0 = pml.slab_index(pml.slab_of(x + first, y, z), x, y, z);
+      for (int l = 0; l < VEC; ++l) a.phi.lane[l] = l >= first && l < last ? phi[a.phi_lane0 + l] : 0.0f;
+    } else if constexpr (Where == Region::both) {
+      for (int l = 0; l < VEC; ++l)
+        a.phi.lane[l] = l >= first && l < last && !pml.is_inner(x + l, y, z) ? phi[pml.phi_index(x + l, y, z)] : 0.0f;
     }
     return a;
   }
@@ -100,10 +100,6 @@ struct WaveArrays {
   }
 };
 
-// The three epilogues differ in which points they update: the inner region only (the two- and seven-domain
-// strategies' inner kernel), the PML slabs only, or the whole grid with a branch per point (unified).
-enum class Region { inner, pml, both };
-
 template <Region Where>
 struct WaveUpdate {
   WaveArrays a;
@@ -113,7 +109,7 @@ struct WaveUpdate {
   using Ahead = WaveAhead<VEC>;
   template <int VEC>
   KOKKOS_FORCEINLINE_FUNCTION Ahead<VEC> fetch(const FieldLayout& L, int x, int y, int z, int first, int last) const {
-    return a.template fetch<VEC, Where != Region::inner>(L, x, y, z, first, last);
+    return a.template fetch<VEC, Where>(L, x, y, z, first, last);
   }
 
   template <int VEC>
@@ -125,7 +121,7 @@ struct WaveUpdate {
         (Where == Region::both && a.pml.is_inner(x, y, z) && a.pml.is_inner(x + VEC - 1, y, z))) {
       for (int l = 0; l < VEC; ++l)
         next.lane[l] = WaveArrays::inner_point(u.lane[l], ahead.prev.lane[l], ahead.q.lane[l], lap[l]);
-    } else if (ahead.phi_contiguous) {
+    } else if constexpr (Where == Region::pml) {
       // Every lane in one slab: branch-free lane loops (the host's packed FMAs and divisions); the lanes outside
       // [first, last) compute from valid loads (the profiles are padded) and are not stored.
       float phi_next[VEC];
@@ -137,7 +133,8 @@ struct WaveUpdate {
       }
       a.store_phi(ahead.phi_lane0, phi_next, first, last);
     } else {
-      // Lanes on both sides of the inner region's x edge (unified kernels only).
+      // Unified kernels: a branch and a slab lookup per lane (vectors may straddle the inner region's x edge); a
+      // second, one-slab path measured slower on the H100 (128 registers and spills at R = 4: perf/NOTES.md).
       for (int l = 0; l < VEC; ++l) {
         if (l < first || l >= last) continue;
         const int i = x + l;
