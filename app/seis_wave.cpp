@@ -4,7 +4,6 @@
 #include <Kokkos_Core.hpp>
 #include <chrono>
 #include <cmath>
-#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <iomanip>
@@ -226,11 +225,7 @@ int run(int argc, char** argv) {
   facts.commit = build_info::git_commit;
   facts.dirty = build_info::git_dirty;
   if (Kokkos::SpaceAccessibility<Kokkos::HostSpace, Exec::memory_space>::accessible)
-    for (const char* name : {"OMP_PROC_BIND", "OMP_PLACES"}) {
-      const char* value = std::getenv(name);
-      facts.thread_placement +=
-          std::string(facts.thread_placement.empty() ? "" : " ") + name + "=" + (value ? value : "(unset)");
-    }
+    facts.thread_placement = compat::thread_placement();
   const std::time_t now = std::time(nullptr);
   char date[32];
   std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
@@ -259,9 +254,7 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Threads pinned one per place (Kokkos warns without it); a user's own setting wins. run.json records both.
-  setenv("OMP_PROC_BIND", "spread", 0);
-  setenv("OMP_PLACES", "threads", 0);
+  compat::default_thread_placement();
   Kokkos::ScopeGuard kokkos(argc, argv);
   try {
     return run(argc, argv);

@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <iostream>
@@ -159,13 +158,8 @@ RunInfo describe_run() {
   info.compiler = build_info::compiler;
   info.commit = build_info::git_commit;
   info.dirty = build_info::git_dirty;
-  if (Kokkos::SpaceAccessibility<Kokkos::HostSpace, Exec::memory_space>::accessible) {
-    const auto env = [](const char* name) {
-      const char* value = std::getenv(name);
-      return std::string(name) + "=" + (value ? value : "(unset)");
-    };
-    info.thread_placement = env("OMP_PROC_BIND") + " " + env("OMP_PLACES");
-  }
+  if (Kokkos::SpaceAccessibility<Kokkos::HostSpace, Exec::memory_space>::accessible)
+    info.thread_placement = compat::thread_placement();
   const std::time_t now = std::time(nullptr);
   char date[32];
   std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));

@@ -6,13 +6,12 @@
 
 #include "bench_io.hpp"
 #include "bench_runner.hpp"
+#include "seis/core/compat.hpp"
 
 int main(int argc, char** argv) {
   seis::bench::Config config;
   if (const auto exit_code = seis::bench::parse_command_line(argc, argv, config)) return *exit_code;
-  // Benchmarks want threads pinned; Kokkos warns without it. A user's own setting wins.
-  setenv("OMP_PROC_BIND", "spread", 0);
-  setenv("OMP_PLACES", "threads", 0);
+  seis::compat::default_thread_placement();
   Kokkos::ScopeGuard kokkos(argc, argv);
   try {
     if (config.list) {

@@ -1,5 +1,6 @@
 #include "seis/core/compat.hpp"
 
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -11,6 +12,20 @@ std::string host_processor_name() {
   while (std::getline(cpuinfo, line))
     if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
   return "host";
+}
+
+void default_thread_placement() {
+  setenv("OMP_PROC_BIND", "spread", 0);
+  setenv("OMP_PLACES", "threads", 0);
+}
+
+std::string thread_placement() {
+  std::string text;
+  for (const char* name : {"OMP_PROC_BIND", "OMP_PLACES"}) {
+    const char* value = std::getenv(name);
+    text += std::string(text.empty() ? "" : " ") + name + "=" + (value ? value : "(unset)");
+  }
+  return text;
 }
 
 std::size_t available_memory_bytes() {

@@ -142,6 +142,11 @@ class Instances {
 
 // The device's name (GPUs) or the host's processor and thread count.
 std::string host_processor_name();
+// OpenMP threads pinned one per place (Kokkos warns without it) unless the environment says otherwise; call
+// before Kokkos::initialize.
+void default_thread_placement();
+// "OMP_PROC_BIND=... OMP_PLACES=..." as this process sees them, for the reports of host backends.
+std::string thread_placement();
 template <class ExecSpace>
 std::string device_name() {
 #if defined(KOKKOS_ENABLE_CUDA)
