@@ -224,8 +224,7 @@ int run(int argc, char** argv) {
   facts.compiler = build_info::compiler;
   facts.commit = build_info::git_commit;
   facts.dirty = build_info::git_dirty;
-  if (Kokkos::SpaceAccessibility<Kokkos::HostSpace, Exec::memory_space>::accessible)
-    facts.thread_placement = compat::thread_placement();
+  facts.thread_placement = compat::thread_placement<Exec>();
   const std::time_t now = std::time(nullptr);
   char date[32];
   std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));

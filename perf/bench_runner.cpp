@@ -158,8 +158,7 @@ RunInfo describe_run() {
   info.compiler = build_info::compiler;
   info.commit = build_info::git_commit;
   info.dirty = build_info::git_dirty;
-  if (Kokkos::SpaceAccessibility<Kokkos::HostSpace, Exec::memory_space>::accessible)
-    info.thread_placement = compat::thread_placement();
+  info.thread_placement = compat::thread_placement<Exec>();
   const std::time_t now = std::time(nullptr);
   char date[32];
   std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));

@@ -147,6 +147,14 @@ std::string host_processor_name();
 void default_thread_placement();
 // "OMP_PROC_BIND=... OMP_PLACES=..." as this process sees them, for the reports of host backends.
 std::string thread_placement();
+// The same for ExecSpace's reports: empty where its threads are not the host's.
+template <class ExecSpace>
+std::string thread_placement() {
+  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible)
+    return thread_placement();
+  else
+    return {};
+}
 template <class ExecSpace>
 std::string device_name() {
 #if defined(KOKKOS_ENABLE_CUDA)

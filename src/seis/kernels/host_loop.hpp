@@ -16,8 +16,9 @@ struct HostLoop {
   DeviceWeights<R> w;
 
   void operator()(int row) const {
-    const float* c = in + L.offset(0, row % L.ny, row / L.ny);
-    float* o = out + L.offset(0, row % L.ny, row / L.ny);
+    const index_t start = L.offset(0, row % L.ny, row / L.ny);
+    const float* c = in + start;
+    float* o = out + start;
     const std::ptrdiff_t sy = L.ldx, sz = L.plane;
 #if defined(_OPENMP)
 #pragma omp simd

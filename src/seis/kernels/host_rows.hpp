@@ -4,7 +4,7 @@
 // instead; only the variant's operator and epilogue carry over, not where a GPU would keep each axis' neighbours.
 // A work item is a block of rows (y) over a run of planes (z): it walks the planes and, in each, its rows, x in
 // chunks of host_width floats whose lane loops the compiler turns into packed FMAs. The 2R + 1 planes of a block
-// that the z taps touch stay in the core's L2 (block_rows keeps them under host_block_bytes), so each input float
+// that the z taps touch stay in the core's L2 (host_blocks keeps them under host_block_bytes), so each input float
 // comes from memory about once, like the GPU's 2.5D streaming.
 #include <algorithm>
 

@@ -341,14 +341,14 @@ struct TileKernelLauncher {
         Kokkos::parallel_for("seis::host_rows", Kokkos::RangePolicy<ExecSpace>(exec, 0, blocks.items()),
                              HostRows<R, Src::op, Epilogue>{in, L, w, boxes[b], blocks, epilogue});
       }
-      return;
+    } else {
+      using Kernel = TileStencil<ExecSpace, R, VEC, Src, Occupancy, Epilogue>;
+      const auto kernel = make<R, VEC>(in, L, c, o, boxes, box_count, epilogue);
+      if (kernel.boxes.league() == 0) return;
+      auto policy = typename Kernel::Policy(exec, kernel.boxes.league(), kernel.shape.tx * kernel.shape.ty);
+      if constexpr (Src::staged) policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes(kernel.shape)));
+      Kokkos::parallel_for("seis::tile_stencil", policy, kernel);
     }
-    using Kernel = TileStencil<ExecSpace, R, VEC, Src, Occupancy, Epilogue>;
-    const auto kernel = make<R, VEC>(in, L, c, o, boxes, box_count, epilogue);
-    if (kernel.boxes.league() == 0) return;
-    auto policy = typename Kernel::Policy(exec, kernel.boxes.league(), kernel.shape.tx * kernel.shape.ty);
-    if constexpr (Src::staged) policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes(kernel.shape)));
-    Kokkos::parallel_for("seis::tile_stencil", policy, kernel);
   }
 
   template <int R, int VEC>

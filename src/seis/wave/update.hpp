@@ -62,19 +62,19 @@ struct WaveArrays {
     return 2.0f * u - prev + q_here * lap;
   }
 
-  // The sum over axes of (eta[+1] - eta[-1]) (u[+1] - u[-1]) / (4 h^2) at lane l, point (i, y, z).
+  // Lane l of the vector at (x, y, z), a PML point: u_next, and phi's new value in *phi_next.
   template <int VEC>
-  KOKKOS_FORCEINLINE_FUNCTION float gradient(int i, int y, int z, int l, const Nearest<VEC>& near) const {
-    return (eta_x[i + 1] - eta_x[i - 1]) * (near.x_plus.lane[l] - near.x_minus.lane[l]) * inv_4h2_x +
-           (eta_y[y + 1] - eta_y[y - 1]) * (near.y_plus.lane[l] - near.y_minus.lane[l]) * inv_4h2_y +
-           (eta_z[z + 1] - eta_z[z - 1]) * (near.z_plus.lane[l] - near.z_minus.lane[l]) * inv_4h2_z;
-  }
-
-  // A PML point: u_next, and phi's new value in *phi_next.
-  KOKKOS_FORCEINLINE_FUNCTION static float pml_point(float eta, float gradient, float u, float prev, float q_here,
-                                                     float lap, float phi_old, float* phi_next) {
-    *phi_next = (phi_old - gradient) / (1.0f + eta);
-    return ((2.0f + 2.0f * eta - eta * eta) * u - prev + q_here * (lap + phi_old)) / (1.0f + 2.0f * eta);
+  KOKKOS_FORCEINLINE_FUNCTION float pml_point(int x, int y, int z, int l, const Pack<VEC>& u, const Nearest<VEC>& near,
+                                              float lap, const WaveAhead<VEC>& a, float* phi_next) const {
+    static_assert(VEC <= profile_padding, "a vector's lanes past the grid read eta beyond the padded profile");
+    const int i = x + l;
+    const float eta = eta_x[i] + eta_y[y] + eta_z[z];
+    const float gradient = (eta_x[i + 1] - eta_x[i - 1]) * (near.x_plus.lane[l] - near.x_minus.lane[l]) * inv_4h2_x +
+                           (eta_y[y + 1] - eta_y[y - 1]) * (near.y_plus.lane[l] - near.y_minus.lane[l]) * inv_4h2_y +
+                           (eta_z[z + 1] - eta_z[z - 1]) * (near.z_plus.lane[l] - near.z_minus.lane[l]) * inv_4h2_z;
+    *phi_next = (a.phi.lane[l] - gradient) / (1.0f + eta);
+    return ((2.0f + 2.0f * eta - eta * eta) * u.lane[l] - a.prev.lane[l] + a.q.lane[l] * (lap + a.phi.lane[l])) /
+           (1.0f + 2.0f * eta);
   }
 
   // phi's new values of the lanes [first, last), whose indices follow lane0.
@@ -125,27 +125,19 @@ struct WaveUpdate {
       // Every lane in one slab: branch-free lane loops (the host's packed FMAs and divisions); the lanes outside
       // [first, last) compute from valid loads (the profiles are padded) and are not stored.
       float phi_next[VEC];
-      for (int l = 0; l < VEC; ++l) {
-        const int i = x + l;
-        next.lane[l] =
-            WaveArrays::pml_point(a.eta_x[i] + a.eta_y[y] + a.eta_z[z], a.gradient(i, y, z, l, near), u.lane[l],
-                                  ahead.prev.lane[l], ahead.q.lane[l], lap[l], ahead.phi.lane[l], &phi_next[l]);
-      }
+      for (int l = 0; l < VEC; ++l) next.lane[l] = a.pml_point(x, y, z, l, u, near, lap[l], ahead, &phi_next[l]);
       a.store_phi(ahead.phi_lane0, phi_next, first, last);
     } else {
       // Unified kernels: a branch and a slab lookup per lane (vectors may straddle the inner region's x edge); a
       // second, one-slab path measured slower on the H100 (128 registers and spills at R = 4: perf/NOTES.md).
       for (int l = 0; l < VEC; ++l) {
         if (l < first || l >= last) continue;
-        const int i = x + l;
-        if (Where == Region::both && a.pml.is_inner(i, y, z)) {
+        if (Where == Region::both && a.pml.is_inner(x + l, y, z)) {
           next.lane[l] = WaveArrays::inner_point(u.lane[l], ahead.prev.lane[l], ahead.q.lane[l], lap[l]);
         } else {
           float phi_next;
-          next.lane[l] =
-              WaveArrays::pml_point(a.eta_x[i] + a.eta_y[y] + a.eta_z[z], a.gradient(i, y, z, l, near), u.lane[l],
-                                    ahead.prev.lane[l], ahead.q.lane[l], lap[l], ahead.phi.lane[l], &phi_next);
-          a.phi[a.pml.phi_index(i, y, z)] = phi_next;
+          next.lane[l] = a.pml_point(x, y, z, l, u, near, lap[l], ahead, &phi_next);
+          a.phi[a.pml.phi_index(x + l, y, z)] = phi_next;
         }
       }
     }
