@@ -1,6 +1,7 @@
 // seis-wave: acoustic wave modelling on any Kokkos backend. Reads flags and a run file (seis_io, host-only), builds
 // the model, runs seis::wave::Simulation with progress, snapshots and checkpoints, and writes the seismogram
-// (SEG-Y), pictures (PNG) and run.json.
+// (SEG-Y), pictures (PNG) and run.json. Built with MPI, each rank runs one part of the grid (seis::mpi): rank 0
+// writes the seismogram, pictures and report, every rank its checkpoints and snapshot parts.
 #include <Kokkos_Core.hpp>
 #include <chrono>
 #include <cmath>
@@ -9,12 +10,16 @@
 #include <iomanip>
 #include <iostream>
 #include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
 
 #include "seis/core/compat.hpp"
 #include "seis/core/error.hpp"
 #include "seis/io/outputs.hpp"
 #include "seis/io/run_config.hpp"
 #include "seis/io/run_report.hpp"
+#include "seis/mpi/world.hpp"
 #include "seis/wave/model.hpp"
 #include "seis/wave/simulation.hpp"
 #include "seis_build_info.hpp"
@@ -41,7 +46,10 @@ std::vector<float> load_model(const std::string& model, int nx, int ny, int nz) 
   return io::read_velocity_raw(model, nx, ny, nz);
 }
 
-wave::Setup make_setup(const io::RunConfig& c) {
+// The run's set-up; `decompose` returns this rank's part of the grid, before anything large is allocated.
+template <class Decompose>
+wave::Setup make_setup(const io::RunConfig& c, Decompose&& decompose, wave::Subdomain& part,
+                       std::size_t available_bytes) {
   wave::Setup s;
   io::parse_grid(c.grid, s.nx, s.ny, s.nz);
   s.h = c.spacing;
@@ -54,8 +62,9 @@ wave::Setup make_setup(const io::RunConfig& c) {
   require(s.h > 0, "--spacing ", s.h, " m must be > 0");
   require(c.duration > 0, "--duration ", c.duration, " s must be > 0");
   require(c.cfl > 0 && c.cfl <= 1, "--cfl ", c.cfl, " must be in (0, 1] (1 is the stability bound)");
+  part = decompose(s);
   // Before the model is allocated: a grid too large for the device is refused without touching the host's memory.
-  wave::check_memory(s, compat::available_memory_bytes());
+  wave::check_memory(s, part, available_bytes);
   s.velocity = load_model(c.model, s.nx, s.ny, s.nz);
   float vmax = 0;
   for (float v : s.velocity) vmax = std::max(vmax, v);
@@ -89,9 +98,10 @@ wave::Setup make_setup(const io::RunConfig& c) {
   return s;
 }
 
-// The parameters a checkpoint must share with the run that restores it.
-std::string fingerprint(const io::RunConfig& c, const wave::Setup& s) {
+// The parameters a checkpoint must share with the run that restores it, and the part of the grid it holds.
+std::string fingerprint(const io::RunConfig& c, const wave::Setup& s, const mpi::Cartesian& grid) {
   std::ostringstream f;
+  f << "part " << grid.cy() << "," << grid.cz() << " of " << grid.py() << "x" << grid.pz() << " ";
   f << std::hexfloat << "grid " << s.nx << "x" << s.ny << "x" << s.nz << " h " << s.h << " R " << s.radius << " dt "
     << s.dt << " steps " << s.steps << " boundary " << wave::to_string(s.boundary) << " ndamp " << s.ndamp
     << " strategy " << wave::to_string(s.strategy) << " model " << c.model << " wavelet " << wave::to_string(s.wavelet)
@@ -113,16 +123,27 @@ std::string format_seconds(double s) {
   return out.str();
 }
 
-// Vertical (x-z at the source's y) and horizontal (x-y at its depth) slices of an interior wavefield.
+// Vertical (x-z at the source's y) and horizontal (x-y at its depth) slices of the wavefield, from every rank's
+// part (zeros elsewhere, added up on rank 0), written by rank 0.
 void write_slices(const std::string& stem, const std::vector<float>& u, const wave::Setup& s,
-                  std::vector<std::string>& files) {
+                  const wave::Subdomain& part, const mpi::World& world, std::vector<std::string>& files) {
   const int js = std::min(int(std::lround(s.sources[0].y / s.h)), s.ny - 1);
   const int ks = std::min(int(std::lround(s.sources[0].z / s.h)), s.nz - 1);
-  std::vector<float> xz(std::size_t(s.nx) * s.nz), xy(std::size_t(s.nx) * s.ny);
-  for (int k = 0; k < s.nz; ++k)
-    for (int i = 0; i < s.nx; ++i) xz[std::size_t(k) * s.nx + i] = u[(std::size_t(k) * s.ny + js) * s.nx + i];
-  for (int j = 0; j < s.ny; ++j)
-    for (int i = 0; i < s.nx; ++i) xy[std::size_t(j) * s.nx + i] = u[(std::size_t(ks) * s.ny + j) * s.nx + i];
+  std::vector<float> xz(std::size_t(s.nx) * s.nz, 0.0f), xy(std::size_t(s.nx) * s.ny, 0.0f);
+  const int* o = part.offset;
+  const int* n = part.size;
+  auto local = [&](int i, int j, int k) {
+    return u[(std::size_t(k - o[2]) * n[1] + std::size_t(j - o[1])) * n[0] + i];
+  };
+  for (int k = o[2]; k < o[2] + n[2]; ++k)
+    for (int j = o[1]; j < o[1] + n[1]; ++j)
+      for (int i = 0; i < s.nx; ++i) {
+        if (j == js) xz[std::size_t(k) * s.nx + i] = local(i, j, k);
+        if (k == ks) xy[std::size_t(j) * s.nx + i] = local(i, j, k);
+      }
+  world.reduce_sum(xz);
+  world.reduce_sum(xy);
+  if (world.rank() != 0) return;
   const int block = std::max(1, 600 / std::max(s.nx, 1));
   io::write_png(stem + "-xz.png", xz, s.nz, s.nx, 99, block, block);
   io::write_png(stem + "-xy.png", xy, s.ny, s.nx, 99, block, block);
@@ -130,33 +151,65 @@ void write_slices(const std::string& stem, const std::vector<float>& u, const wa
   files.push_back(stem + "-xy.png");
 }
 
-int run(int argc, char** argv) {
+// One file per rank when there are several: NAME.rankNNNN.EXT.
+std::string rank_file(const fs::path& dir, const std::string& name, const std::string& ext, const mpi::World& world) {
+  std::ostringstream f;
+  f << name;
+  if (world.size() > 1) f << ".rank" << std::setw(4) << std::setfill('0') << world.rank();
+  return (dir / (f.str() + ext)).string();
+}
+
+int run(const mpi::World& world, int argc, char** argv) {
   io::RunConfig config;
   if (!io::parse_command_line(argc, argv, config)) return 0;
-  const wave::Setup setup = make_setup(config);
+  int py = 0, pz = 0;
+  if (!config.decomposition.empty()) wave::parse_decomposition(config.decomposition, py, pz);
+  const mpi::Cartesian grid(world, py, pz);
+  wave::Subdomain part;
+  // Ranks sharing a host backend's memory share what it has.
+  const std::size_t available =
+      compat::available_memory_bytes() /
+      (Kokkos::SpaceAccessibility<Kokkos::HostSpace, Exec::memory_space>::accessible ? world.local_size() : 1);
+  const wave::Setup setup = make_setup(
+      config, [&](const wave::Setup& s) { return wave::split_grid(s, grid.py(), grid.pz(), grid.cy(), grid.cz()); },
+      part, available);
+  const bool root = world.rank() == 0;
   const fs::path dir(config.output);
   fs::create_directories(dir);
-  const std::string checkpoint = (dir / "checkpoint.bin").string();
-  const std::string print = fingerprint(config, setup);
+  const std::string checkpoint = rank_file(dir, "checkpoint", ".bin", world);
+  const std::string print = fingerprint(config, setup, grid);
 
-  wave::Simulation<Exec> sim(setup);
-  std::cout << "seis-wave: " << setup.nx << "x" << setup.ny << "x" << setup.nz << " points, h = " << setup.h
-            << " m, R = " << setup.radius << ", dt = " << setup.dt * 1e3 << " ms, " << setup.steps << " steps ("
-            << setup.steps * setup.dt << " s), " << wave::to_string(setup.boundary) << " (ndamp " << sim.pml().thickness
-            << "), strategy " << wave::to_string(setup.strategy) << ", " << setup.sources.size() << " source(s), "
-            << setup.receivers.size() << " receivers, on " << compat::device_name<Exec>() << " (" << Exec::name()
-            << ")\n";
-  const double copy = sim.copy_bandwidth();
+  const bool device_halo = !Kokkos::SpaceAccessibility<Kokkos::HostSpace, Exec::memory_space>::accessible;
+  const auto halo = grid.halo(config.mpi_timeout, device_halo && mpi::World::gpu_aware());
+  wave::Simulation<Exec> sim(setup, part, halo.get());
+  if (root)
+    std::cout << "seis-wave: " << setup.nx << "x" << setup.ny << "x" << setup.nz << " points, h = " << setup.h
+              << " m, R = " << setup.radius << ", dt = " << setup.dt * 1e3 << " ms, " << setup.steps << " steps ("
+              << setup.steps * setup.dt << " s), " << wave::to_string(setup.boundary) << " (ndamp "
+              << sim.pml().thickness << "), strategy " << wave::to_string(setup.strategy) << ", "
+              << setup.sources.size() << " source(s), " << setup.receivers.size() << " receivers, on "
+              << compat::device_name<Exec>() << " (" << Exec::name() << ")\n";
+  std::string halo_buffers = "none";
+  if (halo) {
+    halo_buffers = halo->device_buffers() ? "device (GPU-aware MPI)" : device_halo ? "host-staged" : "host memory";
+    if (root)
+      std::cout << "  " << world.size() << " MPI ranks, " << grid.py() << "x" << grid.pz()
+                << " parts over y and z, halos in " << halo_buffers << ", " << mpi::World::library() << "\n";
+  }
+  const double copy = world.sum(sim.copy_bandwidth());
   int restarted_at = 0;
   if (config.restart) {
     require(fs::exists(checkpoint), "--restart: no checkpoint at ", checkpoint);
     sim.restore(io::read_checkpoint(checkpoint, print));
     restarted_at = sim.step();
-    std::cout << "restarted from " << checkpoint << " at step " << restarted_at << "\n";
+    const int first = world.min(restarted_at), last = world.max(restarted_at);
+    require(first == last, "--restart: the ranks' checkpoints hold steps ", first, " to ", last,
+            " (a checkpoint was cut short); restart from the beginning");
+    if (root) std::cout << "restarted from " << checkpoint << " at step " << restarted_at << "\n";
   }
 
   std::vector<std::string> files;
-  const double points = double(sim.layout().interior_points());
+  const double points = double(setup.nx) * setup.ny * setup.nz;
   double kernel_seconds = 0;
   int timed_steps = 0, chunk = 1;
   auto last_print = std::chrono::steady_clock::now();
@@ -175,16 +228,17 @@ int run(int argc, char** argv) {
     const int step = sim.step();
     if (config.snapshot_every > 0 && step % config.snapshot_every == 0 && step < setup.steps) {
       std::ostringstream stem;
-      stem << (dir / "snapshot-").string() << std::setw(6) << std::setfill('0') << step;
-      io::write_snapshot(stem.str() + ".f32", sim.wavefield(), setup.nx, setup.ny, setup.nz, setup.h, step,
-                         step * setup.dt);
-      write_slices(stem.str(), sim.wavefield(), setup, files);
-      files.push_back(stem.str() + ".f32");
+      stem << "snapshot-" << std::setw(6) << std::setfill('0') << step;
+      const std::vector<float> u = sim.wavefield();
+      const std::string raw = rank_file(dir, stem.str(), ".f32", world);
+      io::write_snapshot(raw, u, part, setup.h, step, step * setup.dt);
+      write_slices((dir / stem.str()).string(), u, setup, part, world, files);
+      files.push_back(raw);
     }
     if (config.checkpoint_every > 0 && step % config.checkpoint_every == 0 && step < setup.steps)
       io::write_checkpoint(checkpoint, sim.state(), print);
     const auto now = std::chrono::steady_clock::now();
-    if (!config.quiet && std::chrono::duration<double>(now - last_print).count() >= config.progress_seconds) {
+    if (root && !config.quiet && std::chrono::duration<double>(now - last_print).count() >= config.progress_seconds) {
       last_print = now;
       const double per_step = kernel_seconds / timed_steps;
       std::cout << "  step " << step << "/" << setup.steps << "  t = " << std::fixed << std::setprecision(3)
@@ -194,28 +248,39 @@ int run(int argc, char** argv) {
     }
   }
 
+  // Every corner of every receiver is recorded by the one rank holding it (zeros elsewhere): their sum on rank 0
+  // is the undecomposed run's, bit for bit.
   const int samples = setup.steps;
-  const std::vector<float> traces = sim.traces();
-  const std::string segy = (dir / "seismogram.sgy").string();
-  io::write_seismogram(segy, traces, samples, setup.dt, setup.receivers, setup.sources[0]);
-  files.push_back(segy);
-  std::vector<float> gather(traces.size());
-  const std::size_t receivers = setup.receivers.size();
-  for (std::size_t r = 0; r < receivers; ++r)
-    for (int n = 0; n < samples; ++n) gather[std::size_t(n) * receivers + r] = traces[r * samples + std::size_t(n)];
-  const std::string gather_png = (dir / "shot-gather.png").string();
-  // Receivers drawn wide enough that the picture is about as wide as it is tall; clipped at the 97th percentile so
-  // that the reflections show beside the direct wave.
-  io::write_png(gather_png, gather, samples, int(receivers), 97, std::max(1, int(samples / 1.5 / receivers)), 1);
-  files.push_back(gather_png);
+  std::vector<float> corners = sim.corner_traces();
+  world.reduce_sum(corners);
+  const std::vector<float> traces = wave::sum_corners(corners, setup.receivers.size(), samples, sim.step());
+  if (root) {
+    const std::string segy = (dir / "seismogram.sgy").string();
+    io::write_seismogram(segy, traces, samples, setup.dt, setup.receivers, setup.sources[0]);
+    files.push_back(segy);
+    std::vector<float> gather(traces.size());
+    const std::size_t receivers = setup.receivers.size();
+    for (std::size_t r = 0; r < receivers; ++r)
+      for (int n = 0; n < samples; ++n) gather[std::size_t(n) * receivers + r] = traces[r * samples + std::size_t(n)];
+    const std::string gather_png = (dir / "shot-gather.png").string();
+    // Receivers drawn wide enough that the picture is about as wide as it is tall; clipped at the 97th percentile
+    // so that the reflections show beside the direct wave.
+    io::write_png(gather_png, gather, samples, int(receivers), 97, std::max(1, int(samples / 1.5 / receivers)), 1);
+    files.push_back(gather_png);
+  }
   if (!config.benchmark) {
     const std::vector<float> u = sim.wavefield();
-    const std::string last = (dir / "wavefield-final").string();
-    io::write_snapshot(last + ".f32", u, setup.nx, setup.ny, setup.nz, setup.h, sim.step(), sim.step() * setup.dt);
-    files.push_back(last + ".f32");
-    write_slices(last, u, setup, files);
+    const std::string raw = rank_file(dir, "wavefield-final", ".f32", world);
+    io::write_snapshot(raw, u, part, setup.h, sim.step(), sim.step() * setup.dt);
+    files.push_back(raw);
+    write_slices((dir / "wavefield-final").string(), u, setup, part, world, files);
   }
 
+  // The slowest rank sets the pace; bytes and copy bandwidth add up over ranks.
+  const double per_step = world.max(timed_steps > 0 ? kernel_seconds / timed_steps : 0);
+  const double halo_per_step = world.max(timed_steps > 0 ? sim.halo_seconds() / timed_steps : 0);
+  const double bytes = world.sum(sim.bytes_per_step());
+  if (!root) return 0;
   io::RunFacts facts;
   facts.device = compat::device_name<Exec>();
   facts.backend = Exec::name();
@@ -231,11 +296,16 @@ int run(int argc, char** argv) {
   facts.date = date;
   facts.steps_done = timed_steps;
   facts.restarted_at = restarted_at;
-  facts.seconds_per_step = timed_steps > 0 ? kernel_seconds / timed_steps : 0;
-  facts.gpts_per_s = facts.seconds_per_step > 0 ? points / facts.seconds_per_step * 1e-9 : 0;
-  facts.bytes_per_point = sim.bytes_per_step() / points;
-  facts.step_gb_per_s = facts.seconds_per_step > 0 ? sim.bytes_per_step() / facts.seconds_per_step * 1e-9 : 0;
+  facts.seconds_per_step = per_step;
+  facts.gpts_per_s = per_step > 0 ? points / per_step * 1e-9 : 0;
+  facts.bytes_per_point = bytes / points;
+  facts.step_gb_per_s = per_step > 0 ? bytes / per_step * 1e-9 : 0;
   facts.copy_gb_per_s = copy;
+  facts.ranks = world.size();
+  facts.decomposition = std::to_string(grid.py()) + "x" + std::to_string(grid.pz());
+  facts.mpi_library = mpi::World::library();
+  facts.halo_buffers = halo_buffers;
+  facts.halo_seconds_per_step = halo_per_step;
   const std::string report = (dir / "run.json").string();
   files.push_back(report);
   facts.files = files;
@@ -244,8 +314,9 @@ int run(int argc, char** argv) {
   std::cout << std::setprecision(4) << "done: " << facts.seconds_per_step * 1e3 << " ms/step, " << facts.gpts_per_s
             << " GPts/s, " << facts.bytes_per_point << " B/point -> " << facts.step_gb_per_s
             << " GB/s = " << (copy > 0 ? 100 * facts.step_gb_per_s / copy : 0) << "% of this run's copy (" << copy
-            << " GB/s)\n"
-            << "wrote:\n";
+            << " GB/s)";
+  if (halo) std::cout << ", halos " << halo_per_step * 1e3 << " ms/step on the slowest rank";
+  std::cout << "\nwrote:\n";
   for (const auto& f : files) std::cout << "  " << f << "\n";
   return 0;
 }
@@ -253,15 +324,42 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  compat::default_thread_placement();
-  Kokkos::ScopeGuard kokkos(argc, argv);
-  try {
-    return run(argc, argv);
-  } catch (const seis::InvalidArgument& e) {
-    std::cerr << "seis-wave: " << e.what() << "\n";
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "seis-wave: error: " << e.what() << "\n";
-    return 1;
+  mpi::World world(argc, argv);
+  // Several ranks on one node: each gets its own GPU, or its share of the cores (unless the environment says
+  // otherwise); thread pinning is then left to the launcher, whose binding the ranks' threads inherit.
+  std::vector<char*> args(argv, argv + argc);
+  std::string device_flag;
+  if (world.local_size() > 1) {
+    bool chosen = false;
+    for (char* a : args) chosen = chosen || std::string(a).rfind("--kokkos-device-id", 0) == 0;
+    if (!chosen && compat::device_count() > 1) {
+      device_flag = "--kokkos-device-id=" + std::to_string(world.local_rank() % compat::device_count());
+      args.push_back(device_flag.data());
+    }
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    setenv("OMP_NUM_THREADS", std::to_string(std::max(1u, cores / unsigned(world.local_size()))).c_str(), 0);
+  } else {
+    compat::default_thread_placement();
   }
+  int count = int(args.size());
+  args.push_back(nullptr);
+  char** arguments = args.data();
+  int code = 0;
+  std::string message;
+  {
+    Kokkos::ScopeGuard kokkos(count, arguments);
+    try {
+      return run(world, count, arguments);
+    } catch (const seis::InvalidArgument& e) {
+      code = 2, message = e.what();
+    } catch (const std::exception& e) {
+      code = 1, message = std::string("error: ") + e.what();
+    }
+    std::cerr << "seis-wave: " << (world.size() > 1 ? "rank " + std::to_string(world.rank()) + ": " : "") << message
+              << "\n"
+              << std::flush;
+    // A failing rank ends every rank (MPI_Abort): the others never wait on it.
+    if (world.size() > 1) world.abort(code);
+  }
+  return code;
 }

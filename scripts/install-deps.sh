@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages seistencil builds with; only what is missing, so a second run costs nothing.
-# usage: scripts/install-deps.sh [host|hip|plot]...   (default: host)
+# usage: scripts/install-deps.sh [host|hip|mpi|plot]...   (default: host)
 # Kokkos itself is not a Debian package here: CMake bootstraps it (cmake/bootstrap-kokkos.sh).
 set -euo pipefail
 groups=("${@:-host}")
@@ -10,8 +10,9 @@ for group in "${groups[@]}"; do
     host) packages+=(g++ cmake ninja-build git patch xz-utils dpkg-dev clang-format libgtest-dev libcli11-dev nlohmann-json3-dev
                   libsegyio-dev libtomlplusplus-dev libstb-dev python3-segyio python3-numpy) ;;
     hip)  packages+=(hipcc libamdhip64-dev rocm-device-libs) ;;
+    mpi)  packages+=(libopenmpi-dev openmpi-bin) ;;
     plot) packages+=(python3 python3-matplotlib) ;;
-    *) echo "install-deps.sh: unknown group '$group' (host, hip, plot)" >&2; exit 2 ;;
+    *) echo "install-deps.sh: unknown group '$group' (host, hip, mpi, plot)" >&2; exit 2 ;;
   esac
 done
 missing=()

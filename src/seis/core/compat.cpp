@@ -28,6 +28,16 @@ std::string thread_placement() {
   return text;
 }
 
+int device_count() {
+  int count = 1;
+#if defined(KOKKOS_ENABLE_CUDA)
+  if (cudaGetDeviceCount(&count) != cudaSuccess) count = 1;
+#elif defined(KOKKOS_ENABLE_HIP)
+  if (hipGetDeviceCount(&count) != hipSuccess) count = 1;
+#endif
+  return count > 0 ? count : 1;
+}
+
 std::size_t available_memory_bytes() {
 #if defined(KOKKOS_ENABLE_CUDA)
   std::size_t free_bytes = 0, total = 0;

@@ -178,6 +178,10 @@ std::string device_name() {
 // Bytes of device memory free for a new allocation: the device's free memory on GPUs, MemAvailable on the host.
 std::size_t available_memory_bytes();
 
+// GPUs this process can see (1 on host backends); callable before Kokkos::initialize, to give each MPI rank of a
+// node its own.
+int device_count();
+
 }  // namespace seis::compat
 
 // Device-code detection: Kokkos 4 has KOKKOS_IF_ON_DEVICE, Kokkos 3.4 does not; the compiler macros work in both.

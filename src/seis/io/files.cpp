@@ -45,8 +45,9 @@ void write_png(const std::string& path, const std::vector<float>& values, int ro
           path, ": cannot be written");
 }
 
-void write_snapshot(const std::string& path, const std::vector<float>& values, int nx, int ny, int nz, double h,
+void write_snapshot(const std::string& path, const std::vector<float>& values, const wave::Subdomain& part, double h,
                     int step, double time) {
+  const int nx = part.size[0], ny = part.size[1], nz = part.size[2];
   {
     std::ofstream out(path, std::ios::binary);
     out.write(reinterpret_cast<const char*>(values.data()), std::streamsize(values.size() * sizeof(float)));
@@ -57,6 +58,8 @@ void write_snapshot(const std::string& path, const std::vector<float>& values, i
                                {"byte_order", "little"},
                                {"order", "x fastest, then y, then z (depth)"},
                                {"shape_zyx", {nz, ny, nx}},
+                               {"offset_zyx", {part.offset[2], part.offset[1], part.offset[0]}},
+                               {"grid_shape_zyx", {part.global[2], part.global[1], part.global[0]}},
                                {"spacing_m", h},
                                {"step", step},
                                {"time_s", time},

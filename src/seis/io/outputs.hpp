@@ -25,8 +25,9 @@ std::vector<float> read_velocity_raw(const std::string& path, int nx, int ny, in
 void write_png(const std::string& path, const std::vector<float>& values, int rows, int columns, double percentile = 99,
                int width = 1, int height = 1);
 
-// Raw float32 (x fastest) and PATH.json: dimensions, spacing, step, time, units.
-void write_snapshot(const std::string& path, const std::vector<float>& values, int nx, int ny, int nz, double h,
+// Raw float32 (x fastest) of one part's interior and PATH.json: its dimensions and place in the whole grid,
+// spacing, step, time, units.
+void write_snapshot(const std::string& path, const std::vector<float>& values, const wave::Subdomain& part, double h,
                     int step, double time);
 
 // Checkpoint: a header (magic, version, sizes, step) and the state's arrays, written to PATH.tmp, flushed, then

@@ -68,6 +68,10 @@ void add_options(CLI::App& app, RunConfig& c) {
   app.add_option("--nw", c.window, "planes per tile in z");
   app.add_option("--progress-seconds", c.progress_seconds, "seconds between progress lines")->capture_default_str();
   app.add_flag("--quiet", c.quiet, "no progress lines");
+  app.add_option("--decomposition", c.decomposition,
+                 "MPI builds: ranks PYxPZ over y and z (default: MPI_Dims_create's choice)");
+  app.add_option("--mpi-timeout", c.mpi_timeout, "MPI builds: seconds a rank waits for a halo before failing")
+      ->capture_default_str();
   app.add_flag("--benchmark", c.benchmark, "write only the seismogram and run.json (no final snapshot or slices)");
 }
 

@@ -29,8 +29,10 @@ struct RunConfig {
   int window = 0;            // nw
   double progress_seconds = 2.0;
   bool quiet = false;
-  bool benchmark = false;  // time steps only: no wavefield snapshot or slices at the end
-  std::string run_file;    // the TOML file read, if any
+  bool benchmark = false;     // time steps only: no wavefield snapshot or slices at the end
+  std::string decomposition;  // PYxPZ MPI ranks over y and z; empty: MPI_Dims_create chooses
+  double mpi_timeout = 300;   // s a rank waits for a halo before giving up
+  std::string run_file;       // the TOML file read, if any
   std::string command_line;
 };
 

@@ -46,6 +46,12 @@ void write_run_report(const std::string& path, const RunConfig& c, const wave::S
         {"step_gb_per_s", f.step_gb_per_s},
         {"copy_gb_per_s", f.copy_gb_per_s},
         {"percent_of_copy", f.copy_gb_per_s > 0 ? 100.0 * f.step_gb_per_s / f.copy_gb_per_s : 0.0}}},
+      {"decomposition",
+       {{"ranks", f.ranks},
+        {"parts_y_by_z", f.decomposition},
+        {"mpi_library", f.mpi_library},
+        {"halo_buffers", f.halo_buffers},
+        {"halo_seconds_per_step", f.halo_seconds_per_step}}},
       {"files", f.files}};
   std::ofstream(path) << report.dump(2) << "\n";
 }

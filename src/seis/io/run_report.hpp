@@ -14,6 +14,11 @@ struct RunFacts {
   bool dirty = false;
   double seconds_per_step = 0, gpts_per_s = 0, bytes_per_point = 0, step_gb_per_s = 0, copy_gb_per_s = 0;
   int steps_done = 0, restarted_at = 0;
+  // Domain decomposition: ranks (1 without MPI), parts over y and z, the MPI library, where halos travel from,
+  // and the slowest rank's seconds per step spent on halos (packing, staging, waiting).
+  int ranks = 1;
+  std::string decomposition = "1x1", mpi_library = "none", halo_buffers = "none";
+  double halo_seconds_per_step = 0;
   std::vector<std::string> files;
 };
 

@@ -7,23 +7,38 @@
 
 namespace seis::wave {
 
-PmlGeometry make_pml_geometry(const FieldLayout& L, int thickness) {
+PmlGeometry make_pml_geometry(const Subdomain& part, int thickness) {
   const int d = thickness;
+  const int nx = part.global[0], ny = part.global[1], nz = part.global[2];
   require(d >= 0, "PML thickness ", d, " must be >= 0");
-  const int smallest = std::min(L.nx, std::min(L.ny, L.nz));
-  require(2 * d < smallest, "PML thickness ", d, " points on each face leaves no inner region in a ", L.nx, "x", L.ny,
-          "x", L.nz, " grid (needs 2 x thickness < ", smallest, ")");
+  const int smallest = std::min(nx, std::min(ny, nz));
+  require(2 * d < smallest, "PML thickness ", d, " points on each face leaves no inner region in a ", nx, "x", ny, "x",
+          nz, " grid (needs 2 x thickness < ", smallest, ")");
+  const Box inner = {d, nx - d, d, ny - d, d, nz - d};
+  const Box slab[slab_count] = {{0, nx, 0, ny, 0, d},
+                                {0, nx, 0, ny, nz - d, nz},
+                                {0, nx, 0, d, inner.z0, inner.z1},
+                                {0, nx, ny - d, ny, inner.z0, inner.z1},
+                                {0, d, inner.y0, inner.y1, inner.z0, inner.z1},
+                                {nx - d, nx, inner.y0, inner.y1, inner.z0, inner.z1}};
+  // In the part's coordinates: the inner box unclipped (slab_of classifies by it), the slabs clipped to the part.
+  const int* o = part.offset;
+  auto local = [&](const Box& b) {
+    return Box{b.x0 - o[0], b.x1 - o[0], b.y0 - o[1], b.y1 - o[1], b.z0 - o[2], b.z1 - o[2]};
+  };
+  auto clip = [&](Box b) {
+    b.x0 = std::max(b.x0, 0), b.x1 = std::max(std::min(b.x1, part.size[0]), b.x0);
+    b.y0 = std::max(b.y0, 0), b.y1 = std::max(std::min(b.y1, part.size[1]), b.y0);
+    b.z0 = std::max(b.z0, 0), b.z1 = std::max(std::min(b.z1, part.size[2]), b.z0);
+    return b;
+  };
   PmlGeometry g;
   g.thickness = d;
-  g.inner = {d, L.nx - d, d, L.ny - d, d, L.nz - d};
-  const Box& in = g.inner;
-  g.slab[z_low] = {0, L.nx, 0, L.ny, 0, d};
-  g.slab[z_high] = {0, L.nx, 0, L.ny, L.nz - d, L.nz};
-  g.slab[y_low] = {0, L.nx, 0, d, in.z0, in.z1};
-  g.slab[y_high] = {0, L.nx, L.ny - d, L.ny, in.z0, in.z1};
-  g.slab[x_low] = {0, d, in.y0, in.y1, in.z0, in.z1};
-  g.slab[x_high] = {L.nx - d, L.nx, in.y0, in.y1, in.z0, in.z1};
-  for (int s = 0; s < slab_count; ++s) g.first[s + 1] = g.first[s] + g.slab[s].points();
+  g.inner = local(inner);
+  for (int s = 0; s < slab_count; ++s) {
+    g.slab[s] = clip(local(slab[s]));
+    g.first[s + 1] = g.first[s] + g.slab[s].points();
+  }
   return g;
 }
 

@@ -4,12 +4,19 @@
 // six slabs that tile the layer (z faces whole, y faces between them, x faces between those), stored one after
 // the other in one compact array.
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <cstddef>
 
 #include "seis/core/layout.hpp"
 #include "seis/kernels/team_launch.hpp"
+#include "seis/wave/subdomain.hpp"
 
 namespace seis::wave {
+
+inline Box intersect(const Box& a, const Box& b) {
+  return {std::max(a.x0, b.x0), std::min(a.x1, b.x1), std::max(a.y0, b.y0),
+          std::min(a.y1, b.y1), std::max(a.z0, b.z0), std::min(a.z1, b.z1)};
+}
 
 enum Slab : int { z_low, z_high, y_low, y_high, x_low, x_high, slab_count };
 
@@ -45,8 +52,10 @@ struct PmlGeometry {
   std::size_t points() const { return first[slab_count]; }
 };
 
-// Throws seis::InvalidArgument if the layer leaves no inner region (2 * thickness >= an axis' size).
-PmlGeometry make_pml_geometry(const FieldLayout& L, int thickness);
+// The layer of the whole grid as seen by one part of it: the inner box in the part's coordinates (it may reach past
+// the part), the slabs clipped to the part (empty where they miss it), phi numbered over those. Throws
+// seis::InvalidArgument if the layer leaves no inner region (2 * thickness >= an axis' size).
+PmlGeometry make_pml_geometry(const Subdomain& part, int thickness);
 
 // Zeros past a profile's end: a vector of up to 8 lanes starting at or before n - 1 reads eta(i + 1) up to n + 7.
 inline constexpr int profile_padding = 8;

@@ -58,13 +58,19 @@ double wavelet(WaveletKind kind, double f0, double t) {
   return -2.0 * pi * pi * f0 * f0 * tau * std::exp(-a) / (pi * f0 * std::sqrt(2.0 / std::exp(1.0)));
 }
 
-std::size_t required_bytes(const Setup& s) {
-  const FieldLayout L = make_layout(s.nx, s.ny, s.nz, s.radius);
+std::size_t required_bytes(const Setup& s) { return required_bytes(s, whole_grid(s)); }
+
+std::size_t required_bytes(const Setup& s, const Subdomain& part) {
+  const FieldLayout L = make_layout(part.size[0], part.size[1], part.size[2], s.radius);
   const std::size_t field = (L.size + alignment_floats) * sizeof(float);
   const int d = s.boundary == Boundary::pml ? s.ndamp : 0;
-  const std::size_t inner = std::size_t(s.nx - 2 * d) * std::size_t(s.ny - 2 * d) * std::size_t(s.nz - 2 * d);
+  std::size_t inner = 1;
+  for (int a = 0; a < 3; ++a) {
+    const int lo = std::max(d, part.offset[a]), hi = std::min(part.global[a] - d, part.offset[a] + part.size[a]);
+    inner *= std::size_t(std::max(hi - lo, 0));
+  }
   const std::size_t phi = (L.interior_points() - inner) * sizeof(float);
-  const std::size_t traces = s.receivers.size() * std::size_t(std::max(s.steps, 0)) * sizeof(float);
+  const std::size_t traces = s.receivers.size() * 8 * std::size_t(std::max(s.steps, 0)) * sizeof(float);
   return 3 * field + phi + traces;
 }
 
@@ -78,7 +84,9 @@ void require_inside(const Setup& s, const Point& p, const char* what, std::size_
 }
 }  // namespace
 
-void validate(const Setup& s, std::size_t available_bytes) {
+void validate(const Setup& s, std::size_t available_bytes) { validate(s, whole_grid(s), available_bytes); }
+
+void validate(const Setup& s, const Subdomain& part, std::size_t available_bytes) {
   require(s.nx >= 1 && s.ny >= 1 && s.nz >= 1, "grid ", s.nx, "x", s.ny, "x", s.nz, ": every size must be >= 1");
   require(std::isfinite(s.h) && s.h > 0, "grid spacing h = ", s.h, " m must be > 0");
   require(s.radius >= 1 && s.radius <= max_radius, "stencil radius R = ", s.radius, " must be in [1, ", max_radius,
@@ -107,14 +115,35 @@ void validate(const Setup& s, std::size_t available_bytes) {
           " s (h = ", s.h, " m, vmax = ", vmax, " m/s, R = ", s.radius, ")");
   for (std::size_t n = 0; n < s.sources.size(); ++n) require_inside(s, s.sources[n], "source", n);
   for (std::size_t n = 0; n < s.receivers.size(); ++n) require_inside(s, s.receivers[n], "receiver", n);
-  check_memory(s, available_bytes);
+  check_memory(s, part, available_bytes);
 }
 
-void check_memory(const Setup& s, std::size_t available_bytes) {
-  make_layout(s.nx, s.ny, s.nz, s.radius);  // refuses planes beyond 32-bit in-plane offsets
-  const std::size_t needed = required_bytes(s);
-  require(needed <= available_bytes, "the ", s.nx, "x", s.ny, "x", s.nz, " run needs ", needed / 1048576.0,
-          " MiB of device memory, ", available_bytes / 1048576.0, " MiB are available");
+void check_memory(const Setup& s, std::size_t available_bytes) { check_memory(s, whole_grid(s), available_bytes); }
+
+void check_memory(const Setup& s, const Subdomain& part, std::size_t available_bytes) {
+  make_layout(part.size[0], part.size[1], part.size[2], s.radius);  // refuses planes beyond 32-bit offsets
+  const std::size_t needed = required_bytes(s, part);
+  if (part.whole())
+    require(needed <= available_bytes, "the ", s.nx, "x", s.ny, "x", s.nz, " run needs ", needed / 1048576.0,
+            " MiB of device memory, ", available_bytes / 1048576.0, " MiB are available");
+  else
+    require(needed <= available_bytes, "the ", part.size[0], "x", part.size[1], "x", part.size[2], " part at (",
+            part.offset[0], ", ", part.offset[1], ", ", part.offset[2], ") of the ", s.nx, "x", s.ny, "x", s.nz,
+            " run needs ", needed / 1048576.0, " MiB of device memory, ", available_bytes / 1048576.0,
+            " MiB are available");
+}
+
+std::vector<float> sum_corners(const std::vector<float>& corners, std::size_t receivers, int samples, int filled) {
+  require(corners.size() == receivers * 8 * std::size_t(samples), "corner traces hold ", corners.size(), " values, ",
+          receivers, " receivers x 8 corners x ", samples, " samples need ", receivers * 8 * std::size_t(samples));
+  std::vector<float> out(receivers * std::size_t(filled));
+  for (std::size_t r = 0; r < receivers; ++r)
+    for (int n = 0; n < filled; ++n) {
+      float sum = 0.0f;
+      for (int c = 0; c < 8; ++c) sum += corners[(r * 8 + std::size_t(c)) * std::size_t(samples) + std::size_t(n)];
+      out[r * std::size_t(filled) + std::size_t(n)] = sum;
+    }
+  return out;
 }
 
 Stencil8 trilinear(const Setup& s, const Point& p) {

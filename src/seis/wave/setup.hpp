@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "seis/kernels/launch_options.hpp"
+#include "seis/wave/subdomain.hpp"
 
 namespace seis::wave {
 
@@ -43,8 +44,8 @@ struct Setup {
 };
 
 // Everything needed to continue a run bit for bit: the two time levels and phi as stored (u and u_prev in the
-// padded layout, halo included), and the traces recorded so far ([receiver][sample], setup.steps samples each,
-// the first `step` of them filled).
+// padded layout, halo included), and the receivers' weighted corner values recorded so far
+// ([receiver][corner][sample], setup.steps samples each, the first `step` of them filled).
 struct State {
   int step = 0;
   std::vector<float> u, u_prev, phi, traces;
@@ -59,16 +60,26 @@ double stable_dt(int radius, double h, double vmax, double cfl = 1.0);
 //   gaussian-derivative: -2 pi^2 f0^2 (t - t0) exp(-a) / (pi f0 sqrt(2 / e)), peak amplitude 1
 double wavelet(WaveletKind kind, double f0, double t);
 
-// Device bytes a run needs: u, u_prev and q in the padded layout, phi in the PML slabs, the traces.
+// Device bytes a run (or one part of it) needs: u, u_prev and q in the padded layout, phi in the PML slabs, the
+// receivers' corner values.
 std::size_t required_bytes(const Setup& s);
+std::size_t required_bytes(const Setup& s, const Subdomain& part);
 
-// Refuses a run needing more than `available_bytes` (the velocity model itself need not be loaded yet).
+// Refuses a run (or part) needing more than `available_bytes` (the velocity model itself need not be loaded yet).
 void check_memory(const Setup& s, std::size_t available_bytes);
+void check_memory(const Setup& s, const Subdomain& part, std::size_t available_bytes);
 
 // Refuses, naming the value and the limit: sizes, spacing, radius, dt above the stability bound, steps, PML
 // thickness, velocities that are NaN, zero or negative (the first one's grid point), sources and receivers
-// outside the grid, and a run needing more than `available_bytes`.
+// outside the grid, and a run (or this part of it) needing more than `available_bytes`.
 void validate(const Setup& s, std::size_t available_bytes);
+void validate(const Setup& s, const Subdomain& part, std::size_t available_bytes);
+
+// A receiver's trace is the sum of its eight weighted corner values, added in corner order from +0 on the host,
+// so that parts of a decomposed grid (each recording the corners it holds, zeros elsewhere) combine bit for bit
+// as the undecomposed run: [receiver][corner][sample] with `samples` per row -> [receiver][sample], `filled`
+// samples each.
+std::vector<float> sum_corners(const std::vector<float>& corners, std::size_t receivers, int samples, int filled);
 
 // Trilinear weights of a position: the eight grid points around it (interior indices) and their weights.
 struct Stencil8 {

@@ -6,6 +6,9 @@
 //   seven    the inner kernel and six slab kernels, each on its own execution-space instance (stream), concurrently.
 // All three give the same wavefield to float32 rounding (tested). Each step: record the receivers (u at t = n dt),
 // update u_prev to u_next, add the sources at t = n dt, swap.
+// A Simulation may hold one part of the grid (a Subdomain) and trade R-plane halos with its neighbours through a
+// HaloExchange: the core of the part (every point at least R from a shared face) is updated while the halos
+// travel, the face layers after they arrive; every point is computed as in the undecomposed run, bit for bit.
 #include <cstddef>
 #include <memory>
 #include <vector>
@@ -13,6 +16,7 @@
 #include "seis/core/field.hpp"
 #include "seis/wave/pml.hpp"
 #include "seis/wave/setup.hpp"
+#include "seis/wave/subdomain.hpp"
 
 namespace seis::wave {
 
@@ -21,34 +25,50 @@ class Simulation {
  public:
   using memory_space = typename ExecSpace::memory_space;
 
-  // Validates the setup (against the memory available now) and its launch options before allocating.
-  explicit Simulation(const Setup& setup);
+  // Validates the setup (against the memory available now) and its launch options before allocating. `halo`
+  // (needed when the part shares a face) must outlive the simulation.
+  explicit Simulation(const Setup& setup) : Simulation(setup, whole_grid(setup)) {}
+  Simulation(const Setup& setup, const Subdomain& part, HaloExchange* halo = nullptr);
   ~Simulation();
   Simulation(const Simulation&) = delete;
   Simulation& operator=(const Simulation&) = delete;
 
   // Runs `steps` more time steps (never past setup().steps); returns when they are done.
   void advance(int steps);
+  // advance(1) in two halves, for a driver that steps several parts in one thread: begin_step records the
+  // receivers, starts the halo exchange and updates the core; finish_step completes the exchange, updates the
+  // face layers, adds the sources and moves to the next step.
+  void begin_step();
+  void finish_step();
   int step() const { return step_; }
   const Setup& setup() const { return setup_; }
   const FieldLayout& layout() const { return layout_; }
   const PmlGeometry& pml() const { return pml_; }
+  const Subdomain& part() const { return part_; }
+  // Host seconds spent moving halos (packing, staging, waiting for the transport) since construction.
+  double halo_seconds() const { return halo_seconds_; }
 
   State state() const;
   void restore(const State& state);   // throws if the sizes do not match this setup
-  std::vector<float> traces() const;  // [receiver][sample], step() samples each
-  // u at the current step (previous = false) or one step earlier, interior only, x fastest.
+  std::vector<float> traces() const;  // [receiver][sample], step() samples each: sum_corners of this part's
+  // The receivers' weighted corner values as recorded by this part, [receiver][corner][sample] (setup().steps
+  // samples each), zero at corners that another part holds.
+  std::vector<float> corner_traces() const;
+  // u at the current step (previous = false) or one step earlier, this part's interior only, x fastest.
   std::vector<float> wavefield(bool previous = false) const;
 
   // The 128-bit vector copy of one field, measured on this run's fields before the first step (it overwrites
   // them, then zeroes them again): the yardstick for the step's bandwidth. Returns GB/s.
   double copy_bandwidth(int repeats = 10);
-  // Compulsory bytes of one time step: 16 per inner point, 24 per PML point.
+  // Compulsory bytes of one time step of this part: 16 per inner point, 24 per PML point.
   double bytes_per_step() const;
 
  private:
   struct Impl;
   Setup setup_;
+  Subdomain part_;
+  HaloExchange* halo_ = nullptr;
+  double halo_seconds_ = 0;
   FieldLayout layout_;
   PmlGeometry pml_;
   std::unique_ptr<Impl> impl_;

@@ -1,8 +1,10 @@
 #pragma once
 // Definitions of simulation.hpp, included once per backend by a generated translation unit.
 #include <algorithm>
+#include <array>
 #include <map>
 #include <string>
+#include <type_traits>
 
 #include "seis/core/coefficients.hpp"
 #include "seis/core/compat.hpp"
@@ -39,6 +41,14 @@ struct Simulation<ExecSpace>::Impl {
   StencilCoefficients coefficients;
   compat::Instances<ExecSpace> instances{1 + slab_count};
   WaveLauncher<ExecSpace> launcher{TileShape{32, 8, 32}};
+  // The part's core (updated while the halos travel) and its face layers (after), and the halo buffers: on the
+  // device, with host copies when the transport needs host memory.
+  Box core;
+  Box face_layer[face_count];
+  Box send_box[face_count], receive_box[face_count];
+  Floats send[face_count], receive[face_count];
+  typename Floats::HostMirror send_host[face_count], receive_host[face_count];
+  bool staged = false;
 
   WaveArrays arrays(const Setup& s, const PmlGeometry& pml) const {
     const float h = static_cast<float>(s.h);
@@ -83,13 +93,74 @@ LaunchOptions slab_options(const LaunchOptions& o, int slab) {
   return out;
 }
 
+// Copies the points of box `b` between a field and a buffer (x fastest, then y, then z).
+template <bool ToBuffer, class ExecSpace>
+void copy_box(const ExecSpace& exec, float* field, const FieldLayout& L, const Box& b, float* buffer) {
+  const int bx = b.x1 - b.x0, by = b.y1 - b.y0, x0 = b.x0, y0 = b.y0, z0 = b.z0;
+  Kokkos::parallel_for(
+      ToBuffer ? "seis::wave::halo_pack" : "seis::wave::halo_unpack",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>(exec, 0, index_t(b.points())),
+      KOKKOS_LAMBDA(const index_t p) {
+        const int i = int(p % bx), j = int(p / bx % by), k = int(p / (index_t(bx) * by));
+        float& point = field[L.offset(x0 + i, y0 + j, z0 + k)];
+        if constexpr (ToBuffer)
+          buffer[p] = point;
+        else
+          point = buffer[p];
+      });
+}
+
+// One time step's update of the points in `region` (the whole part, or its core or one face layer), in the
+// setup's strategy: each point by the same kernel as in the undecomposed run.
+template <class Impl>
+void update_region(Impl& m, const Setup& setup, const FieldLayout& layout, const PmlGeometry& pml, const Box& region) {
+  using ExecSpace = std::decay_t<decltype(m.instances[0])>;
+  const ExecSpace& main = m.instances[0];
+  const WaveArrays a = m.arrays(setup, pml);
+  const Box inner = intersect(pml.inner, region);
+  Box slabs[slab_count];
+  for (int s = 0; s < slab_count; ++s) slabs[s] = intersect(pml.slab[s], region);
+  with_radius(setup.radius, [&](auto r) {
+    constexpr int R = decltype(r)::value;
+    const LaunchOptions inner_options = slab_options<ExecSpace>(setup.launch, -1);
+    const auto launch = [&](const ExecSpace& exec, const LaunchOptions& o, const Box* boxes, int count,
+                            const auto& update) {
+      m.launcher.template launch_boxes<R, wave_vec>(exec, m.u.data(), layout, m.coefficients, o, boxes, count, update);
+    };
+    switch (setup.strategy) {
+      case Strategy::unified:
+        launch(main, inner_options, &region, 1, UnifiedUpdate{a});
+        break;
+      case Strategy::two:
+        launch(main, inner_options, &inner, 1, InnerUpdate{a});
+        if (pml.thickness > 0) launch(main, inner_options, slabs, slab_count, PmlUpdate{a});
+        break;
+      case Strategy::seven:
+        // The slab kernels read what the previous kernels on `main` wrote; the next ones on `main` read what the
+        // slabs write: device-side dependencies, no host fence.
+        m.instances.fork();
+        launch(main, inner_options, &inner, 1, InnerUpdate{a});
+        if (pml.thickness > 0)
+          for (int s = 0; s < slab_count; ++s)
+            if (slabs[s].points() > 0)
+              launch(m.instances[1 + s], slab_options<ExecSpace>(setup.launch, s), &slabs[s], 1, PmlUpdate{a});
+        m.instances.join();
+        break;
+    }
+  });
+}
+
 }  // namespace
 
 template <class ExecSpace>
-Simulation<ExecSpace>::Simulation(const Setup& setup) : setup_(setup) {
-  validate(setup_, compat::available_memory_bytes());
-  layout_ = make_layout(setup_.nx, setup_.ny, setup_.nz, setup_.radius);
-  pml_ = make_pml_geometry(layout_, setup_.boundary == Boundary::pml ? setup_.ndamp : 0);
+Simulation<ExecSpace>::Simulation(const Setup& setup, const Subdomain& part, HaloExchange* halo)
+    : setup_(setup), part_(part), halo_(halo) {
+  validate(setup_, part_, compat::available_memory_bytes());
+  layout_ = make_layout(part_.size[0], part_.size[1], part_.size[2], setup_.radius);
+  pml_ = make_pml_geometry(part_, setup_.boundary == Boundary::pml ? setup_.ndamp : 0);
+  bool shares_face = false;
+  for (bool n : part_.neighbour) shares_face = shares_face || n;
+  require(!shares_face || halo_ != nullptr, "a part that shares a face needs a halo exchange");
   with_radius(setup_.radius, [&](auto r) {
     constexpr int R = decltype(r)::value;
     WaveLauncher<ExecSpace> launcher{TileShape{32, 8, 32}};
@@ -114,8 +185,10 @@ Simulation<ExecSpace>::Simulation(const Setup& setup) : setup_(setup) {
     for (int k = 0; k < setup_.nz; ++k)
       for (int j = 0; j < setup_.ny; ++j)
         for (int i = 0; i < setup_.nx; ++i) {
+          if (!part_.owns(i, j, k)) continue;
           const double v = setup_.velocity[(std::size_t(k) * setup_.ny + j) * setup_.nx + i];
-          q_host.data()[layout_.offset(i, j, k)] = static_cast<float>(v * v * dt2);
+          q_host.data()[layout_.offset(i - part_.offset[0], j - part_.offset[1], k - part_.offset[2])] =
+              static_cast<float>(v * v * dt2);
         }
     deep_copy(m.q, q_host);
   }
@@ -123,18 +196,29 @@ Simulation<ExecSpace>::Simulation(const Setup& setup) : setup_(setup) {
   m.phi = typename Impl::Floats("seis::wave::phi", std::max<std::size_t>(pml_.points(), 1));
   const float vmax = *std::max_element(setup_.velocity.begin(), setup_.velocity.end());
   const double scale = damping_scale(setup_.dt, vmax, pml_.thickness, setup_.h);
-  m.eta_x = to_device<memory_space>("seis::wave::eta_x", damping_profile(setup_.nx, pml_.thickness, scale));
-  m.eta_y = to_device<memory_space>("seis::wave::eta_y", damping_profile(setup_.ny, pml_.thickness, scale));
-  m.eta_z = to_device<memory_space>("seis::wave::eta_z", damping_profile(setup_.nz, pml_.thickness, scale));
+  // The part's stretch of each axis' profile: eta(i) for local i in [-1, size + profile_padding].
+  auto profile = [&](int axis) {
+    const std::vector<float> global = damping_profile(part_.global[axis], pml_.thickness, scale);
+    const auto first = global.begin() + part_.offset[axis];
+    return std::vector<float>(first, first + part_.size[axis] + 2 + profile_padding);
+  };
+  m.eta_x = to_device<memory_space>("seis::wave::eta_x", profile(0));
+  m.eta_y = to_device<memory_space>("seis::wave::eta_y", profile(1));
+  m.eta_z = to_device<memory_space>("seis::wave::eta_z", profile(2));
 
   // Sources: the discrete delta of a point source is 1/h^3 at a grid point; off-grid positions spread it with the
   // trilinear weights. Weights of points shared by several sources are summed here, so the injection needs no
-  // atomics and every run adds in the same order (restarts are bitwise).
+  // atomics and every run adds in the same order (restarts and decompositions are bitwise). A part injects at
+  // the points it holds.
+  const auto local_offset = [&](int i, int j, int k) {
+    return layout_.offset(i - part_.offset[0], j - part_.offset[1], k - part_.offset[2]);
+  };
   std::map<index_t, double> source_points;
   for (const Point& p : setup_.sources) {
     const Stencil8 st = trilinear(setup_, p);
     for (int c = 0; c < 8; ++c)
-      if (st.w[c] != 0) source_points[layout_.offset(st.i[c], st.j[c], st.k[c])] += st.w[c];
+      if (st.w[c] != 0 && part_.owns(st.i[c], st.j[c], st.k[c]))
+        source_points[local_offset(st.i[c], st.j[c], st.k[c])] += st.w[c];
   }
   std::vector<index_t> offsets;
   std::vector<float> weights;
@@ -153,17 +237,50 @@ Simulation<ExecSpace>::Simulation(const Setup& setup) : setup_(setup) {
 
   offsets.clear();
   weights.clear();
+  // Receivers: each corner is recorded by the part that holds it (offset -1 elsewhere).
   for (const Point& p : setup_.receivers) {
     const Stencil8 st = trilinear(setup_, p);
     for (int c = 0; c < 8; ++c) {
-      offsets.push_back(layout_.offset(st.i[c], st.j[c], st.k[c]));
+      const bool held = part_.owns(st.i[c], st.j[c], st.k[c]);
+      offsets.push_back(held ? local_offset(st.i[c], st.j[c], st.k[c]) : -1);
       weights.push_back(static_cast<float>(st.w[c]));
     }
   }
   m.receiver_offset = offsets_to_device<memory_space>("seis::wave::receiver_offset", offsets);
   m.receiver_weight = to_device<memory_space>("seis::wave::receiver_weight", weights);
   m.traces = typename Impl::Floats("seis::wave::traces",
-                                   std::max<std::size_t>(setup_.receivers.size() * std::size_t(setup_.steps), 1));
+                                   std::max<std::size_t>(setup_.receivers.size() * 8 * std::size_t(setup_.steps), 1));
+
+  // Halo boxes: the R planes next to each shared face are sent, the R halo planes beyond it received. The core
+  // leaves R planes at each shared face; face layers never overlap, however thin the part.
+  const int R = setup_.radius, nx = part_.size[0], ny = part_.size[1], nz = part_.size[2];
+  const bool* nb = part_.neighbour;
+  const int y0 = nb[face_y_low] ? std::min(R, ny) : 0, y1 = nb[face_y_high] ? std::max(ny - R, y0) : ny;
+  const int z0 = nb[face_z_low] ? std::min(R, nz) : 0, z1 = nb[face_z_high] ? std::max(nz - R, z0) : nz;
+  m.core = {0, nx, y0, y1, z0, z1};
+  m.face_layer[face_y_low] = {0, nx, 0, y0, z0, z1};
+  m.face_layer[face_y_high] = {0, nx, y1, ny, z0, z1};
+  m.face_layer[face_z_low] = {0, nx, 0, ny, 0, z0};
+  m.face_layer[face_z_high] = {0, nx, 0, ny, z1, nz};
+  m.send_box[face_y_low] = {0, nx, 0, R, 0, nz};
+  m.send_box[face_y_high] = {0, nx, ny - R, ny, 0, nz};
+  m.send_box[face_z_low] = {0, nx, 0, ny, 0, R};
+  m.send_box[face_z_high] = {0, nx, 0, ny, nz - R, nz};
+  m.receive_box[face_y_low] = {0, nx, -R, 0, 0, nz};
+  m.receive_box[face_y_high] = {0, nx, ny, ny + R, 0, nz};
+  m.receive_box[face_z_low] = {0, nx, 0, ny, -R, 0};
+  m.receive_box[face_z_high] = {0, nx, 0, ny, nz, nz + R};
+  m.staged = halo_ != nullptr && !halo_->device_buffers() &&
+             !Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
+  for (int f = 0; f < face_count; ++f) {
+    if (!nb[f]) continue;
+    m.send[f] = typename Impl::Floats("seis::wave::halo_send", m.send_box[f].points());
+    m.receive[f] = typename Impl::Floats("seis::wave::halo_receive", m.receive_box[f].points());
+    if (m.staged) {
+      m.send_host[f] = Kokkos::create_mirror_view(m.send[f]);
+      m.receive_host[f] = Kokkos::create_mirror_view(m.receive[f]);
+    }
+  }
   Kokkos::fence();
 }
 
@@ -172,95 +289,108 @@ Simulation<ExecSpace>::~Simulation() = default;
 
 template <class ExecSpace>
 void Simulation<ExecSpace>::advance(int steps) {
-  Impl& m = *impl_;
   const int last = std::min(setup_.steps, step_ + std::max(steps, 0));
-  const ExecSpace& main = m.instances[0];
-  const int receivers = static_cast<int>(setup_.receivers.size());
-  const int sources = m.source_points;
-  for (; step_ < last; ++step_) {
-    const int n = step_;
-    const int samples = setup_.steps;
-    {
-      const auto traces = m.traces;
-      const auto offset = m.receiver_offset;
-      const auto weight = m.receiver_weight;
-      const float* u = m.u.data();
-      Kokkos::parallel_for(
-          "seis::wave::record", Kokkos::RangePolicy<ExecSpace>(main, 0, receivers), KOKKOS_LAMBDA(const int r) {
-            float sum = 0;
-            for (int c = 0; c < 8; ++c) sum += weight(8 * r + c) * u[offset(8 * r + c)];
-            traces(std::size_t(r) * samples + n) = sum;
-          });
-    }
-    const WaveArrays a = m.arrays(setup_, pml_);
-    with_radius(setup_.radius, [&](auto r) {
-      constexpr int R = decltype(r)::value;
-      const Box all = interior_box(layout_);
-      const LaunchOptions inner_options = slab_options<ExecSpace>(setup_.launch, -1);
-      switch (setup_.strategy) {
-        case Strategy::unified:
-          m.launcher.template launch_boxes<R, wave_vec>(main, m.u.data(), layout_, m.coefficients, inner_options, &all,
-                                                        1, UnifiedUpdate{a});
-          break;
-        case Strategy::two:
-          m.launcher.template launch_boxes<R, wave_vec>(main, m.u.data(), layout_, m.coefficients, inner_options,
-                                                        &pml_.inner, 1, InnerUpdate{a});
-          if (pml_.thickness > 0)
-            m.launcher.template launch_boxes<R, wave_vec>(main, m.u.data(), layout_, m.coefficients, inner_options,
-                                                          pml_.slab, slab_count, PmlUpdate{a});
-          break;
-        case Strategy::seven:
-          // The slab kernels read what the previous step's kernels on `main` wrote; the next step's on `main` read
-          // what the slabs write: device-side dependencies, no host fence.
-          m.instances.fork();
-          m.launcher.template launch_boxes<R, wave_vec>(main, m.u.data(), layout_, m.coefficients, inner_options,
-                                                        &pml_.inner, 1, InnerUpdate{a});
-          if (pml_.thickness > 0)
-            for (int s = 0; s < slab_count; ++s)
-              m.launcher.template launch_boxes<R, wave_vec>(m.instances[1 + s], m.u.data(), layout_, m.coefficients,
-                                                            slab_options<ExecSpace>(setup_.launch, s), &pml_.slab[s], 1,
-                                                            PmlUpdate{a});
-          m.instances.join();
-          break;
-      }
-    });
-    compat::check_last_launch("wave step");
-    {
-      const auto offset = m.source_offset;
-      const auto weight = m.source_weight;
-      const auto amplitude = m.amplitude;
-      const float* q = m.q.data();
-      float* next = m.u_prev.data();
-      Kokkos::parallel_for(
-          "seis::wave::inject", Kokkos::RangePolicy<ExecSpace>(main, 0, sources),
-          KOKKOS_LAMBDA(const int p) { next[offset(p)] += weight(p) * q[offset(p)] * amplitude(n); });
-    }
-    std::swap(m.u, m.u_prev);
+  while (step_ < last) {
+    begin_step();
+    finish_step();
   }
-  main.fence();
+  impl_->instances[0].fence();
 }
+
+template <class ExecSpace>
+void Simulation<ExecSpace>::begin_step() {
+  require(step_ < setup_.steps, "begin_step: the run's ", setup_.steps, " steps are done");
+  Impl& m = *impl_;
+  const ExecSpace& main = m.instances[0];
+  {
+    const int n = step_, samples = setup_.steps;
+    const auto traces = m.traces;
+    const auto offset = m.receiver_offset;
+    const auto weight = m.receiver_weight;
+    const float* u = m.u.data();
+    Kokkos::parallel_for(
+        "seis::wave::record", Kokkos::RangePolicy<ExecSpace>(main, 0, 8 * int(setup_.receivers.size())),
+        KOKKOS_LAMBDA(const int c) {
+          traces(std::size_t(c) * samples + n) = offset(c) >= 0 ? weight(c) * u[offset(c)] : 0.0f;
+        });
+  }
+  if (halo_ != nullptr) {
+    Kokkos::Timer timer;
+    std::array<float*, face_count> send{}, receive{};
+    std::array<std::size_t, face_count> count{};
+    for (int f = 0; f < face_count; ++f) {
+      if (!part_.neighbour[f]) continue;
+      copy_box<true>(main, m.u.data(), layout_, m.send_box[f], m.send[f].data());
+      if (m.staged) Kokkos::deep_copy(main, m.send_host[f], m.send[f]);
+      send[f] = m.staged ? m.send_host[f].data() : m.send[f].data();
+      receive[f] = m.staged ? m.receive_host[f].data() : m.receive[f].data();
+      count[f] = m.send_box[f].points();
+    }
+    main.fence();
+    halo_->start(send, receive, count);
+    halo_seconds_ += timer.seconds();
+  }
+  update_region(m, setup_, layout_, pml_, m.core);
+}
+
+template <class ExecSpace>
+void Simulation<ExecSpace>::finish_step() {
+  Impl& m = *impl_;
+  const ExecSpace& main = m.instances[0];
+  if (halo_ != nullptr) {
+    Kokkos::Timer timer;
+    halo_->finish();
+    for (int f = 0; f < face_count; ++f) {
+      if (!part_.neighbour[f]) continue;
+      if (m.staged) Kokkos::deep_copy(main, m.receive[f], m.receive_host[f]);
+      copy_box<false>(main, m.u.data(), layout_, m.receive_box[f], m.receive[f].data());
+    }
+    halo_seconds_ += timer.seconds();
+  }
+  for (const Box& layer : m.face_layer)
+    if (layer.points() > 0) update_region(m, setup_, layout_, pml_, layer);
+  compat::check_last_launch("wave step");
+  {
+    const int n = step_;
+    const auto offset = m.source_offset;
+    const auto weight = m.source_weight;
+    const auto amplitude = m.amplitude;
+    const float* q = m.q.data();
+    float* next = m.u_prev.data();
+    Kokkos::parallel_for(
+        "seis::wave::inject", Kokkos::RangePolicy<ExecSpace>(main, 0, m.source_points),
+        KOKKOS_LAMBDA(const int p) { next[offset(p)] += weight(p) * q[offset(p)] * amplitude(n); });
+  }
+  std::swap(m.u, m.u_prev);
+  ++step_;
+}
+
+namespace {
+template <class View>
+std::vector<float> to_host_vector(const View& view, std::size_t count) {
+  std::vector<float> out(count);
+  Kokkos::View<float*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> target(out.data(), count);
+  Kokkos::deep_copy(target, Kokkos::subview(view, std::make_pair(std::size_t(0), count)));
+  return out;
+}
+}  // namespace
 
 template <class ExecSpace>
 State Simulation<ExecSpace>::state() const {
   const Impl& m = *impl_;
   State s;
   s.step = step_;
-  auto copy = [](std::vector<float>& out, const auto& view, std::size_t count) {
-    out.resize(count);
-    Kokkos::View<float*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> target(out.data(), count);
-    Kokkos::deep_copy(target, Kokkos::subview(view, std::make_pair(std::size_t(0), count)));
-  };
-  copy(s.u, m.u.span(), layout_.size);
-  copy(s.u_prev, m.u_prev.span(), layout_.size);
-  copy(s.phi, m.phi, pml_.points());
-  copy(s.traces, m.traces, setup_.receivers.size() * std::size_t(setup_.steps));
+  s.u = to_host_vector(m.u.span(), layout_.size);
+  s.u_prev = to_host_vector(m.u_prev.span(), layout_.size);
+  s.phi = to_host_vector(m.phi, pml_.points());
+  s.traces = corner_traces();
   return s;
 }
 
 template <class ExecSpace>
 void Simulation<ExecSpace>::restore(const State& s) {
   Impl& m = *impl_;
-  const std::size_t traces = setup_.receivers.size() * std::size_t(setup_.steps);
+  const std::size_t traces = setup_.receivers.size() * 8 * std::size_t(setup_.steps);
   require(s.step >= 0 && s.step <= setup_.steps, "checkpoint step ", s.step, " is outside this run's 0..",
           setup_.steps);
   require(s.u.size() == layout_.size && s.u_prev.size() == layout_.size, "checkpoint fields hold ", s.u.size(),
@@ -280,12 +410,13 @@ void Simulation<ExecSpace>::restore(const State& s) {
 }
 
 template <class ExecSpace>
+std::vector<float> Simulation<ExecSpace>::corner_traces() const {
+  return to_host_vector(impl_->traces, setup_.receivers.size() * 8 * std::size_t(setup_.steps));
+}
+
+template <class ExecSpace>
 std::vector<float> Simulation<ExecSpace>::traces() const {
-  const State s = state();
-  std::vector<float> out(setup_.receivers.size() * std::size_t(step_));
-  for (std::size_t r = 0; r < setup_.receivers.size(); ++r)
-    std::copy_n(s.traces.begin() + std::ptrdiff_t(r * setup_.steps), step_, out.begin() + std::ptrdiff_t(r * step_));
-  return out;
+  return sum_corners(corner_traces(), setup_.receivers.size(), setup_.steps, step_);
 }
 
 template <class ExecSpace>

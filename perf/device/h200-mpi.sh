@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Runs on a multi-GPU machine of the device tool (nvidia-h200-x2 / -x4): seis-wave built with SEIS_MPI=ON for CUDA
+# (BUILD, default .device-carry/cuda-mpi: app/seis-wave and lib/), under Debian's Open MPI runtime carried as
+# perf/device/mpi-bundle.sh makes it (MPI, default .device-carry/mpi). One rank per GPU; halos are staged through
+# the host (Debian's Open MPI is not CUDA-aware). Each case's run.json and log go to $OUT/NAME/.
+# usage: perf/device/h200-mpi.sh NAME:RANKS:DECOMPOSITION:GRID ... [-- seis-wave arguments for every case]
+set -uo pipefail
+root=$(pwd)
+build=$root/${BUILD:-.device-carry/cuda-mpi}
+bundle=$root/${MPI:-.device-carry/mpi}
+export OPAL_PREFIX=$bundle/usr
+export PMIX_INSTALL_PREFIX=$bundle/usr/lib/x86_64-linux-gnu/pmix2
+export PMIX_MCA_mca_base_component_path=$PMIX_INSTALL_PREFIX/lib/pmix
+export OMPI_MCA_mca_base_component_path=$bundle/usr/lib/x86_64-linux-gnu/openmpi/lib/openmpi3
+export LD_LIBRARY_PATH=$bundle/deps:$bundle/usr/lib/x86_64-linux-gnu/openmpi/lib:$build/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export PATH=$bundle/usr/bin:$PATH
+# NVLink multicast stays off (the machines' rule); nothing here uses it.
+export NCCL_NVLS_ENABLE=0
+cases=()
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do cases+=("$1"); shift; done
+[ "${1:-}" != "--" ] || shift
+nvidia-smi --query-gpu=index,name,memory.total --format=csv,noheader
+status=0
+for c in "${cases[@]}"; do
+  IFS=: read -r name ranks decomposition grid <<< "$c"
+  mkdir -p "$OUT/$name"
+  mpirun --allow-run-as-root --oversubscribe --bind-to none -np "$ranks" \
+    -x LD_LIBRARY_PATH -x OPAL_PREFIX -x PMIX_INSTALL_PREFIX -x PMIX_MCA_mca_base_component_path \
+    -x OMPI_MCA_mca_base_component_path -x NCCL_NVLS_ENABLE \
+    "$build/app/seis-wave" --benchmark --quiet --grid "$grid" --decomposition "$decomposition" \
+    --output "$OUT/$name" "$@" > "$OUT/$name/log.txt" 2>&1
+  rc=$?
+  [ $rc -eq 0 ] || status=1
+  echo "$name ($ranks ranks, $decomposition, $grid): exit $rc; $(grep -E '^done|error' "$OUT/$name/log.txt" | head -2)"
+done
+exit $status

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Runs here (Debian 12 with scripts/install-deps.sh mpi): copies Debian's Open MPI runtime (mpirun, its MCA and
+# PMIx components, help files and every shared library they need that a bare CUDA image may lack) into DIR, laid
+# out as under / so that OPAL_PREFIX=DIR/usr relocates it. perf/device/h200-mpi.sh uses it on the multi-GPU
+# machines, which have no package registry.
+# usage: perf/device/mpi-bundle.sh DIR
+set -euo pipefail
+dir=$1
+rm -rf "$dir" && mkdir -p "$dir"
+lib=/usr/lib/x86_64-linux-gnu
+copy() { local f; for f in "$@"; do mkdir -p "$dir$(dirname "$f")"; cp -a "$f" "$dir$f"; done; }
+copy $lib/openmpi $lib/pmix2 /usr/share/openmpi /etc/openmpi
+copy "$(readlink -f /usr/bin/orterun)" "$(readlink -f /usr/bin/orted)"
+ln -sf "$(basename "$(readlink -f /usr/bin/orterun)")" "$dir/usr/bin/mpirun"
+# Shared libraries of everything copied, except the C and C++ runtimes every image has.
+mkdir -p "$dir/deps"
+find "$dir" -type f \( -name '*.so*' -o -perm -u+x \) -print0 |
+  xargs -0 ldd 2>/dev/null | awk '/=> \//{print $3}' | sort -u |
+  grep -Ev '/(libc|libm|libdl|libpthread|librt|libstdc\+\+|libgcc_s|ld-linux-x86-64)\.so' |
+  while read -r so; do cp -L "$so" "$dir/deps/"; done
+du -sh "$dir"

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# MPI end-to-end tests of seis-wave: every decomposition shape of 1, 2, 4 and 8 ranks writes a seismogram
+# byte-identical to the one-process build's (seis-wave-serial), for every strategy and radii 4 and 8 (parts
+# thinner than 2R included); a 2x2 run killed part way and restarted from its per-rank checkpoints is identical
+# too; a rank that fails (its checkpoint missing) or stalls (SIGSTOP) ends every rank with a message, never a hang.
+# usage: seis_wave_mpi.sh SEIS_WAVE SEIS_WAVE_SERIAL WORKDIR
+set -euo pipefail
+mpi=$1 serial=$2 work=$3
+rm -rf "$work" && mkdir -p "$work"
+export OMP_NUM_THREADS=1
+launch=(mpirun --oversubscribe --bind-to none)
+[ "$(id -u)" -ne 0 ] || launch+=(--allow-run-as-root)
+small=(--grid 40x36x34 --spacing 20 --model layered --duration 0.3 --f0 12 --ndamp 6 --quiet --benchmark
+       --source 390,350,330 --receivers 20,340,200:760,360,460:24)
+passed=0
+
+same() {  # same NAME RANKS DECOMPOSITION ARGS...: the run's seismogram equals the reference's
+  local name=$1 ranks=$2 decomposition=$3; shift 3
+  "${launch[@]}" -np "$ranks" "$mpi" "$@" --decomposition "$decomposition" --output "$work/$name" > "$work/$name.log" 2>&1 ||
+    { echo "FAIL: $name exited $?: $(tail -5 "$work/$name.log")" >&2; exit 1; }
+  cmp "$work/$name/seismogram.sgy" "$work/reference-$reference/seismogram.sgy" ||
+    { echo "FAIL: $name ($ranks ranks, $decomposition) differs from the one-process run" >&2; exit 1; }
+  passed=$((passed + 1))
+}
+
+for strategy in seven two unified; do
+  reference=$strategy
+  "$serial" "${small[@]}" --strategy $strategy --output "$work/reference-$reference" > "$work/reference-$reference.log"
+  shapes=(1x1 2x1 1x2 2x2)
+  [ $strategy != seven ] || shapes+=(4x1 1x4 8x1 1x8 2x4 4x2)
+  for shape in "${shapes[@]}"; do
+    same "$strategy-$shape" $(( ${shape%x*} * ${shape#*x} )) "$shape" "${small[@]}" --strategy $strategy
+  done
+done
+reference=r8
+"$serial" "${small[@]}" --radius 8 --output "$work/reference-r8" > "$work/reference-r8.log"
+for shape in 2x2 1x4; do  # 1x4: parts of 8 or 9 planes along z at R = 8, face layers and no core
+  same "r8-$shape" 4 $shape "${small[@]}" --radius 8
+done
+echo "bitwise: $passed runs of 1 to 8 ranks identical to the one-process seismogram"
+
+grep -q '"halo_buffers": "host memory"' "$work/seven-2x2/run.json"
+grep -q '"parts_y_by_z": "2x4"' "$work/seven-2x4/run.json"
+
+# Restart: SIGTERM to mpirun (it ends every rank) after all four ranks' first checkpoints, then --restart.
+long=(--grid 64x60x50 --spacing 20 --model layered --duration 4.0 --f0 12 --ndamp 8 --quiet --decomposition 2x2
+      --receivers 160,600,200:1100,600,200:48)
+"$serial" "${long[@]/2x2/1x1}" --output "$work/whole" > "$work/whole.log"
+"${launch[@]}" -np 4 "$mpi" "${long[@]}" --output "$work/killed" --checkpoint-every 30 > "$work/killed.log" 2>&1 &
+pid=$!
+for _ in $(seq 1200); do
+  [ "$(ls "$work"/killed/checkpoint.rank000?.bin 2>/dev/null | wc -l)" -eq 4 ] && break
+  sleep 0.05
+done
+kill -TERM "$pid" 2>/dev/null || { echo "FAIL: the run ended before it could be killed" >&2; exit 1; }
+wait "$pid" 2>/dev/null || true
+[ ! -e "$work/killed/seismogram.sgy" ] || { echo "FAIL: the killed run wrote a seismogram" >&2; exit 1; }
+cp -r "$work/killed" "$work/killed-copy"
+"${launch[@]}" -np 4 "$mpi" "${long[@]}" --output "$work/killed" --checkpoint-every 30 --restart > "$work/restart.log" 2>&1
+cmp "$work/whole/seismogram.sgy" "$work/killed/seismogram.sgy"
+echo "restart: 4 ranks killed and restarted, seismogram identical ($(grep -o 'at step [0-9]*' "$work/restart.log"))"
+
+expect_failure() {  # expect_failure TEXT RANKS ARGS...: non-zero exit within 120 s, TEXT in the output
+  local text=$1 ranks=$2; shift 2
+  set +e; timeout 120 "${launch[@]}" -np "$ranks" "$mpi" "$@" > "$work/failure.log" 2>&1; local rc=$?; set -e
+  [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q -- "$text" "$work/failure.log" ||
+    { echo "FAIL: '$*' exited $rc: $(tail -5 "$work/failure.log")" >&2; exit 1; }
+}
+rm "$work/killed-copy/checkpoint.rank0001.bin"
+expect_failure "rank 1: --restart: no checkpoint at $work/killed-copy/checkpoint.rank0001.bin" 4 \
+  "${long[@]}" --output "$work/killed-copy" --restart
+expect_failure "belongs to another run" 4 "${long[@]/2x2/4x1}" --output "$work/killed" --restart
+expect_failure "has 6 parts, the run has 4 MPI ranks" 4 "${long[@]/2x2/3x2}" --output "$work/x"
+expect_failure "fewer than the stencil radius" 8 "${small[@]}" --radius 8 --decomposition 8x1 --output "$work/x"
+echo "failures: a missing checkpoint, another decomposition's checkpoints and bad decompositions end every rank"
+
+# A stalled rank: the others give up after --mpi-timeout and end the run.
+"${launch[@]}" -np 2 "$mpi" --grid 64x60x50 --ndamp 8 --duration 30 --quiet --decomposition 2x1 --mpi-timeout 3 \
+  --output "$work/stall" > "$work/stall.log" 2>&1 &
+pid=$!
+sleep 3
+child=$(pgrep -P "$pid" | tail -1)
+kill -STOP "$child"
+for _ in $(seq 600); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+if kill -0 "$pid" 2>/dev/null; then
+  kill -KILL "$child" "$pid"; echo "FAIL: a stalled rank hung the run for 60 s" >&2; exit 1
+fi
+set +e; wait "$pid"; rc=$?; set -e
+[ $rc -ne 0 ] && grep -q "not complete after 3" "$work/stall.log" ||
+  { echo "FAIL: stalled run exited $rc: $(tail -5 "$work/stall.log")" >&2; exit 1; }
+echo "stall: the waiting rank gave up after 3 s and ended the run (exit $rc)"
+echo "1 passed, 0 failed"
