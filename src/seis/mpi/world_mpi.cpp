@@ -83,22 +83,18 @@ void World::abort(int code) const {
 
 void World::barrier() const { check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier"); }
 
-double World::max(double value) const {
-  check(MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce");
+namespace {
+template <class T>
+T all_reduce(T value, MPI_Datatype type, MPI_Op op) {
+  check(MPI_Allreduce(MPI_IN_PLACE, &value, 1, type, op, MPI_COMM_WORLD), "MPI_Allreduce");
   return value;
 }
-double World::sum(double value) const {
-  check(MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD), "MPI_Allreduce");
-  return value;
-}
-int World::min(int value) const {
-  check(MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD), "MPI_Allreduce");
-  return value;
-}
-int World::max(int value) const {
-  check(MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD), "MPI_Allreduce");
-  return value;
-}
+}  // namespace
+
+double World::max(double value) const { return all_reduce(value, MPI_DOUBLE, MPI_MAX); }
+double World::sum(double value) const { return all_reduce(value, MPI_DOUBLE, MPI_SUM); }
+int World::min(int value) const { return all_reduce(value, MPI_INT, MPI_MIN); }
+int World::max(int value) const { return all_reduce(value, MPI_INT, MPI_MAX); }
 
 void World::reduce_sum(std::vector<float>& data) const {
   in_chunks(data.size(), [&](std::size_t first, int count) {

@@ -103,7 +103,7 @@ void copy_box(const ExecSpace& exec, float* field, const FieldLayout& L, const B
       KOKKOS_LAMBDA(const index_t p) {
         const int i = int(p % bx), j = int(p / bx % by), k = int(p / (index_t(bx) * by));
         float& point = field[L.offset(x0 + i, y0 + j, z0 + k)];
-        if constexpr (ToBuffer)
+        if (ToBuffer)  // not constexpr: nvcc's extended lambdas cannot first-capture inside one
           buffer[p] = point;
         else
           point = buffer[p];
