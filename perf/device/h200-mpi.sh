@@ -2,7 +2,8 @@
 # Runs on a multi-GPU machine of the device tool (nvidia-h200-x2 / -x4): seis-wave built with SEIS_MPI=ON for CUDA
 # (BUILD, default .device-carry/cuda-mpi: app/seis-wave and lib/), under Debian's Open MPI runtime carried as
 # perf/device/mpi-bundle.sh makes it (MPI, default .device-carry/mpi). One rank per GPU; halos are staged through
-# the host (Debian's Open MPI is not CUDA-aware). Each case's run.json and log go to $OUT/NAME/.
+# the host (Debian's Open MPI is not CUDA-aware). Each case's run.json, seismogram and log go to NAME/ in
+# $OUT/h200-mpi.tar.gz.
 # usage: perf/device/h200-mpi.sh NAME:RANKS:DECOMPOSITION:GRID ... [-- seis-wave arguments for every case]
 set -uo pipefail
 root=$(pwd)
@@ -14,6 +15,7 @@ export PMIX_MCA_mca_base_component_path=$PMIX_INSTALL_PREFIX/lib/pmix
 export OMPI_MCA_mca_base_component_path=$bundle/usr/lib/x86_64-linux-gnu/openmpi/lib/openmpi3
 export LD_LIBRARY_PATH=$bundle/deps:$bundle/usr/lib/x86_64-linux-gnu/openmpi/lib:$build/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export PATH=$bundle/usr/bin:$PATH
+export PMIX_MCA_pcompress_base_silence_warning=1
 # NVLink multicast stays off (the machines' rule); nothing here uses it.
 export NCCL_NVLS_ENABLE=0
 cases=()
@@ -26,11 +28,14 @@ for c in "${cases[@]}"; do
   mkdir -p "$OUT/$name"
   mpirun --allow-run-as-root --oversubscribe --bind-to none -np "$ranks" \
     -x LD_LIBRARY_PATH -x OPAL_PREFIX -x PMIX_INSTALL_PREFIX -x PMIX_MCA_mca_base_component_path \
-    -x OMPI_MCA_mca_base_component_path -x NCCL_NVLS_ENABLE \
+    -x OMPI_MCA_mca_base_component_path -x PMIX_MCA_pcompress_base_silence_warning -x NCCL_NVLS_ENABLE \
     "$build/app/seis-wave" --benchmark --quiet --grid "$grid" --decomposition "$decomposition" \
     --output "$OUT/$name" "$@" > "$OUT/$name/log.txt" 2>&1
   rc=$?
   [ $rc -eq 0 ] || status=1
-  echo "$name ($ranks ranks, $decomposition, $grid): exit $rc; $(grep -E '^done|error' "$OUT/$name/log.txt" | head -2)"
+  echo "$name ($ranks ranks, $decomposition, $grid): exit $rc; $(grep -E '^done|seis-wave: ' "$OUT/$name/log.txt" | tail -1)"
+  echo "  seismogram md5 $(md5sum < "$OUT/$name/seismogram.sgy" 2>/dev/null | cut -c1-12)"
 done
+# The device tool brings back few files: one archive.
+tar -C "$OUT" -czf "$OUT/h200-mpi.tar.gz" --exclude h200-mpi.tar.gz . && find "$OUT" -mindepth 1 ! -name h200-mpi.tar.gz -delete
 exit $status
