@@ -37,5 +37,5 @@ for c in "${cases[@]}"; do
   echo "  seismogram md5 $(md5sum < "$OUT/$name/seismogram.sgy" 2>/dev/null | cut -c1-12)"
 done
 # The device tool brings back few files: one archive.
-tar -C "$OUT" -czf "$OUT/h200-mpi.tar.gz" --exclude h200-mpi.tar.gz . && find "$OUT" -mindepth 1 ! -name h200-mpi.tar.gz -delete
+tar -C "$OUT" -czf /tmp/h200-mpi.tar.gz . && find "$OUT" -mindepth 1 -delete && mv /tmp/h200-mpi.tar.gz "$OUT/"
 exit $status
