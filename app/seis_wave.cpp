@@ -130,17 +130,16 @@ void write_slices(const std::string& stem, const std::vector<float>& u, const wa
   const int js = std::min(int(std::lround(s.sources[0].y / s.h)), s.ny - 1);
   const int ks = std::min(int(std::lround(s.sources[0].z / s.h)), s.nz - 1);
   std::vector<float> xz(std::size_t(s.nx) * s.nz, 0.0f), xy(std::size_t(s.nx) * s.ny, 0.0f);
+  // This part's rows of each slice (if it holds the slice's plane), the rest zeros.
   const int* o = part.offset;
   const int* n = part.size;
-  auto local = [&](int i, int j, int k) {
-    return u[(std::size_t(k - o[2]) * n[1] + std::size_t(j - o[1])) * n[0] + i];
+  auto row = [&](int j, int k) {
+    return u.begin() + std::ptrdiff_t((std::size_t(k - o[2]) * n[1] + (j - o[1])) * n[0]);
   };
-  for (int k = o[2]; k < o[2] + n[2]; ++k)
-    for (int j = o[1]; j < o[1] + n[1]; ++j)
-      for (int i = 0; i < s.nx; ++i) {
-        if (j == js) xz[std::size_t(k) * s.nx + i] = local(i, j, k);
-        if (k == ks) xy[std::size_t(j) * s.nx + i] = local(i, j, k);
-      }
+  if (js >= o[1] && js < o[1] + n[1])
+    for (int k = o[2]; k < o[2] + n[2]; ++k) std::copy_n(row(js, k), s.nx, xz.begin() + std::ptrdiff_t(k) * s.nx);
+  if (ks >= o[2] && ks < o[2] + n[2])
+    for (int j = o[1]; j < o[1] + n[1]; ++j) std::copy_n(row(j, ks), s.nx, xy.begin() + std::ptrdiff_t(j) * s.nx);
   world.reduce_sum(xz);
   world.reduce_sum(xy);
   if (world.rank() != 0) return;

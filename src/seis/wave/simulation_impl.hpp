@@ -206,13 +206,13 @@ Simulation<ExecSpace>::Simulation(const Setup& setup, const Subdomain& part, Hal
     Field<Kokkos::HostSpace> q_host("seis::wave::q host", layout_);
     Kokkos::deep_copy(q_host.span(), 0.0f);
     const double dt2 = setup_.dt * setup_.dt;
-    for (int k = 0; k < setup_.nz; ++k)
-      for (int j = 0; j < setup_.ny; ++j)
-        for (int i = 0; i < setup_.nx; ++i) {
-          if (!part_.owns(i, j, k)) continue;
-          const double v = setup_.velocity[(std::size_t(k) * setup_.ny + j) * setup_.nx + i];
-          q_host.data()[layout_.offset(i - part_.offset[0], j - part_.offset[1], k - part_.offset[2])] =
-              static_cast<float>(v * v * dt2);
+    const int* o = part_.offset;
+    for (int k = 0; k < layout_.nz; ++k)
+      for (int j = 0; j < layout_.ny; ++j)
+        for (int i = 0; i < layout_.nx; ++i) {
+          const double v = setup_.velocity[(std::size_t(k + o[2]) * setup_.ny + std::size_t(j + o[1])) * setup_.nx +
+                                           std::size_t(i + o[0])];
+          q_host.data()[layout_.offset(i, j, k)] = static_cast<float>(v * v * dt2);
         }
     deep_copy(m.q, q_host);
   }
