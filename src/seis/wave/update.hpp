@@ -23,7 +23,7 @@ struct WaveAhead {
 };
 
 // The three epilogues differ in which points they update: the inner region only (the two- and seven-domain
-// strategies' inner kernel), the PML slabs only, or the whole grid with a branch per point (unified).
+// strategies' inner kernel), the PML slabs only, or the whole grid with a branch per vector (unified).
 enum class Region { inner, pml, both };
 
 struct WaveArrays {
@@ -52,10 +52,38 @@ struct WaveArrays {
       a.phi_lane0 = pml.slab_index(pml.slab_of(x + first, y, z), x, y, z);
       for (int l = 0; l < VEC; ++l) a.phi.lane[l] = l >= first && l < last ? phi[a.phi_lane0 + l] : 0.0f;
     } else if constexpr (Where == Region::both) {
-      for (int l = 0; l < VEC; ++l)
-        a.phi.lane[l] = l >= first && l < last && !pml.is_inner(x + l, y, z) ? phi[pml.phi_index(x + l, y, z)] : 0.0f;
+      if (!inner_vector<VEC>(x, y, z, first, last)) {
+        const LayerVector v = layer_vector(x, y, z);
+        for (int l = 0; l < VEC; ++l)
+          a.phi.lane[l] = l >= first && l < last && v.holds(pml, x + l) ? phi[v.index(pml, x, l)] : 0.0f;
+      }
     }
     return a;
+  }
+
+  // Whether the lanes [first, last) of the vector at (x, y, z) all lie in the inner region.
+  template <int VEC>
+  KOKKOS_FORCEINLINE_FUNCTION bool inner_vector(int x, int y, int z, int first, int last) const {
+    return pml.is_inner(x + first, y, z) && pml.is_inner(x + last - 1, y, z);
+  }
+
+  // A vector of the layer as the unified kernel sees it: in a y or z slab every lane is in that slab; at the inner
+  // region's x edges some lanes are in an x slab and the others inside (a narrow inner region may leave lanes in
+  // both x slabs). phi indices run along x within a slab, so two bases give every lane's index.
+  struct LayerVector {
+    bool whole;                // y or z outside the inner region
+    std::ptrdiff_t low, high;  // phi index of lane 0 extended from the low (or the y/z) slab, and the high x slab
+    KOKKOS_FORCEINLINE_FUNCTION bool holds(const PmlGeometry& g, int i) const {
+      return whole || i < g.inner.x0 || i >= g.inner.x1;
+    }
+    KOKKOS_FORCEINLINE_FUNCTION std::ptrdiff_t index(const PmlGeometry& g, int x, int l) const {
+      return (whole || x + l < g.inner.x0 ? low : high) + l;
+    }
+  };
+  KOKKOS_FORCEINLINE_FUNCTION LayerVector layer_vector(int x, int y, int z) const {
+    const bool whole = y < pml.inner.y0 || y >= pml.inner.y1 || z < pml.inner.z0 || z >= pml.inner.z1;
+    return whole ? LayerVector{true, pml.slab_index(pml.slab_of(x, y, z), x, y, z), 0}
+                 : LayerVector{false, pml.slab_index(x_low, x, y, z), pml.slab_index(x_high, x, y, z)};
   }
 
   KOKKOS_FORCEINLINE_FUNCTION static float inner_point(float u, float prev, float q_here, float lap) {
@@ -117,8 +145,7 @@ struct WaveUpdate {
                                               const Nearest<VEC>& near, const float (&lap)[VEC], int first, int last,
                                               const Ahead<VEC>& ahead) const {
     Pack<VEC> next{};
-    if (Where == Region::inner ||
-        (Where == Region::both && a.pml.is_inner(x, y, z) && a.pml.is_inner(x + VEC - 1, y, z))) {
+    if (Where == Region::inner || (Where == Region::both && a.template inner_vector<VEC>(x, y, z, first, last))) {
       for (int l = 0; l < VEC; ++l)
         next.lane[l] = WaveArrays::inner_point(u.lane[l], ahead.prev.lane[l], ahead.q.lane[l], lap[l]);
     } else if constexpr (Where == Region::pml) {
@@ -128,18 +155,18 @@ struct WaveUpdate {
       for (int l = 0; l < VEC; ++l) next.lane[l] = a.pml_point(x, y, z, l, u, near, lap[l], ahead, &phi_next[l]);
       a.store_phi(ahead.phi_lane0, phi_next, first, last);
     } else {
-      // Unified kernels: a branch and a slab lookup per lane (vectors may straddle the inner region's x edge); a
-      // second, one-slab path measured slower on the H100 (128 registers and spills at R = 4: perf/NOTES.md).
+      // Unified kernel, a vector with lanes in the layer: one branch-free lane loop (the inner lanes of a vector at
+      // the x edge select the inner update), phi stored for the layer's lanes.
+      const typename WaveArrays::LayerVector v = a.layer_vector(x, y, z);
+      float phi_next[VEC];
       for (int l = 0; l < VEC; ++l) {
-        if (l < first || l >= last) continue;
-        if (Where == Region::both && a.pml.is_inner(x + l, y, z)) {
-          next.lane[l] = WaveArrays::inner_point(u.lane[l], ahead.prev.lane[l], ahead.q.lane[l], lap[l]);
-        } else {
-          float phi_next;
-          next.lane[l] = a.pml_point(x, y, z, l, u, near, lap[l], ahead, &phi_next);
-          a.phi[a.pml.phi_index(x + l, y, z)] = phi_next;
-        }
+        const float damped = a.pml_point(x, y, z, l, u, near, lap[l], ahead, &phi_next[l]);
+        next.lane[l] = v.holds(a.pml, x + l)
+                           ? damped
+                           : WaveArrays::inner_point(u.lane[l], ahead.prev.lane[l], ahead.q.lane[l], lap[l]);
       }
+      for (int l = 0; l < VEC; ++l)
+        if (l >= first && l < last && v.holds(a.pml, x + l)) a.phi[v.index(a.pml, x, l)] = phi_next[l];
     }
     a.store(L, x, y, z, next, first, last);
   }
