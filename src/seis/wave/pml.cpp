@@ -35,15 +35,34 @@ PmlGeometry make_pml_geometry(const Subdomain& part, int thickness) {
   PmlGeometry g;
   g.thickness = d;
   g.inner = local(inner);
+  const auto down = [](int x) { return x / phi_alignment * phi_alignment; };
   for (int s = 0; s < slab_count; ++s) {
-    g.slab[s] = clip(local(slab[s]));
-    g.first[s + 1] = g.first[s] + g.slab[s].points();
+    const Box b = clip(local(slab[s]));
+    g.slab[s] = b;
+    g.row_origin[s] = down(b.x0);
+    g.row_stride[s] = b.points() > 0 ? down(b.x1 - g.row_origin[s] + phi_alignment - 1) : 0;
+    g.first[s + 1] = g.first[s] + std::size_t(b.z1 - b.z0) * std::size_t(b.y1 - b.y0) * std::size_t(g.row_stride[s]);
+    g.layer_points += b.points();
   }
   return g;
 }
 
 double damping_scale(double dt, double vmax, int thickness, double h) {
   return thickness > 0 ? dt * 3.0 * vmax * std::log(1000.0) / (2.0 * thickness * h) : 0.0;
+}
+
+AxisDamping axis_damping(const std::vector<float>& profile, int offset, int size, double h) {
+  const auto eta = [&](long i) {  // the profile at global i, zero outside [-1, n + profile_padding]
+    return i >= -1 && i + 1 < long(profile.size()) ? profile[std::size_t(i + 1)] : 0.0f;
+  };
+  const float inv_4h2 = static_cast<float>(1.0 / (4.0 * h * h));
+  AxisDamping a;
+  for (long i = -profile_lead; i < size + profile_padding; ++i) {
+    const long global = i + offset;
+    a.eta.push_back(eta(global));
+    a.gradient.push_back((eta(global + 1) - eta(global - 1)) * inv_4h2);
+  }
+  return a;
 }
 
 std::vector<float> damping_profile(int n, int thickness, double scale) {

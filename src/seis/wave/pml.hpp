@@ -6,6 +6,7 @@
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cstddef>
+#include <vector>
 
 #include "seis/core/layout.hpp"
 #include "seis/kernels/team_launch.hpp"
@@ -20,11 +21,18 @@ inline Box intersect(const Box& a, const Box& b) {
 
 enum Slab : int { z_low, z_high, y_low, y_high, x_low, x_high, slab_count };
 
+// phi rows of a slab start at its x0 rounded down to phi_alignment and hold a whole number of them, so that the
+// vector of up to phi_alignment lanes at an aligned x reads and writes phi as one aligned pack (128-bit on GPUs,
+// 256-bit chunks on hosts); scalar phi accesses cost the H100 a third of its sectors (perf/NOTES.md).
+inline constexpr int phi_alignment = 8;
+
 struct PmlGeometry {
   int thickness = 0;  // ndamp; 0: no layer (walls of zeros)
   Box inner;
   Box slab[slab_count];
-  std::size_t first[slab_count + 1] = {};  // phi index of each slab's first point
+  int row_origin[slab_count] = {}, row_stride[slab_count] = {};  // x of a phi row's first float, floats per row
+  std::size_t first[slab_count + 1] = {};                        // phi index of each slab's first row
+  std::size_t layer_points = 0;                                  // points of the layer (the slabs' sum)
 
   KOKKOS_INLINE_FUNCTION bool is_inner(int i, int j, int k) const {
     return i >= inner.x0 && i < inner.x1 && j >= inner.y0 && j < inner.y1 && k >= inner.z0 && k < inner.z1;
@@ -39,17 +47,18 @@ struct PmlGeometry {
            : i >= inner.x1 ? x_high
                            : -1;
   }
-  // phi index of point (i, j, k) of slab s, extended linearly along x (i may lie a few points outside the slab).
+  // phi index of point (i, j, k) of slab s; i may lie in the row's padding.
   KOKKOS_INLINE_FUNCTION std::ptrdiff_t slab_index(int s, int i, int j, int k) const {
     const Box& b = slab[s];
     return std::ptrdiff_t(first[s]) +
-           (std::ptrdiff_t(k - b.z0) * (b.y1 - b.y0) + std::ptrdiff_t(j - b.y0)) * (b.x1 - b.x0) + (i - b.x0);
+           (std::ptrdiff_t(k - b.z0) * (b.y1 - b.y0) + std::ptrdiff_t(j - b.y0)) * row_stride[s] + (i - row_origin[s]);
   }
   // phi index of a point outside the inner region.
   KOKKOS_INLINE_FUNCTION std::size_t phi_index(int i, int j, int k) const {
     return std::size_t(slab_index(slab_of(i, j, k), i, j, k));
   }
-  std::size_t points() const { return first[slab_count]; }
+  std::size_t points() const { return layer_points; }
+  std::size_t stored() const { return first[slab_count]; }  // phi floats, row padding included
 };
 
 // The layer of the whole grid as seen by one part of it: the inner box in the part's coordinates (it may reach past
@@ -64,6 +73,17 @@ inline constexpr int profile_padding = 8;
 // the inner edge to `scale` * ((thickness + 1) / thickness)^2 one point past the grid, zero in the inner region. scale
 // = dt * 3 * vmax * ln(1000) / (2 * thickness * h): the paper's, for a reflection coefficient of 1e-3.
 std::vector<float> damping_profile(int n, int thickness, double scale);
+
+// What the kernels read of one axis' profile for the points [offset, offset + size) of a grid of n: eta(i) and
+// the phi update's gradient factor (eta(i + 1) - eta(i - 1)) / (4 h^2), local i in [-profile_lead, size +
+// profile_padding) at index i + profile_lead, zero outside the profile. The lead keeps local i = 0 aligned for
+// vector loads.
+inline constexpr int profile_lead = 8;
+struct AxisDamping {
+  std::vector<float> eta, gradient;
+};
+AxisDamping axis_damping(const std::vector<float>& profile, int offset, int size, double h);
+
 double damping_scale(double dt, double vmax, int thickness, double h);
 
 }  // namespace seis::wave

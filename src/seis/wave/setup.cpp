@@ -64,12 +64,9 @@ std::size_t required_bytes(const Setup& s, const Subdomain& part) {
   const FieldLayout L = make_layout(part.size[0], part.size[1], part.size[2], s.radius);
   const std::size_t field = (L.size + alignment_floats) * sizeof(float);
   const int d = s.boundary == Boundary::pml ? s.ndamp : 0;
-  std::size_t inner = 1;
-  for (int a = 0; a < 3; ++a) {
-    const int lo = std::max(d, part.offset[a]), hi = std::min(part.global[a] - d, part.offset[a] + part.size[a]);
-    inner *= std::size_t(std::max(hi - lo, 0));
-  }
-  const std::size_t phi = (L.interior_points() - inner) * sizeof(float);
+  // A layer that leaves no inner region is refused by validate; it needs no phi here.
+  const bool layer_fits = d >= 0 && 2 * d < std::min(part.global[0], std::min(part.global[1], part.global[2]));
+  const std::size_t phi = (layer_fits ? make_pml_geometry(part, d).stored() : 0) * sizeof(float);
   const std::size_t traces = s.receivers.size() * 8 * std::size_t(std::max(s.steps, 0)) * sizeof(float);
   return 3 * field + phi + traces;
 }

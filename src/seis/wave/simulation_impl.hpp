@@ -58,7 +58,8 @@ struct Simulation<ExecSpace>::Impl {
   using Memory = typename ExecSpace::memory_space;
   using Floats = Kokkos::View<float*, Memory>;
   Field<Memory> u, u_prev, q;
-  Floats phi, eta_x, eta_y, eta_z, amplitude, traces, source_weight, receiver_weight;
+  Floats phi, amplitude, traces, source_weight, receiver_weight;
+  Floats eta[3], gradient[3];  // AxisDamping of x, y, z
   Kokkos::View<index_t*, Memory> source_offset, receiver_offset;
   int source_points = 0;
   StencilCoefficients coefficients;
@@ -74,11 +75,18 @@ struct Simulation<ExecSpace>::Impl {
   Staged send_host[face_count], receive_host[face_count];
   bool staged = false;
 
-  WaveArrays arrays(const Setup& s, const PmlGeometry& pml) const {
-    const float h = static_cast<float>(s.h);
-    const float inv = 1.0f / (4.0f * h * h);
-    return {u_prev.data(), q.data(), phi.data(), eta_x.data() + 1, eta_y.data() + 1, eta_z.data() + 1, pml, inv,
-            inv,           inv,      true};
+  WaveArrays arrays(const PmlGeometry& pml) const {
+    return {u_prev.data(),
+            q.data(),
+            phi.data(),
+            eta[0].data() + profile_lead,
+            eta[1].data() + profile_lead,
+            eta[2].data() + profile_lead,
+            gradient[0].data() + profile_lead,
+            gradient[1].data() + profile_lead,
+            gradient[2].data() + profile_lead,
+            pml,
+            true};
   }
 };
 
@@ -140,7 +148,7 @@ template <class Impl>
 void update_region(Impl& m, const Setup& setup, const FieldLayout& layout, const PmlGeometry& pml, const Box& region) {
   using ExecSpace = std::decay_t<decltype(m.instances[0])>;
   const ExecSpace& main = m.instances[0];
-  const WaveArrays a = m.arrays(setup, pml);
+  const WaveArrays a = m.arrays(pml);
   const Box inner = intersect(pml.inner, region);
   Box slabs[slab_count];
   for (int s = 0; s < slab_count; ++s) slabs[s] = intersect(pml.slab[s], region);
@@ -217,18 +225,15 @@ Simulation<ExecSpace>::Simulation(const Setup& setup, const Subdomain& part, Hal
     deep_copy(m.q, q_host);
   }
 
-  m.phi = typename Impl::Floats("seis::wave::phi", std::max<std::size_t>(pml_.points(), 1));
+  m.phi = typename Impl::Floats("seis::wave::phi", std::max<std::size_t>(pml_.stored(), 1));
   const float vmax = *std::max_element(setup_.velocity.begin(), setup_.velocity.end());
   const double scale = damping_scale(setup_.dt, vmax, pml_.thickness, setup_.h);
-  // The part's stretch of each axis' profile: eta(i) for local i in [-1, size + profile_padding].
-  auto profile = [&](int axis) {
-    const std::vector<float> global = damping_profile(part_.global[axis], pml_.thickness, scale);
-    const auto first = global.begin() + part_.offset[axis];
-    return std::vector<float>(first, first + part_.size[axis] + 2 + profile_padding);
-  };
-  m.eta_x = to_device<memory_space>("seis::wave::eta_x", profile(0));
-  m.eta_y = to_device<memory_space>("seis::wave::eta_y", profile(1));
-  m.eta_z = to_device<memory_space>("seis::wave::eta_z", profile(2));
+  for (int axis = 0; axis < 3; ++axis) {
+    const AxisDamping d = axis_damping(damping_profile(part_.global[axis], pml_.thickness, scale), part_.offset[axis],
+                                       part_.size[axis], setup_.h);
+    m.eta[axis] = to_device<memory_space>("seis::wave::eta", d.eta);
+    m.gradient[axis] = to_device<memory_space>("seis::wave::eta_gradient", d.gradient);
+  }
 
   // Sources: the discrete delta of a point source is 1/h^3 at a grid point; off-grid positions spread it with the
   // trilinear weights. Weights of points shared by several sources are summed here, so the injection needs no
@@ -406,7 +411,7 @@ State Simulation<ExecSpace>::state() const {
   s.step = step_;
   s.u = to_host_vector(m.u.span(), layout_.size);
   s.u_prev = to_host_vector(m.u_prev.span(), layout_.size);
-  s.phi = to_host_vector(m.phi, pml_.points());
+  s.phi = to_host_vector(m.phi, pml_.stored());
   s.traces = corner_traces();
   return s;
 }
@@ -419,7 +424,7 @@ void Simulation<ExecSpace>::restore(const State& s) {
           setup_.steps);
   require(s.u.size() == layout_.size && s.u_prev.size() == layout_.size, "checkpoint fields hold ", s.u.size(),
           " floats, this run's layout ", layout_.size);
-  require(s.phi.size() == pml_.points(), "checkpoint PML holds ", s.phi.size(), " floats, this run's ", pml_.points());
+  require(s.phi.size() == pml_.stored(), "checkpoint PML holds ", s.phi.size(), " floats, this run's ", pml_.stored());
   require(s.traces.size() == traces, "checkpoint traces hold ", s.traces.size(), " samples, this run's ", traces);
   auto copy = [](const auto& view, const std::vector<float>& in) {
     Kokkos::View<const float*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> source(in.data(), in.size());
