@@ -112,15 +112,25 @@ Kokkos::View<index_t*, Memory> offsets_to_device(const std::string& label, const
   return view;
 }
 
-// Launch options of one box set: x slabs are ndamp points wide, so on GPUs they get narrow, tall tiles unless the
-// user chose a tile.
+// The unified kernel's launches: the whole region in one launch; the launch of one slab (or -1: the inner region).
+inline constexpr int unified_launch = -2;
+
+// Launch options of one launch, where the user chose no tile, on GPUs: x slabs are ndamp points wide, so they get
+// narrow, tall tiles; the unified kernel gets 8 x 16 tiles of 16 planes, in which few warps hold both x-slab and
+// inner vectors and so run both updates (H100, 512^3: 1.40 ms per step against 1.55 with 32 x 8 x 32,
+// perf/NOTES.md 21).
 template <class ExecSpace>
-LaunchOptions slab_options(const LaunchOptions& o, int slab) {
+LaunchOptions launch_options(const LaunchOptions& o, int launch) {
   LaunchOptions out = o;
   out.nontemporal = true;
-  if (is_gpu_space<ExecSpace>() && (slab == x_low || slab == x_high) && o.tile_x == 0 && o.tile_y == 0) {
+  if (!is_gpu_space<ExecSpace>() || o.tile_x != 0 || o.tile_y != 0) return out;
+  if (launch == x_low || launch == x_high) {
     out.tile_x = 8;
     out.tile_y = 32;
+  } else if (launch == unified_launch) {
+    out.tile_x = 8;
+    out.tile_y = 16;
+    if (o.window == 0) out.window = 16;
   }
   return out;
 }
@@ -154,14 +164,14 @@ void update_region(Impl& m, const Setup& setup, const FieldLayout& layout, const
   for (int s = 0; s < slab_count; ++s) slabs[s] = intersect(pml.slab[s], region);
   with_radius(setup.radius, [&](auto r) {
     constexpr int R = decltype(r)::value;
-    const LaunchOptions inner_options = slab_options<ExecSpace>(setup.launch, -1);
+    const LaunchOptions inner_options = launch_options<ExecSpace>(setup.launch, -1);
     const auto launch = [&](const ExecSpace& exec, const LaunchOptions& o, const Box* boxes, int count,
                             const auto& update) {
       m.launcher.template launch_boxes<R, wave_vec>(exec, m.u.data(), layout, m.coefficients, o, boxes, count, update);
     };
     switch (setup.strategy) {
       case Strategy::unified:
-        launch(main, inner_options, &region, 1, UnifiedUpdate{a});
+        launch(main, launch_options<ExecSpace>(setup.launch, unified_launch), &region, 1, UnifiedUpdate{a});
         break;
       case Strategy::two:
         launch(main, inner_options, &inner, 1, InnerUpdate{a});
@@ -175,7 +185,7 @@ void update_region(Impl& m, const Setup& setup, const FieldLayout& layout, const
         if (pml.thickness > 0)
           for (int s = 0; s < slab_count; ++s)
             if (slabs[s].points() > 0)
-              launch(m.instances[1 + s], slab_options<ExecSpace>(setup.launch, s), &slabs[s], 1, PmlUpdate{a});
+              launch(m.instances[1 + s], launch_options<ExecSpace>(setup.launch, s), &slabs[s], 1, PmlUpdate{a});
         m.instances.join();
         break;
     }
@@ -196,9 +206,11 @@ Simulation<ExecSpace>::Simulation(const Setup& setup, const Subdomain& part, Hal
   with_radius(setup_.radius, [&](auto r) {
     constexpr int R = decltype(r)::value;
     WaveLauncher<ExecSpace> launcher{TileShape{32, 8, 32}};
-    launcher.template check<R, wave_vec>("wave step", layout_, setup_.launch, UnifiedUpdate{});
-    launcher.template check<R, wave_vec>("wave step (x slabs)", layout_, slab_options<ExecSpace>(setup_.launch, x_low),
-                                         PmlUpdate{});
+    launcher.template check<R, wave_vec>("wave step", layout_, setup_.launch, InnerUpdate{});
+    launcher.template check<R, wave_vec>("wave step (unified)", layout_,
+                                         launch_options<ExecSpace>(setup_.launch, unified_launch), UnifiedUpdate{});
+    launcher.template check<R, wave_vec>("wave step (x slabs)", layout_,
+                                         launch_options<ExecSpace>(setup_.launch, x_low), PmlUpdate{});
   });
 
   impl_ = std::make_unique<Impl>();

@@ -111,9 +111,12 @@ struct WaveArrays {
     const float gradient = d.gradient_x.lane[l] * (near.x_plus.lane[l] - near.x_minus.lane[l]) +
                            d.gradient_y * (near.y_plus.lane[l] - near.y_minus.lane[l]) +
                            d.gradient_z * (near.z_plus.lane[l] - near.z_minus.lane[l]);
-    *phi_next = (a.phi.lane[l] - gradient) / (1.0f + eta);
-    return ((2.0f + 2.0f * eta - eta * eta) * u.lane[l] - a.prev.lane[l] + a.q.lane[l] * (lap + a.phi.lane[l])) /
-           (1.0f + 2.0f * eta);
+    // One division for both denominators: the division is the longest dependent chain of the update.
+    const float phi_damping = 1.0f + eta, u_damping = 1.0f + 2.0f * eta;
+    const float reciprocal = 1.0f / (phi_damping * u_damping);
+    *phi_next = (a.phi.lane[l] - gradient) * (u_damping * reciprocal);
+    return ((2.0f + 2.0f * eta - eta * eta) * u.lane[l] - a.prev.lane[l] + a.q.lane[l] * (lap + a.phi.lane[l])) *
+           (phi_damping * reciprocal);
   }
 
   // Stores u_next: the whole vector, or the lanes [first, last) of a vector that straddles the box's edge (the
