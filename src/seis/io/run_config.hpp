@@ -18,7 +18,7 @@ struct RunConfig {
   int radius = 4;
   std::string boundary = "pml";
   int ndamp = 20;
-  std::string strategy = "unified";
+  std::string strategy = "two";
   double cfl = 0.8;
   double dt = 0;  // s; 0: cfl times the stability bound
   std::string output = "seis-wave-out";

@@ -34,7 +34,7 @@ struct Setup {
   int steps = 0;
   Boundary boundary = Boundary::pml;
   int ndamp = 27;  // PML thickness in points
-  Strategy strategy = Strategy::unified;
+  Strategy strategy = Strategy::two;
   std::vector<float> velocity;  // nx * ny * nz values (m/s), x fastest, then y, then z (depth)
   std::vector<Point> sources;   // all fire the same wavelet
   std::vector<Point> receivers;

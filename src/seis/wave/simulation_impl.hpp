@@ -112,26 +112,22 @@ Kokkos::View<index_t*, Memory> offsets_to_device(const std::string& label, const
   return view;
 }
 
-// The unified kernel's launches: the whole region in one launch; the launch of one slab (or -1: the inner region).
-inline constexpr int unified_launch = -2;
+// Which launch of a step: one slab (Slab), or these.
+enum Launch : int { inner_launch = -1, unified_launch = -2, slabs_launch = -3 };
 
-// Launch options of one launch, where the user chose no tile, on GPUs: x slabs are ndamp points wide, so they get
-// narrow, tall tiles; the unified kernel gets 8 x 16 tiles of 16 planes, in which few warps hold both x-slab and
-// inner vectors and so run both updates (H100, 512^3: 1.40 ms per step against 1.55 with 32 x 8 x 32,
-// perf/NOTES.md 21).
+// Launch options of one launch, where the user chose no tile, on GPUs. The inner kernel keeps the 32 x 8 x 32 tiles
+// (0.89 ms for 512^3 without the layer, 0.99 with 8 x 16 x 16). Launches over the layer get tiles of 8 vectors
+// across: x slabs are ndamp points wide (narrow, tall tiles when alone), and in the unified kernel 8 x 16 tiles of
+// 16 planes leave few warps holding both x-slab and inner vectors, which run both updates (H100, 512^3: 1.40 ms
+// per step against 1.55 with 32 x 8 x 32, perf/NOTES.md 21).
 template <class ExecSpace>
 LaunchOptions launch_options(const LaunchOptions& o, int launch) {
   LaunchOptions out = o;
   out.nontemporal = true;
-  if (!is_gpu_space<ExecSpace>() || o.tile_x != 0 || o.tile_y != 0) return out;
-  if (launch == x_low || launch == x_high) {
-    out.tile_x = 8;
-    out.tile_y = 32;
-  } else if (launch == unified_launch) {
-    out.tile_x = 8;
-    out.tile_y = 16;
-    if (o.window == 0) out.window = 16;
-  }
+  if (!is_gpu_space<ExecSpace>() || o.tile_x != 0 || o.tile_y != 0 || launch == inner_launch) return out;
+  out.tile_x = 8;
+  out.tile_y = launch == x_low || launch == x_high ? 32 : 16;
+  if (launch == unified_launch && o.window == 0) out.window = 16;
   return out;
 }
 
@@ -164,7 +160,7 @@ void update_region(Impl& m, const Setup& setup, const FieldLayout& layout, const
   for (int s = 0; s < slab_count; ++s) slabs[s] = intersect(pml.slab[s], region);
   with_radius(setup.radius, [&](auto r) {
     constexpr int R = decltype(r)::value;
-    const LaunchOptions inner_options = launch_options<ExecSpace>(setup.launch, -1);
+    const LaunchOptions inner_options = launch_options<ExecSpace>(setup.launch, inner_launch);
     const auto launch = [&](const ExecSpace& exec, const LaunchOptions& o, const Box* boxes, int count,
                             const auto& update) {
       m.launcher.template launch_boxes<R, wave_vec>(exec, m.u.data(), layout, m.coefficients, o, boxes, count, update);
@@ -175,7 +171,8 @@ void update_region(Impl& m, const Setup& setup, const FieldLayout& layout, const
         break;
       case Strategy::two:
         launch(main, inner_options, &inner, 1, InnerUpdate{a});
-        if (pml.thickness > 0) launch(main, inner_options, slabs, slab_count, PmlUpdate{a});
+        if (pml.thickness > 0)
+          launch(main, launch_options<ExecSpace>(setup.launch, slabs_launch), slabs, slab_count, PmlUpdate{a});
         break;
       case Strategy::seven:
         // The slab kernels read what the previous kernels on `main` wrote; the next ones on `main` read what the
@@ -209,8 +206,9 @@ Simulation<ExecSpace>::Simulation(const Setup& setup, const Subdomain& part, Hal
     launcher.template check<R, wave_vec>("wave step", layout_, setup_.launch, InnerUpdate{});
     launcher.template check<R, wave_vec>("wave step (unified)", layout_,
                                          launch_options<ExecSpace>(setup_.launch, unified_launch), UnifiedUpdate{});
-    launcher.template check<R, wave_vec>("wave step (x slabs)", layout_,
-                                         launch_options<ExecSpace>(setup_.launch, x_low), PmlUpdate{});
+    for (int launch : {int(slabs_launch), int(x_low)})
+      launcher.template check<R, wave_vec>("wave step (layer)", layout_,
+                                           launch_options<ExecSpace>(setup_.launch, launch), PmlUpdate{});
   });
 
   impl_ = std::make_unique<Impl>();
