@@ -57,6 +57,7 @@ wave::Setup make_setup(const io::RunConfig& c, Decompose&& decompose, wave::Subd
   s.boundary = wave::parse_boundary(c.boundary);
   s.ndamp = c.ndamp;
   s.strategy = wave::parse_strategy(c.strategy);
+  s.shape = wave::parse_shape(c.kernel);
   s.wavelet = wave::parse_wavelet(c.wavelet);
   s.f0 = c.f0;
   require(s.h > 0, "--spacing ", s.h, " m must be > 0");
@@ -104,8 +105,8 @@ std::string fingerprint(const io::RunConfig& c, const wave::Setup& s, const mpi:
   f << "part " << grid.cy() << "," << grid.cz() << " of " << grid.py() << "x" << grid.pz() << " ";
   f << std::hexfloat << "grid " << s.nx << "x" << s.ny << "x" << s.nz << " h " << s.h << " R " << s.radius << " dt "
     << s.dt << " steps " << s.steps << " boundary " << wave::to_string(s.boundary) << " ndamp " << s.ndamp
-    << " strategy " << wave::to_string(s.strategy) << " model " << c.model << " wavelet " << wave::to_string(s.wavelet)
-    << " f0 " << s.f0 << " sources";
+    << " strategy " << wave::to_string(s.strategy) << " kernel " << wave::to_string(s.shape) << " model " << c.model
+    << " wavelet " << wave::to_string(s.wavelet) << " f0 " << s.f0 << " sources";
   for (const auto& p : s.sources) f << " " << p.x << "," << p.y << "," << p.z;
   f << " receivers";
   for (const auto& p : s.receivers) f << " " << p.x << "," << p.y << "," << p.z;
@@ -158,9 +159,30 @@ std::string rank_file(const fs::path& dir, const std::string& name, const std::s
   return (dir / (f.str() + ext)).string();
 }
 
+void print_kernels(std::ostream& out) {
+  out << "kernels of the step (--kernel; default GPU tile, --tile TXxTY --nw NZ):\n";
+  for (const wave::ShapeInfo& i : wave::shape_table) {
+    const char* family = i.family == wave::ShapeFamily::tile      ? "tile engine"
+                         : i.family == wave::ShapeFamily::blocked ? "3D blocking"
+                                                                  : "2.5D streaming";
+    std::ostringstream tile;
+    tile << i.tile_x << "x" << i.tile_y << "x";
+    if (i.tile_z > 0)
+      tile << i.tile_z;
+    else
+      tile << "all";
+    out << "  " << std::left << std::setw(17) << i.name << std::setw(16) << family << std::setw(10) << tile.str()
+        << i.summary << "\n";
+  }
+}
+
 int run(const mpi::World& world, int argc, char** argv) {
   io::RunConfig config;
   if (!io::parse_command_line(argc, argv, config)) return 0;
+  if (config.list) {
+    if (world.rank() == 0) print_kernels(std::cout);
+    return 0;
+  }
   int py = 0, pz = 0;
   if (!config.decomposition.empty()) wave::parse_decomposition(config.decomposition, py, pz);
   const mpi::Cartesian grid(world, py, pz);
@@ -185,9 +207,10 @@ int run(const mpi::World& world, int argc, char** argv) {
     std::cout << "seis-wave: " << setup.nx << "x" << setup.ny << "x" << setup.nz << " points, h = " << setup.h
               << " m, R = " << setup.radius << ", dt = " << setup.dt * 1e3 << " ms, " << setup.steps << " steps ("
               << setup.steps * setup.dt << " s), " << wave::to_string(setup.boundary) << " (ndamp "
-              << sim.pml().thickness << "), strategy " << wave::to_string(setup.strategy) << ", "
-              << setup.sources.size() << " source(s), " << setup.receivers.size() << " receivers, on "
-              << compat::device_name<Exec>() << " (" << Exec::name() << ")\n";
+              << sim.pml().thickness << "), strategy " << wave::to_string(setup.strategy) << ", kernel "
+              << wave::to_string(setup.shape) << ", " << setup.sources.size() << " source(s), "
+              << setup.receivers.size() << " receivers, on " << compat::device_name<Exec>() << " (" << Exec::name()
+              << ")\n";
   std::string halo_buffers = "none";
   if (halo) {
     halo_buffers = halo->device_buffers() ? "device (GPU-aware MPI)" : device_halo ? "host-staged" : "host memory";

@@ -58,14 +58,19 @@ void add_options(CLI::App& app, RunConfig& c) {
   app.add_option("--ndamp", c.ndamp, "PML thickness (points)")->capture_default_str();
   app.add_option("--strategy", c.strategy, "unified | two | seven (domain decomposition of the step)")
       ->capture_default_str();
+  app.add_option("--kernel", c.kernel,
+                 "kernel of the step: tile (this library's tile engine) or one of the CPE'21 paper's code shapes "
+                 "(--list)")
+      ->capture_default_str();
+  app.add_flag("--list", c.list, "list the kernels (name, family, default GPU tile) and exit");
   app.add_option("--cfl", c.cfl, "time step as a fraction of the stability bound")->capture_default_str();
   app.add_option("--dt", c.dt, "time step (s), overrides --cfl; refused above the stability bound");
   app.add_option("--output", c.output, "output directory")->capture_default_str();
   app.add_option("--snapshot-every", c.snapshot_every, "wavefield snapshot every N steps (0: at the end only)");
   app.add_option("--checkpoint-every", c.checkpoint_every, "checkpoint every N steps (written atomically)");
   app.add_flag("--restart", c.restart, "continue from OUTPUT/checkpoint.bin");
-  app.add_option("--tile", c.tile, "GPU tile TXxTY (vectors x rows)");
-  app.add_option("--nw", c.window, "planes per tile in z");
+  app.add_option("--tile", c.tile, "GPU tile TXxTY (tile: 4-float vectors x rows; the shapes: points x rows)");
+  app.add_option("--nw", c.window, "planes per tile in z (a 3D block's planes; planes a streaming team walks)");
   app.add_option("--progress-seconds", c.progress_seconds, "seconds between progress lines")->capture_default_str();
   app.add_flag("--quiet", c.quiet, "no progress lines");
   app.add_option("--decomposition", c.decomposition,

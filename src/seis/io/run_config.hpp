@@ -19,13 +19,15 @@ struct RunConfig {
   std::string boundary = "pml";
   int ndamp = 20;
   std::string strategy = "two";
+  std::string kernel = "tile";  // seis/wave/shape.hpp
+  bool list = false;            // print the kernels and exit
   double cfl = 0.8;
   double dt = 0;  // s; 0: cfl times the stability bound
   std::string output = "seis-wave-out";
   int snapshot_every = 0;    // steps; 0: one snapshot at the end
   int checkpoint_every = 0;  // steps; 0: none
   bool restart = false;      // continue from OUTPUT/checkpoint.bin
-  std::string tile;          // TXxTY for the GPU kernels
+  std::string tile;          // TXxTY: the GPU tile (the tile engine's vectors x rows, the shapes' points x rows)
   int window = 0;            // nw
   double progress_seconds = 2.0;
   bool quiet = false;

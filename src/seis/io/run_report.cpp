@@ -32,6 +32,7 @@ void write_run_report(const std::string& path, const RunConfig& c, const wave::S
         {"boundary", wave::to_string(s.boundary)},
         {"ndamp", s.boundary == wave::Boundary::pml ? s.ndamp : 0},
         {"strategy", wave::to_string(s.strategy)},
+        {"kernel", wave::to_string(s.shape)},
         {"wavelet", wave::to_string(s.wavelet)},
         {"f0_hz", s.f0},
         {"sources_m", sources},

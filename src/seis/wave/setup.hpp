@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "seis/kernels/launch_options.hpp"
+#include "seis/wave/shape.hpp"
 #include "seis/wave/subdomain.hpp"
 
 namespace seis::wave {
@@ -35,6 +36,7 @@ struct Setup {
   Boundary boundary = Boundary::pml;
   int ndamp = 27;  // PML thickness in points
   Strategy strategy = Strategy::two;
+  Shape shape = Shape::tile;    // the kernel of the step (shape.hpp)
   std::vector<float> velocity;  // nx * ny * nz values (m/s), x fastest, then y, then z (depth)
   std::vector<Point> sources;   // all fire the same wavelet
   std::vector<Point> receivers;

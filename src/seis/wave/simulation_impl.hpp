@@ -11,6 +11,7 @@
 #include "seis/kernels/copy.hpp"
 #include "seis/kernels/radius_dispatch.hpp"
 #include "seis/kernels/tile_engine.hpp"
+#include "seis/wave/shape_kernels.hpp"
 #include "seis/wave/simulation.hpp"
 #include "seis/wave/update.hpp"
 
@@ -158,31 +159,35 @@ void update_region(Impl& m, const Setup& setup, const FieldLayout& layout, const
   const Box inner = intersect(pml.inner, region);
   Box slabs[slab_count];
   for (int s = 0; s < slab_count; ++s) slabs[s] = intersect(pml.slab[s], region);
+  const ShapeStep shape_step{m.u.data(),  layout, m.coefficients, a, static_cast<float>(0.25 / (setup.h * setup.h)),
+                             setup.launch};
   with_radius(setup.radius, [&](auto r) {
     constexpr int R = decltype(r)::value;
-    const LaunchOptions inner_options = launch_options<ExecSpace>(setup.launch, inner_launch);
-    const auto launch = [&](const ExecSpace& exec, const LaunchOptions& o, const Box* boxes, int count,
-                            const auto& update) {
-      m.launcher.template launch_boxes<R, wave_vec>(exec, m.u.data(), layout, m.coefficients, o, boxes, count, update);
+    // Launch `which` (a Slab or a Launch) of the boxes, by the tile engine or the setup's shape.
+    const auto launch = [&](const ExecSpace& exec, int which, const Box* boxes, int count, const auto& update) {
+      if (setup.shape == Shape::tile)
+        m.launcher.template launch_boxes<R, wave_vec>(exec, m.u.data(), layout, m.coefficients,
+                                                      launch_options<ExecSpace>(setup.launch, which), boxes, count,
+                                                      update);
+      else
+        launch_shape(exec, setup.shape, R, std::decay_t<decltype(update)>::where, shape_step, boxes, count);
     };
     switch (setup.strategy) {
       case Strategy::unified:
-        launch(main, launch_options<ExecSpace>(setup.launch, unified_launch), &region, 1, UnifiedUpdate{a});
+        launch(main, unified_launch, &region, 1, UnifiedUpdate{a});
         break;
       case Strategy::two:
-        launch(main, inner_options, &inner, 1, InnerUpdate{a});
-        if (pml.thickness > 0)
-          launch(main, launch_options<ExecSpace>(setup.launch, slabs_launch), slabs, slab_count, PmlUpdate{a});
+        launch(main, inner_launch, &inner, 1, InnerUpdate{a});
+        if (pml.thickness > 0) launch(main, slabs_launch, slabs, slab_count, PmlUpdate{a});
         break;
       case Strategy::seven:
         // The slab kernels read what the previous kernels on `main` wrote; the next ones on `main` read what the
         // slabs write: device-side dependencies, no host fence.
         m.instances.fork();
-        launch(main, inner_options, &inner, 1, InnerUpdate{a});
+        launch(main, inner_launch, &inner, 1, InnerUpdate{a});
         if (pml.thickness > 0)
           for (int s = 0; s < slab_count; ++s)
-            if (slabs[s].points() > 0)
-              launch(m.instances[1 + s], launch_options<ExecSpace>(setup.launch, s), &slabs[s], 1, PmlUpdate{a});
+            if (slabs[s].points() > 0) launch(m.instances[1 + s], s, &slabs[s], 1, PmlUpdate{a});
         m.instances.join();
         break;
     }
@@ -200,16 +205,19 @@ Simulation<ExecSpace>::Simulation(const Setup& setup, const Subdomain& part, Hal
   bool shares_face = false;
   for (bool n : part_.neighbour) shares_face = shares_face || n;
   require(!shares_face || halo_ != nullptr, "a part that shares a face needs a halo exchange");
-  with_radius(setup_.radius, [&](auto r) {
-    constexpr int R = decltype(r)::value;
-    WaveLauncher<ExecSpace> launcher{TileShape{32, 8, 32}};
-    launcher.template check<R, wave_vec>("wave step", layout_, setup_.launch, InnerUpdate{});
-    launcher.template check<R, wave_vec>("wave step (unified)", layout_,
-                                         launch_options<ExecSpace>(setup_.launch, unified_launch), UnifiedUpdate{});
-    for (int launch : {int(slabs_launch), int(x_low)})
-      launcher.template check<R, wave_vec>("wave step (layer)", layout_,
-                                           launch_options<ExecSpace>(setup_.launch, launch), PmlUpdate{});
-  });
+  if (setup_.shape != Shape::tile)
+    check_shape<ExecSpace>(setup_.shape, setup_.radius, layout_, setup_.launch);
+  else
+    with_radius(setup_.radius, [&](auto r) {
+      constexpr int R = decltype(r)::value;
+      WaveLauncher<ExecSpace> launcher{TileShape{32, 8, 32}};
+      launcher.template check<R, wave_vec>("wave step", layout_, setup_.launch, InnerUpdate{});
+      launcher.template check<R, wave_vec>("wave step (unified)", layout_,
+                                           launch_options<ExecSpace>(setup_.launch, unified_launch), UnifiedUpdate{});
+      for (int launch : {int(slabs_launch), int(x_low)})
+        launcher.template check<R, wave_vec>("wave step (layer)", layout_,
+                                             launch_options<ExecSpace>(setup_.launch, launch), PmlUpdate{});
+    });
 
   impl_ = std::make_unique<Impl>();
   Impl& m = *impl_;

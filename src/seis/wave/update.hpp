@@ -137,6 +137,7 @@ struct WaveArrays {
 template <Region Where>
 struct WaveUpdate {
   WaveArrays a;
+  static constexpr Region where = Where;
 
   static constexpr bool wants_neighbours = Where != Region::inner;
   template <int VEC>

@@ -1,0 +1,181 @@
+#pragma once
+// 3D blocking (gmem, smem_u, smem_eta_1, smem_eta_3): a team per tx x ty x tz block, a thread per point. Only
+// the star of a staged tile (the block and its six face bands) is loaded, as in the paper; the corners are never
+// read.
+#include "seis/wave/shape_launch.hpp"
+
+namespace seis::wave {
+
+enum class USource { global, scratch };
+enum class EtaSource { profiles, faces_one, faces_three };
+
+// The star of a box of n[0] x n[1] x n[2] points with a halo of H on each side: entry e (0 <= e < count()) as
+// coordinates in the box with its halo ([0, n + 2H) per axis). The block comes first, then the x, y and z bands.
+template <int H>
+struct Star {
+  int n[3];
+  KOKKOS_INLINE_FUNCTION int block() const { return n[0] * n[1] * n[2]; }
+  KOKKOS_INLINE_FUNCTION int band(int axis) const { return 2 * H * block() / n[axis]; }
+  KOKKOS_INLINE_FUNCTION int count() const { return block() + band(0) + band(1) + band(2); }
+  // Entry e of the block (axis -1) or of one axis' band.
+  KOKKOS_INLINE_FUNCTION void at(int axis, int e, int (&c)[3]) const {
+    int extent[3] = {n[0], n[1], n[2]};
+    if (axis >= 0) extent[axis] = 2 * H;
+    c[0] = e % extent[0];
+    c[1] = e / extent[0] % extent[1];
+    c[2] = e / (extent[0] * extent[1]);
+    for (int d = 0; d < 3; ++d) c[d] = d != axis ? c[d] + H : c[d] < H ? c[d] : c[d] + n[d];
+  }
+  // Entry e of the whole star: one run-time search over the four parts.
+  KOKKOS_INLINE_FUNCTION void entry(int e, int (&c)[3]) const {
+    int axis = -1, part = block();
+    while (e >= part && axis < 2) {
+      e -= part;
+      part = band(++axis);
+    }
+    at(axis, e, c);
+  }
+};
+
+template <class ExecSpace, int R, Region Where, USource U, EtaSource E>
+struct BlockedStep {
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  using ScratchView =
+      Kokkos::View<float*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  static constexpr bool eta_tile = E != EtaSource::profiles && Where != Region::inner;
+
+  const float* u;
+  FieldLayout L;
+  DeviceWeights<R> w;
+  WaveArrays a;
+  float gradient_scale;
+  TileShape t;
+  TileBoxes boxes;
+
+  // smem_u's tile is its star, stored compactly: the block extended by R along x, along y and along z (three
+  // arrays, the block in each), (2R + 1)^3 - (6R + 1) corner points fewer than a box with a halo (R = 8 and a
+  // 32 x 4 x 4 block: 23 KB instead of 77 KB).
+  KOKKOS_INLINE_FUNCTION static std::size_t u_band(const TileShape& s, int axis) {
+    return std::size_t(s.tx + (axis == 0 ? 2 * R : 0)) * (s.ty + (axis == 1 ? 2 * R : 0)) *
+           (s.nw + (axis == 2 ? 2 * R : 0));
+  }
+  KOKKOS_INLINE_FUNCTION static std::size_t u_floats(const TileShape& s) {
+    return U == USource::scratch ? u_band(s, 0) + u_band(s, 1) + u_band(s, 2) : 0;
+  }
+  // Place of (c, the star's coordinates in the box with its halo) in the array of `axis`.
+  KOKKOS_INLINE_FUNCTION std::size_t u_index(int axis, const int (&c)[3]) const {
+    const int ex = t.tx + (axis == 0 ? 2 * R : 0), ey = t.ty + (axis == 1 ? 2 * R : 0);
+    const int x = c[0] - (axis == 0 ? 0 : R), y = c[1] - (axis == 1 ? 0 : R), z = c[2] - (axis == 2 ? 0 : R);
+    return (axis > 0 ? u_band(t, 0) : 0) + (axis > 1 ? u_band(t, 1) : 0) + (std::size_t(z) * ey + y) * ex + x;
+  }
+  KOKKOS_INLINE_FUNCTION static std::size_t eta_floats(const TileShape& s) {
+    return eta_tile ? std::size_t(s.tx + 2) * (s.ty + 2) * (s.nw + 2) : 0;
+  }
+  static std::size_t scratch_bytes(const TileShape& s) { return (u_floats(s) + eta_floats(s)) * sizeof(float); }
+  static constexpr const char* label = "seis::wave::blocked";
+  static int threads(const TileShape& s, bool gpu) { return gpu ? s.tx * s.ty * s.nw : 1; }
+
+  // Stages entry (c) of the eta tile (a box with a halo of 1, eta = eta_x + eta_y + eta_z), if the point lies
+  // within the box and its halo (the tile may overhang the box; what it covers beyond may be past the profiles).
+  KOKKOS_INLINE_FUNCTION void stage_eta(float* tile, const int (&c)[3], const TileOrigin& o) const {
+    const int x = o.x0 - 1 + c[0], y = o.y0 - 1 + c[1], z = o.z0 - 1 + c[2];
+    if (x < o.box.x1 + 1 && y < o.box.y1 + 1 && z < o.box.z1 + 1)
+      tile[(std::size_t(c[2]) * (t.ty + 2) + c[1]) * (t.tx + 2) + c[0]] = a.eta_x[x] + a.eta_y[y] + a.eta_z[z];
+  }
+
+  KOKKOS_FUNCTION void operator()(const typename Policy::member_type& team) const {
+    const TileOrigin o = tile_origin(boxes, t, team.league_rank());
+    float* u_tile = nullptr;
+    float* eta = nullptr;
+    if constexpr (U == USource::scratch || eta_tile) {
+      ScratchView view(team.team_scratch(0), u_floats(t) + eta_floats(t));
+      u_tile = view.data();
+      eta = view.data() + u_floats(t);
+    }
+    const int rank = team.team_rank(), size = team.team_size();
+    if constexpr (U == USource::scratch) {
+      const Star<R> star{{t.tx, t.ty, t.nw}};
+      for (int axis = -1; axis < 3; ++axis)
+        for (int e = rank; e < (axis < 0 ? star.block() : star.band(axis)); e += size) {
+          int c[3];
+          star.at(axis, e, c);
+          const int x = o.x0 - R + c[0], y = o.y0 - R + c[1], z = o.z0 - R + c[2];
+          if (x >= o.box.x1 + R || y >= o.box.y1 + R || z >= o.box.z1 + R) continue;
+          const float v = u[L.offset(x, y, z)];
+          for (int d = 0; d < 3; ++d)
+            if (axis < 0 || axis == d) u_tile[u_index(d, c)] = v;
+        }
+    }
+    if constexpr (eta_tile) {
+      const Star<1> star{{t.tx, t.ty, t.nw}};
+      if constexpr (E == EtaSource::faces_one) {
+        for (int e = rank; e < star.count(); e += size) {
+          int c[3];
+          star.entry(e, c);
+          stage_eta(eta, c, o);
+        }
+      } else {
+        for (int axis = -1; axis < 3; ++axis)
+          for (int e = rank; e < (axis < 0 ? star.block() : star.band(axis)); e += size) {
+            int c[3];
+            star.at(axis, e, c);
+            stage_eta(eta, c, o);
+          }
+      }
+    }
+    if constexpr (U == USource::scratch || eta_tile) team.team_barrier();
+
+    for (int p = rank; p < t.tx * t.ty * t.nw; p += size) {
+      const int lx = p % t.tx, ly = p / t.tx % t.ty, lz = p / (t.tx * t.ty);
+      const int x = o.x0 + lx, y = o.y0 + ly, z = o.z0 + lz;
+      if (x >= o.box.x1 || y >= o.box.y1 || z >= o.box.z1) continue;
+      // Neighbour (dx, dy, dz) of the point.
+      const auto at = [&](int dx, int dy, int dz) {
+        if constexpr (U == USource::scratch)
+          return u_tile[u_index(dy != 0 ? 1 : dz != 0 ? 2 : 0, {lx + R + dx, ly + R + dy, lz + R + dz})];
+        else
+          return u[L.offset(x + dx, y + dy, z + dz)];
+      };
+      const float centre = at(0, 0, 0);
+      float lap = w.center * centre;
+      for (int m = 1; m <= R; ++m) lap += w.x[m] * (at(-m, 0, 0) + at(m, 0, 0));
+      for (int m = 1; m <= R; ++m) lap += w.y[m] * (at(0, -m, 0) + at(0, m, 0));
+      for (int m = 1; m <= R; ++m) lap += w.z[m] * (at(0, 0, -m) + at(0, 0, m));
+      const Nearest<1> near{{{at(-1, 0, 0)}}, {{at(1, 0, 0)}},  {{at(0, -1, 0)}},
+                            {{at(0, 1, 0)}},  {{at(0, 0, -1)}}, {{at(0, 0, 1)}}};
+      update_point<Where>(a, L, x, y, z, centre, lap, near, [&] {
+        if constexpr (eta_tile) {
+          const auto e = [&](int dx, int dy, int dz) {
+            return eta[(std::size_t(lz + 1 + dz) * (t.ty + 2) + (ly + 1 + dy)) * (t.tx + 2) + lx + 1 + dx];
+          };
+          const float s = gradient_scale;
+          return Damping<1>{{{e(0, 0, 0)}}, {{(e(1, 0, 0) - e(-1, 0, 0)) * s}}, 0.0f, (e(0, 1, 0) - e(0, -1, 0)) * s,
+                            0.0f,           (e(0, 0, 1) - e(0, 0, -1)) * s};
+        } else {
+          return profile_damping(a, x, y, z);
+        }
+      });
+    }
+  }
+};
+
+// The shape's kernel at compile-time R and region.
+struct BlockedKernels {
+  template <class ExecSpace, int R, Region Where, class Function>
+  static void with(Shape shape, Function&& f) {
+    switch (shape) {
+      case Shape::gmem:
+        return f(BlockedStep<ExecSpace, R, Where, USource::global, EtaSource::profiles>{});
+      case Shape::smem_u:
+        return f(BlockedStep<ExecSpace, R, Where, USource::scratch, EtaSource::profiles>{});
+      case Shape::smem_eta_1:
+        return f(BlockedStep<ExecSpace, R, Where, USource::global, EtaSource::faces_one>{});
+      case Shape::smem_eta_3:
+        return f(BlockedStep<ExecSpace, R, Where, USource::global, EtaSource::faces_three>{});
+      default:
+        fail("kernel '", to_string(shape), "' is not a 3D blocking shape");
+    }
+  }
+};
+
+}  // namespace seis::wave

@@ -1,0 +1,27 @@
+#include "seis/wave/shape.hpp"
+
+#include "seis/core/error.hpp"
+
+namespace seis::wave {
+
+const ShapeInfo& info(Shape s) {
+  for (const ShapeInfo& i : shape_table)
+    if (i.shape == s) return i;
+  fail("unknown kernel shape ", static_cast<int>(s));
+}
+
+const char* to_string(Shape s) { return info(s).name; }
+
+std::string shape_names() {
+  std::string names;
+  for (const ShapeInfo& i : shape_table) names += (names.empty() ? "" : ", ") + std::string(i.name);
+  return names;
+}
+
+Shape parse_shape(const std::string& text) {
+  for (const ShapeInfo& i : shape_table)
+    if (text == i.name) return i.shape;
+  fail("unknown kernel '", text, "' (", shape_names(), ")");
+}
+
+}  // namespace seis::wave

@@ -1,0 +1,70 @@
+#pragma once
+// The kernel shapes of the wave step (`seis-wave --kernel`): the tile engine of this library, and the code shapes
+// that the CPE'21 paper compares (its Minimod artifact's kernels), each run with any domain strategy and radius:
+//   3D blocking: one thread per point of a tx x ty x tz block; u from global memory (gmem) or staged with its
+//     halo in team scratch (smem_u), or the PML's eta tile staged in scratch, its halo fetched by one
+//     conditional (smem_eta_1) or three (smem_eta_3);
+//   2.5D streaming along z with a tx x ty team, x and y neighbours from the plane staged in scratch, z from
+//     the 2R + 1 planes in scratch (st_smem), a register window shifted every plane (st_reg_shft), fixed
+//     registers in a loop unrolled 2R + 1 times (st_reg_fixed), or the semi-stencil (st_semi: each plane adds
+//     the forward half of R points' z sums as it arrives, R + 1 registers of u and of partial sums); each also
+//     double-buffered (_db: the next plane staged while this one is computed, one barrier per plane).
+// Host code (no Kokkos): the names, families and default tiles.
+#include <string>
+
+namespace seis::wave {
+
+enum class Shape {
+  tile,
+  gmem,
+  smem_u,
+  smem_eta_1,
+  smem_eta_3,
+  st_smem,
+  st_smem_db,
+  st_reg_shft,
+  st_reg_shft_db,
+  st_reg_fixed,
+  st_reg_fixed_db,
+  st_semi,
+  st_semi_db,
+};
+
+enum class ShapeFamily { tile, blocked, streaming };
+
+struct ShapeInfo {
+  Shape shape;
+  const char* name;
+  ShapeFamily family;
+  int tile_x, tile_y, tile_z;  // default GPU block (tile_z: planes of a 3D block; 0: streaming over the whole box)
+  const char* summary;
+};
+
+inline constexpr ShapeInfo shape_table[] = {
+    {Shape::tile, "tile", ShapeFamily::tile, 32, 8, 32,
+     "the library's fused tile engine: 4-float vectors, y in scratch, z register window (default)"},
+    {Shape::gmem, "gmem", ShapeFamily::blocked, 32, 4, 4, "3D blocking, every neighbour from global memory"},
+    {Shape::smem_u, "smem_u", ShapeFamily::blocked, 32, 4, 4, "3D blocking, the u block and its halo in scratch"},
+    {Shape::smem_eta_1, "smem_eta_1", ShapeFamily::blocked, 8, 8, 8,
+     "3D blocking, the PML's eta block in scratch, halo by one conditional"},
+    {Shape::smem_eta_3, "smem_eta_3", ShapeFamily::blocked, 8, 8, 8,
+     "3D blocking, the PML's eta block in scratch, halo by three conditionals"},
+    {Shape::st_smem, "st_smem", ShapeFamily::streaming, 16, 16, 0, "2.5D streaming, the 2R + 1 planes in scratch"},
+    {Shape::st_smem_db, "st_smem_db", ShapeFamily::streaming, 16, 16, 0, "st_smem, double-buffered"},
+    {Shape::st_reg_shft, "st_reg_shft", ShapeFamily::streaming, 32, 16, 0,
+     "2.5D streaming, z in a shifted register window, the plane in scratch"},
+    {Shape::st_reg_shft_db, "st_reg_shft_db", ShapeFamily::streaming, 32, 16, 0, "st_reg_shft, double-buffered"},
+    {Shape::st_reg_fixed, "st_reg_fixed", ShapeFamily::streaming, 32, 16, 0,
+     "2.5D streaming, z in fixed registers (loop unrolled 2R + 1 times)"},
+    {Shape::st_reg_fixed_db, "st_reg_fixed_db", ShapeFamily::streaming, 32, 16, 0, "st_reg_fixed, double-buffered"},
+    {Shape::st_semi, "st_semi", ShapeFamily::streaming, 32, 16, 0,
+     "2.5D streaming, semi-stencil along z (forward and backward halves)"},
+    {Shape::st_semi_db, "st_semi_db", ShapeFamily::streaming, 32, 16, 0, "st_semi, double-buffered"},
+};
+
+const ShapeInfo& info(Shape s);
+const char* to_string(Shape s);
+Shape parse_shape(const std::string& text);  // a name of shape_table
+std::string shape_names();                   // "tile, gmem, ..."
+
+}  // namespace seis::wave

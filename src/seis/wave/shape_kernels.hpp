@@ -1,0 +1,118 @@
+#pragma once
+// The paper's code shapes (shape.hpp) as Kokkos team kernels: what they share, and the launch interface that
+// Simulation calls. Each family's kernels are instantiated per backend in their own generated translation unit
+// (instantiate_shapes.cpp.in), so they compile in parallel with the simulation's.
+//
+// Every shape computes a point the same way: lap(u) (centre, then x, y and z terms) and the six nearest
+// neighbours, then the update of update.hpp at one lane (WaveArrays::inner_point, pml_point), so the shapes differ
+// from the tile engine only in where u comes from and in the Laplacian's rounding order. Threads are columns or
+// points of a tile, one per team thread on GPUs; host backends run teams of one thread, which walks the block's
+// points (3D blocking) or owns a 1 x 1 tile (streaming, whose threads keep registers per column).
+#include <cstddef>
+#include <string>
+
+#include "seis/core/coefficients.hpp"
+#include "seis/core/error.hpp"
+#include "seis/kernels/team_launch.hpp"
+#include "seis/wave/shape.hpp"
+#include "seis/wave/update.hpp"
+
+namespace seis::wave {
+
+// What a launch of a shape needs besides its boxes.
+struct ShapeStep {
+  const float* u = nullptr;
+  FieldLayout L;
+  StencilCoefficients c;
+  WaveArrays a{};
+  float gradient_scale = 0;  // 1 / (4 h^2): smem_eta differentiates its staged eta
+  LaunchOptions o;
+};
+
+// The families' kernel sets (blocked.hpp, streaming.hpp); each family's launches are instantiated per backend in
+// its own translation unit (shape_launch.hpp).
+struct BlockedKernels;
+struct StreamingKernels;
+
+// Launches the shape's kernel over the boxes, updating the points of `where` in them.
+template <class Family, class ExecSpace>
+void launch_family(const ExecSpace& exec, Shape shape, int radius, Region where, const ShapeStep& s, const Box* boxes,
+                   int count);
+// Refuses a tile whose team or scratch exceeds this backend's limits for the shape, naming both numbers.
+template <class Family, class ExecSpace>
+void check_family(Shape shape, int radius, const FieldLayout& L, const LaunchOptions& o);
+
+template <class ExecSpace>
+void launch_shape(const ExecSpace& exec, Shape shape, int radius, Region where, const ShapeStep& s, const Box* boxes,
+                  int count) {
+  if (info(shape).family == ShapeFamily::blocked)
+    launch_family<BlockedKernels>(exec, shape, radius, where, s, boxes, count);
+  else
+    launch_family<StreamingKernels>(exec, shape, radius, where, s, boxes, count);
+}
+
+template <class ExecSpace>
+void check_shape(Shape shape, int radius, const FieldLayout& L, const LaunchOptions& o) {
+  if (info(shape).family == ShapeFamily::blocked)
+    check_family<BlockedKernels, ExecSpace>(shape, radius, L, o);
+  else
+    check_family<StreamingKernels, ExecSpace>(shape, radius, L, o);
+}
+
+// The shape's tile: the options' where given, else its default on GPUs; on hosts 1 x 1 columns for streaming,
+// the GPU block for 3D blocking (walked by one thread). nw: the block's planes, or the planes a streaming team
+// walks (default: the whole grid's depth).
+inline TileShape shape_tile(Shape shape, const FieldLayout& L, const LaunchOptions& o, bool gpu) {
+  const ShapeInfo& i = info(shape);
+  const bool streaming = i.family == ShapeFamily::streaming;
+  TileShape t{i.tile_x, i.tile_y, streaming ? L.nz : i.tile_z};
+  if (!gpu && streaming) t.tx = t.ty = 1;
+  if (o.tile_x > 0) t.tx = o.tile_x;
+  if (o.tile_y > 0) t.ty = o.tile_y;
+  if (o.window > 0) t.nw = o.window;
+  return t;
+}
+
+// The tile of league rank `rank`: its box and the tile's first point.
+struct TileOrigin {
+  Box box;
+  int x0, y0, z0;
+};
+KOKKOS_INLINE_FUNCTION TileOrigin tile_origin(const TileBoxes& boxes, const TileShape& t, int rank) {
+  const int b = boxes.find(rank);
+  const Box& box = boxes.box[b];
+  const int league = rank - boxes.first[b];
+  const int bx = league % boxes.tiles_x[b];
+  const int by = (league / boxes.tiles_x[b]) % boxes.tiles_y[b];
+  const int bz = league / (boxes.tiles_x[b] * boxes.tiles_y[b]);
+  return {box, box.x0 + bx * t.tx, box.y0 + by * t.ty, box.z0 + bz * t.nw};
+}
+
+// The damping at a point from the per-axis profiles.
+KOKKOS_FORCEINLINE_FUNCTION Damping<1> profile_damping(const WaveArrays& a, int i, int j, int k) {
+  return {{{a.eta_x[i]}}, {{a.gradient_x[i]}}, a.eta_y[j], a.gradient_y[j], a.eta_z[k], a.gradient_z[k]};
+}
+
+// One point's update (u_next over u_prev, phi in the layer) from lap(u) and the nearest neighbours; `damping()`
+// gives the PML point's Damping<1> (from the profiles, or smem_eta's staged tile).
+template <Region Where, class DampingAt>
+KOKKOS_FORCEINLINE_FUNCTION void update_point(const WaveArrays& a, const FieldLayout& L, int i, int j, int k, float u,
+                                              float lap, const Nearest<1>& near, const DampingAt& damping) {
+  const index_t o = L.offset(i, j, k);
+  WaveAhead<1> ahead;
+  ahead.prev.lane[0] = a.u_prev[o];
+  ahead.q.lane[0] = a.q[o];
+  float next;
+  if (Where == Region::inner || (Where == Region::both && a.pml.is_inner(i, j, k))) {
+    next = WaveArrays::inner_point(u, ahead.prev.lane[0], ahead.q.lane[0], lap);
+  } else {
+    float* phi = a.phi + a.pml.phi_index(i, j, k);
+    ahead.phi.lane[0] = *phi;
+    float phi_next;
+    next = WaveArrays::pml_point(0, damping(), Pack<1>{{u}}, near, lap, ahead, &phi_next);
+    *phi = phi_next;
+  }
+  store_output(a.u_prev + o, next, a.nontemporal);
+}
+
+}  // namespace seis::wave

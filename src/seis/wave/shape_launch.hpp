@@ -1,0 +1,95 @@
+#pragma once
+// The launch and check of a family's kernels (shape_kernels.hpp), included by each family's header, so that
+// only the family's generated translation unit compiles its kernels. A Family has
+//   template <class ExecSpace, int R, Region Where, class F> static void with(Shape, F&&):
+// f called with the shape's kernel type (a default-constructed value), whose members start
+//   u, L, w, a, gradient_scale, t, boxes
+// and which has Policy, label, threads(tile, gpu) and scratch_bytes(tile).
+#include <type_traits>
+
+#include "seis/kernels/radius_dispatch.hpp"
+#include "seis/wave/shape_kernels.hpp"
+
+namespace seis::wave {
+
+template <class Function>
+void with_region(Region where, Function&& f) {
+  switch (where) {
+    case Region::inner:
+      return f(std::integral_constant<Region, Region::inner>{});
+    case Region::pml:
+      return f(std::integral_constant<Region, Region::pml>{});
+    case Region::both:
+      return f(std::integral_constant<Region, Region::both>{});
+  }
+}
+
+// The team and scratch limits of a shape's kernel (threads per team, bytes of scratch), named in the refusal.
+template <class Kernel>
+void check_shape_limits(Shape shape, const Kernel& kernel, const TileShape& t, int threads, std::size_t scratch) {
+  const char* name = to_string(shape);
+  require(t.tx >= 1 && t.ty >= 1 && t.nw >= 1, "kernel '", name, "': tile ", t.tx, "x", t.ty, "x", t.nw,
+          " must be >= 1 on every axis");
+  const typename Kernel::Policy probe(1, 1);
+  const int team_max = probe.team_size_max(kernel, Kokkos::ParallelForTag());
+  require(threads <= team_max, "kernel '", name, "': tile ", t.tx, "x", t.ty, "x", t.nw, " needs ", threads,
+          " threads per team, more than this backend's limit of ", team_max);
+  const std::size_t scratch_max = static_cast<std::size_t>(Kernel::Policy::scratch_size_max(0));
+  require(scratch <= scratch_max, "kernel '", name, "': tile ", t.tx, "x", t.ty, "x", t.nw, " needs ", scratch,
+          " bytes of team scratch, more than the device limit of ", scratch_max, " bytes");
+}
+
+// The shape's tile (shape_tile). Where the user gave none and the default's scratch exceeds the backend's limit
+// (st_smem's 2R + 1 planes at large R), the default shrinks: planes of a block, then rows, then columns halved.
+template <class Kernel>
+TileShape fitted_tile(Shape shape, const FieldLayout& L, const LaunchOptions& o, bool gpu) {
+  TileShape t = shape_tile(shape, L, o, gpu);
+  if (o.tile_x > 0 || o.tile_y > 0 || o.window > 0) return t;
+  const std::size_t limit = static_cast<std::size_t>(Kernel::Policy::scratch_size_max(0));
+  const bool blocked = info(shape).family == ShapeFamily::blocked;
+  while (Kernel::scratch_bytes(t) > limit && (t.tx > 1 || t.ty > 1 || (blocked && t.nw > 1))) {
+    int& side = blocked && t.nw > 1 ? t.nw : t.ty > 1 ? t.ty : t.tx;
+    side = (side + 1) / 2;
+  }
+  return t;
+}
+
+template <class Family, class ExecSpace>
+void launch_family(const ExecSpace& exec, Shape shape, int radius, Region where, const ShapeStep& s, const Box* boxes,
+                   int count) {
+  with_radius(radius, [&](auto r) {
+    constexpr int R = decltype(r)::value;
+    with_region(where, [&](auto region) {
+      Family::template with<ExecSpace, R, decltype(region)::value>(shape, [&](auto kernel) {
+        using Kernel = decltype(kernel);
+        constexpr bool gpu = is_gpu_space<ExecSpace>();
+        const TileShape t = fitted_tile<Kernel>(shape, s.L, s.o, gpu);
+        kernel = Kernel{s.u,
+                        s.L,
+                        device_weights<R>(s.c, Operator::laplacian),
+                        s.a,
+                        s.gradient_scale,
+                        t,
+                        tile_boxes(boxes, count, t, 1)};
+        if (kernel.boxes.league() == 0) return;
+        typename Kernel::Policy policy(exec, kernel.boxes.league(), Kernel::threads(t, gpu));
+        if (Kernel::scratch_bytes(t) > 0) policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes(t)));
+        Kokkos::parallel_for(Kernel::label, policy, kernel);
+      });
+    });
+  });
+}
+
+template <class Family, class ExecSpace>
+void check_family(Shape shape, int radius, const FieldLayout& L, const LaunchOptions& o) {
+  with_radius(radius, [&](auto r) {
+    Family::template with<ExecSpace, decltype(r)::value, Region::both>(shape, [&](auto kernel) {
+      using Kernel = decltype(kernel);
+      constexpr bool gpu = is_gpu_space<ExecSpace>();
+      const TileShape t = fitted_tile<Kernel>(shape, L, o, gpu);
+      check_shape_limits(shape, kernel, t, Kernel::threads(t, gpu), Kernel::scratch_bytes(t));
+    });
+  });
+}
+
+}  // namespace seis::wave
