@@ -160,17 +160,14 @@ std::string rank_file(const fs::path& dir, const std::string& name, const std::s
 }
 
 void print_kernels(std::ostream& out) {
-  out << "kernels of the step (--kernel; default GPU tile, --tile TXxTY --nw NZ):\n";
+  out << "kernels of the step (--kernel; default GPU tile TXxTYxNZ, --tile TXxTY --nw NZ):\n";
   for (const wave::ShapeInfo& i : wave::shape_table) {
     const char* family = i.family == wave::ShapeFamily::tile      ? "tile engine"
                          : i.family == wave::ShapeFamily::blocked ? "3D blocking"
                                                                   : "2.5D streaming";
     std::ostringstream tile;
     tile << i.tile_x << "x" << i.tile_y << "x";
-    if (i.tile_z > 0)
-      tile << i.tile_z;
-    else
-      tile << "all";
+    tile << (i.tile_z > 0 ? i.tile_z : wave::streaming_planes);
     out << "  " << std::left << std::setw(17) << i.name << std::setw(16) << family << std::setw(10) << tile.str()
         << i.summary << "\n";
   }

@@ -130,11 +130,24 @@ struct BlockedStep {
       const int x = o.x0 + lx, y = o.y0 + ly, z = o.z0 + lz;
       if (x >= o.box.x1 || y >= o.box.y1 || z >= o.box.z1) continue;
       // Neighbour (dx, dy, dz) of the point.
+      // Neighbour (dx, dy, dz) of the point, one axis at a time: offsets from the point's place, computed once
+      // (index arithmetic per neighbour made these kernels instruction-bound, perf/NOTES.md 23).
+      const float* here = u + L.offset(x, y, z);
+      const index_t plane = L.plane;
+      std::ptrdiff_t in_x = 0, in_y = 0, in_z = 0;
+      int y_stride = 0, z_stride = 0;
+      if constexpr (U == USource::scratch) {
+        in_x = std::ptrdiff_t(u_index(0, {lx + R, ly + R, lz + R}));
+        in_y = std::ptrdiff_t(u_index(1, {lx + R, ly + R, lz + R}));
+        in_z = std::ptrdiff_t(u_index(2, {lx + R, ly + R, lz + R}));
+        y_stride = t.tx;
+        z_stride = t.tx * t.ty;
+      }
       const auto at = [&](int dx, int dy, int dz) {
         if constexpr (U == USource::scratch)
-          return u_tile[u_index(dy != 0 ? 1 : dz != 0 ? 2 : 0, {lx + R + dx, ly + R + dy, lz + R + dz})];
+          return dy != 0 ? u_tile[in_y + dy * y_stride] : dz != 0 ? u_tile[in_z + dz * z_stride] : u_tile[in_x + dx];
         else
-          return u[L.offset(x + dx, y + dy, z + dz)];
+          return here[dx + dy * L.ldx + dz * plane];
       };
       const float centre = at(0, 0, 0);
       float lap = w.center * centre;
@@ -145,9 +158,9 @@ struct BlockedStep {
                             {{at(0, 1, 0)}},  {{at(0, 0, -1)}}, {{at(0, 0, 1)}}};
       update_point<Where>(a, L, x, y, z, centre, lap, near, [&] {
         if constexpr (eta_tile) {
-          const auto e = [&](int dx, int dy, int dz) {
-            return eta[(std::size_t(lz + 1 + dz) * (t.ty + 2) + (ly + 1 + dy)) * (t.tx + 2) + lx + 1 + dx];
-          };
+          const int ex = t.tx + 2, exy = (t.tx + 2) * (t.ty + 2);
+          const float* centre_eta = eta + (std::size_t(lz + 1) * (t.ty + 2) + (ly + 1)) * ex + lx + 1;
+          const auto e = [&](int dx, int dy, int dz) { return centre_eta[dx + dy * ex + dz * exy]; };
           const float s = gradient_scale;
           return Damping<1>{{{e(0, 0, 0)}}, {{(e(1, 0, 0) - e(-1, 0, 0)) * s}}, 0.0f, (e(0, 1, 0) - e(0, -1, 0)) * s,
                             0.0f,           (e(0, 0, 1) - e(0, 0, -1)) * s};

@@ -32,11 +32,16 @@ enum class Shape {
 
 enum class ShapeFamily { tile, blocked, streaming };
 
+// Planes a streaming team walks on GPUs by default. The paper's kernels walk the whole axis: at 512^3 a grid of
+// 32 x 16 tiles is then 1.6 waves of teams on an H100 and an x slab's launch 29 teams (perf/NOTES.md 23); 64
+// planes cost 2R / 64 of extra plane loads, from L2.
+inline constexpr int streaming_planes = 64;
+
 struct ShapeInfo {
   Shape shape;
   const char* name;
   ShapeFamily family;
-  int tile_x, tile_y, tile_z;  // default GPU block (tile_z: planes of a 3D block; 0: streaming over the whole box)
+  int tile_x, tile_y, tile_z;  // default GPU block (tile_z: planes of a 3D block; 0: streaming_planes)
   const char* summary;
 };
 

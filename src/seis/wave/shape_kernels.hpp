@@ -61,11 +61,11 @@ void check_shape(Shape shape, int radius, const FieldLayout& L, const LaunchOpti
 
 // The shape's tile: the options' where given, else its default on GPUs; on hosts 1 x 1 columns for streaming,
 // the GPU block for 3D blocking (walked by one thread). nw: the block's planes, or the planes a streaming team
-// walks (default: the whole grid's depth).
+// walks (hosts: the whole depth).
 inline TileShape shape_tile(Shape shape, const FieldLayout& L, const LaunchOptions& o, bool gpu) {
   const ShapeInfo& i = info(shape);
   const bool streaming = i.family == ShapeFamily::streaming;
-  TileShape t{i.tile_x, i.tile_y, streaming ? L.nz : i.tile_z};
+  TileShape t{i.tile_x, i.tile_y, streaming ? (gpu ? streaming_planes : L.nz) : i.tile_z};
   if (!gpu && streaming) t.tx = t.ty = 1;
   if (o.tile_x > 0) t.tx = o.tile_x;
   if (o.tile_y > 0) t.ty = o.tile_y;

@@ -45,28 +45,46 @@ struct StreamingStep {
     float behind = 0;
   };
 
-  // The tile's work: its origin, planes [z_begin, z_end), scratch.
+  // A star entry of the staged plane: its place in the slot and in the field's plane (target -1: not loaded,
+  // past the box's halo).
+  struct Cell {
+    int target = -1, source = 0;
+  };
+  // Entries rank + i * size, i < Cells, are decoded once per team (the decode's divisions made staging
+  // instruction-bound, perf/NOTES.md 23); the rest, for tiles of few threads, at every plane.
+  static constexpr int Cells = R > 4 ? 3 : 2;
+
+  // The tile's work: its origin, planes [z_begin, z_end), scratch, this thread's cells.
   struct Walk {
     TileOrigin o;
     int z_begin, z_end;
     float* scratch;
-    int rank, size;
+    int rank, size, count;
+    Cell cell[Cells];
   };
 
   KOKKOS_FORCEINLINE_FUNCTION float* slot(const Walk& k, int plane) const {
     return k.scratch + ((plane - k.z_begin + Lead) % Slots) * plane_floats(t);
   }
 
+  KOKKOS_INLINE_FUNCTION Cell cell(const Walk& k, int e) const {
+    const Star<R> star{{t.tx, t.ty, 1}};
+    int c[3];
+    star.entry(e, c);
+    const int x = k.o.x0 - R + c[0], y = k.o.y0 - R + c[1];
+    if (e >= k.count || x >= k.o.box.x1 + R || y >= k.o.box.y1 + R) return {};
+    return {c[1] * (t.tx + 2 * R) + c[0], L.in_plane(x, y)};
+  }
+
   // The star of plane p into its slot, by all threads of the team.
   KOKKOS_INLINE_FUNCTION void stage(const Walk& k, int p) const {
-    const Star<R> star{{t.tx, t.ty, 1}};
     float* target = slot(k, p);
-    const int count = star.block() + star.band(0) + star.band(1);
-    for (int e = k.rank; e < count; e += k.size) {
-      int c[3];
-      star.entry(e, c);
-      const int x = k.o.x0 - R + c[0], y = k.o.y0 - R + c[1];
-      if (x < k.o.box.x1 + R && y < k.o.box.y1 + R) target[c[1] * (t.tx + 2 * R) + c[0]] = u[L.offset(x, y, p)];
+    const float* plane = u + L.plane_offset(p);
+    for (int i = 0; i < Cells; ++i)
+      if (k.cell[i].target >= 0) target[k.cell[i].target] = plane[k.cell[i].source];
+    for (int e = k.rank + Cells * k.size; e < k.count; e += k.size) {
+      const Cell c = cell(k, e);
+      if (c.target >= 0) target[c.target] = plane[c.source];
     }
   }
 
@@ -156,6 +174,8 @@ struct StreamingStep {
     k.rank = team.team_rank();
     k.size = team.team_size();
     k.scratch = ScratchView(team.team_scratch(0), std::size_t(Slots) * plane_floats(t)).data();
+    k.count = t.tx * t.ty + 2 * R * (t.tx + t.ty);
+    for (int i = 0; i < Cells; ++i) k.cell[i] = cell(k, k.rank + i * k.size);
     Column c;
     c.x = k.o.x0 + k.rank % t.tx;
     c.y = k.o.y0 + k.rank / t.tx;
