@@ -51,6 +51,7 @@ struct BlockedStep {
   float gradient_scale;
   TileShape t;
   TileBoxes boxes;
+  FastDivisor tx, txy;  // by t.tx and t.tx * t.ty
 
   // smem_u's tile is its star, stored compactly: the block extended by R along x, along y and along z (three
   // arrays, the block in each), (2R + 1)^3 - (6R + 1) corner points fewer than a box with a halo (R = 8 and a
@@ -92,41 +93,61 @@ struct BlockedStep {
       u_tile = view.data();
       eta = view.data() + u_floats(t);
     }
-    const int rank = team.team_rank(), size = team.team_size();
+    const int rank = team.team_rank(), size = team.team_size(), points = t.tx * t.ty * t.nw;
+    // Point p of the block (one per thread on GPUs; a host thread walks them all).
+    const auto decode = [&](int p, int(&l)[3]) {
+      l[2] = txy.divide(p);
+      const int in_plane = p - l[2] * t.tx * t.ty;
+      l[1] = tx.divide(in_plane);
+      l[0] = in_plane - l[1] * t.tx;
+    };
+    // The star of a tile with halo H, staged the paper's way: each point loads itself and, along each axis, the
+    // band entries in its row of that axis at the places [its index, 2H) step the block's extent (the threads
+    // near the block's low faces load the bands, one conditional per axis). `put(c)` stores the entry at c
+    // (coordinates in the box with its halo) if it lies within the box and its halo.
+    const auto stage_star = [&](auto halo, const auto& put) {
+      constexpr int H = decltype(halo)::value;
+      const int n[3] = {t.tx, t.ty, t.nw};
+      for (int p = rank; p < points; p += size) {
+        int l[3];
+        decode(p, l);
+        put(-1, l[0] + H, l[1] + H, l[2] + H);
+        for (int d = 0; d < 3; ++d)
+          for (int h = l[d]; h < 2 * H; h += n[d]) {
+            int c[3] = {l[0] + H, l[1] + H, l[2] + H};
+            c[d] = h < H ? h : h + n[d];
+            put(d, c[0], c[1], c[2]);
+          }
+      }
+    };
     if constexpr (U == USource::scratch) {
-      const Star<R> star{{t.tx, t.ty, t.nw}};
-      for (int axis = -1; axis < 3; ++axis)
-        for (int e = rank; e < (axis < 0 ? star.block() : star.band(axis)); e += size) {
-          int c[3];
-          star.at(axis, e, c);
-          const int x = o.x0 - R + c[0], y = o.y0 - R + c[1], z = o.z0 - R + c[2];
-          if (x >= o.box.x1 + R || y >= o.box.y1 + R || z >= o.box.z1 + R) continue;
-          const float v = u[L.offset(x, y, z)];
-          for (int d = 0; d < 3; ++d)
-            if (axis < 0 || axis == d) u_tile[u_index(d, c)] = v;
-        }
+      stage_star(Radius<R>{}, [&](int axis, int cx, int cy, int cz) {
+        const int x = o.x0 - R + cx, y = o.y0 - R + cy, z = o.z0 - R + cz;
+        if (x >= o.box.x1 + R || y >= o.box.y1 + R || z >= o.box.z1 + R) return;
+        const float v = u[L.offset(x, y, z)];
+        for (int d = 0; d < 3; ++d)
+          if (axis < 0 || axis == d) u_tile[u_index(d, {cx, cy, cz})] = v;
+      });
     }
     if constexpr (eta_tile) {
-      const Star<1> star{{t.tx, t.ty, t.nw}};
-      if constexpr (E == EtaSource::faces_one) {
+      if constexpr (E == EtaSource::faces_three) {
+        stage_star(Radius<1>{}, [&](int, int cx, int cy, int cz) { stage_eta(eta, {cx, cy, cz}, o); });
+      } else {
+        // One flat loop over the star's entries, one conditional choosing the part.
+        const Star<1> star{{t.tx, t.ty, t.nw}};
         for (int e = rank; e < star.count(); e += size) {
           int c[3];
           star.entry(e, c);
           stage_eta(eta, c, o);
         }
-      } else {
-        for (int axis = -1; axis < 3; ++axis)
-          for (int e = rank; e < (axis < 0 ? star.block() : star.band(axis)); e += size) {
-            int c[3];
-            star.at(axis, e, c);
-            stage_eta(eta, c, o);
-          }
       }
     }
     if constexpr (U == USource::scratch || eta_tile) team.team_barrier();
 
-    for (int p = rank; p < t.tx * t.ty * t.nw; p += size) {
-      const int lx = p % t.tx, ly = p / t.tx % t.ty, lz = p / (t.tx * t.ty);
+    for (int p = rank; p < points; p += size) {
+      int l[3];
+      decode(p, l);
+      const int lx = l[0], ly = l[1], lz = l[2];
       const int x = o.x0 + lx, y = o.y0 + ly, z = o.z0 + lz;
       if (x >= o.box.x1 || y >= o.box.y1 || z >= o.box.z1) continue;
       // Neighbour (dx, dy, dz) of the point.

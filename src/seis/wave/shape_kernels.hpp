@@ -13,6 +13,7 @@
 
 #include "seis/core/coefficients.hpp"
 #include "seis/core/error.hpp"
+#include "seis/core/fast_divisor.hpp"
 #include "seis/kernels/team_launch.hpp"
 #include "seis/wave/shape.hpp"
 #include "seis/wave/update.hpp"

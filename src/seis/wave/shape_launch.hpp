@@ -2,8 +2,8 @@
 // The launch and check of a family's kernels (shape_kernels.hpp), included by each family's header, so that
 // only the family's generated translation unit compiles its kernels. A Family has
 //   template <class ExecSpace, int R, Region Where, class F> static void with(Shape, F&&):
-// f called with the shape's kernel type (a default-constructed value), whose members start
-//   u, L, w, a, gradient_scale, t, boxes
+// f called with the shape's kernel type (a default-constructed value), whose members are
+//   u, L, w, a, gradient_scale, t, boxes, (FastDivisor by) t.tx, t.tx * t.ty
 // and which has Policy, label, threads(tile, gpu) and scratch_bytes(tile).
 #include <type_traits>
 
@@ -70,7 +70,9 @@ void launch_family(const ExecSpace& exec, Shape shape, int radius, Region where,
                         s.a,
                         s.gradient_scale,
                         t,
-                        tile_boxes(boxes, count, t, 1)};
+                        tile_boxes(boxes, count, t, 1),
+                        FastDivisor(t.tx),
+                        FastDivisor(t.tx * t.ty)};
         if (kernel.boxes.league() == 0) return;
         typename Kernel::Policy policy(exec, kernel.boxes.league(), Kernel::threads(t, gpu));
         if (Kernel::scratch_bytes(t) > 0) policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes(t)));

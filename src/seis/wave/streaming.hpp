@@ -30,6 +30,7 @@ struct StreamingStep {
   float gradient_scale;  // unused: the streaming shapes read the damping profiles
   TileShape t;
   TileBoxes boxes;
+  FastDivisor tx, txy;  // by t.tx and t.tx * t.ty
 
   KOKKOS_INLINE_FUNCTION static int plane_floats(const TileShape& s) { return (s.tx + 2 * R) * (s.ty + 2 * R); }
   static std::size_t scratch_bytes(const TileShape& s) { return std::size_t(Slots) * plane_floats(s) * sizeof(float); }
@@ -177,8 +178,9 @@ struct StreamingStep {
     k.count = t.tx * t.ty + 2 * R * (t.tx + t.ty);
     for (int i = 0; i < Cells; ++i) k.cell[i] = cell(k, k.rank + i * k.size);
     Column c;
-    c.x = k.o.x0 + k.rank % t.tx;
-    c.y = k.o.y0 + k.rank / t.tx;
+    const int row = tx.divide(k.rank);
+    c.x = k.o.x0 + k.rank - row * t.tx;
+    c.y = k.o.y0 + row;
     c.active = c.x < k.o.box.x1 && c.y < k.o.box.y1;
 
     // The planes before the first step: z registers of planes z_begin - R .. z_begin + R - 1, and the staged
