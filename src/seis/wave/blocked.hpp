@@ -39,10 +39,12 @@ struct Star {
 
 template <class ExecSpace, int R, Region Where, USource U, EtaSource E>
 struct BlockedStep {
-  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  static constexpr bool eta_tile = E != EtaSource::profiles && Where != Region::inner;
+  static constexpr bool teams = U == USource::scratch || eta_tile;
+  using Policy = std::conditional_t<teams, Kokkos::TeamPolicy<ExecSpace>,
+                                    Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>, Kokkos::IndexType<int>>>;
   using ScratchView =
       Kokkos::View<float*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-  static constexpr bool eta_tile = E != EtaSource::profiles && Where != Region::inner;
 
   const float* u;
   FieldLayout L;
@@ -84,7 +86,8 @@ struct BlockedStep {
       tile[(std::size_t(c[2]) * (t.ty + 2) + c[1]) * (t.tx + 2) + c[0]] = a.eta_x[x] + a.eta_y[y] + a.eta_z[z];
   }
 
-  KOKKOS_FUNCTION void operator()(const typename Policy::member_type& team) const {
+  template <class Member>
+  KOKKOS_FUNCTION void operator()(const Member& team) const {
     const TileOrigin o = tile_origin(boxes, t, team.league_rank());
     float* u_tile = nullptr;
     float* eta = nullptr;
@@ -142,54 +145,61 @@ struct BlockedStep {
         }
       }
     }
-    if constexpr (U == USource::scratch || eta_tile) team.team_barrier();
+    if constexpr (teams) team.team_barrier();
 
-    for (int p = rank; p < points; p += size) {
-      int l[3];
-      decode(p, l);
-      const int lx = l[0], ly = l[1], lz = l[2];
-      const int x = o.x0 + lx, y = o.y0 + ly, z = o.z0 + lz;
-      if (x >= o.box.x1 || y >= o.box.y1 || z >= o.box.z1) continue;
-      // Neighbour (dx, dy, dz) of the point.
-      // Neighbour (dx, dy, dz) of the point, one axis at a time: offsets from the point's place, computed once
-      // (index arithmetic per neighbour made these kernels instruction-bound, perf/NOTES.md 23).
-      const float* here = u + L.offset(x, y, z);
-      const index_t plane = L.plane;
-      std::ptrdiff_t in_x = 0, in_y = 0, in_z = 0;
-      int y_stride = 0, z_stride = 0;
-      if constexpr (U == USource::scratch) {
-        in_x = std::ptrdiff_t(u_index(0, {lx + R, ly + R, lz + R}));
-        in_y = std::ptrdiff_t(u_index(1, {lx + R, ly + R, lz + R}));
-        in_z = std::ptrdiff_t(u_index(2, {lx + R, ly + R, lz + R}));
-        y_stride = t.tx;
-        z_stride = t.tx * t.ty;
-      }
-      const auto at = [&](int dx, int dy, int dz) {
-        if constexpr (U == USource::scratch)
-          return dy != 0 ? u_tile[in_y + dy * y_stride] : dz != 0 ? u_tile[in_z + dz * z_stride] : u_tile[in_x + dx];
-        else
-          return here[dx + dy * L.ldx + dz * plane];
-      };
-      const float centre = at(0, 0, 0);
-      float lap = w.center * centre;
-      for (int m = 1; m <= R; ++m) lap += w.x[m] * (at(-m, 0, 0) + at(m, 0, 0));
-      for (int m = 1; m <= R; ++m) lap += w.y[m] * (at(0, -m, 0) + at(0, m, 0));
-      for (int m = 1; m <= R; ++m) lap += w.z[m] * (at(0, 0, -m) + at(0, 0, m));
-      const Nearest<1> near{{{at(-1, 0, 0)}}, {{at(1, 0, 0)}},  {{at(0, -1, 0)}},
-                            {{at(0, 1, 0)}},  {{at(0, 0, -1)}}, {{at(0, 0, 1)}}};
-      update_point<Where>(a, L, x, y, z, centre, lap, near, [&] {
-        if constexpr (eta_tile) {
-          const int ex = t.tx + 2, exy = (t.tx + 2) * (t.ty + 2);
-          const float* centre_eta = eta + (std::size_t(lz + 1) * (t.ty + 2) + (ly + 1)) * ex + lx + 1;
-          const auto e = [&](int dx, int dy, int dz) { return centre_eta[dx + dy * ex + dz * exy]; };
-          const float s = gradient_scale;
-          return Damping<1>{{{e(0, 0, 0)}}, {{(e(1, 0, 0) - e(-1, 0, 0)) * s}}, 0.0f, (e(0, 1, 0) - e(0, -1, 0)) * s,
-                            0.0f,           (e(0, 0, 1) - e(0, 0, -1)) * s};
-        } else {
-          return profile_damping(a, x, y, z);
-        }
-      });
+    for (int p = rank; p < points; p += size) point(o, p, u_tile, eta);
+  }
+
+  // Without scratch (gmem, smem_eta's inner launches) the block is not a team: an MDRangePolicy over (point of
+  // the block, block) with tiles of one block. Kokkos launches team kernels preferring shared memory over L1,
+  // which left gmem's neighbour reuse 23 KB of L1 on an H100 (perf/NOTES.md 23); MDRange launches keep the L1.
+  KOKKOS_FUNCTION void operator()(int p, int block) const { point(tile_origin(boxes, t, block), p, nullptr, nullptr); }
+
+  // Point p of the block at o: lap(u) from global memory or the staged star, the update.
+  KOKKOS_FORCEINLINE_FUNCTION void point(const TileOrigin& o, int p, const float* u_tile, const float* eta) const {
+    const int lz = txy.divide(p);
+    const int ly = tx.divide(p - lz * t.tx * t.ty);
+    const int lx = p - lz * t.tx * t.ty - ly * t.tx;
+    const int x = o.x0 + lx, y = o.y0 + ly, z = o.z0 + lz;
+    if (x >= o.box.x1 || y >= o.box.y1 || z >= o.box.z1) return;
+    // Neighbour (dx, dy, dz) of the point, one axis at a time: offsets from the point's place, computed once
+    // (index arithmetic per neighbour made these kernels instruction-bound, perf/NOTES.md 23).
+    const float* here = u + L.offset(x, y, z);
+    const index_t plane = L.plane;
+    std::ptrdiff_t in_x = 0, in_y = 0, in_z = 0;
+    int y_stride = 0, z_stride = 0;
+    if constexpr (U == USource::scratch) {
+      in_x = std::ptrdiff_t(u_index(0, {lx + R, ly + R, lz + R}));
+      in_y = std::ptrdiff_t(u_index(1, {lx + R, ly + R, lz + R}));
+      in_z = std::ptrdiff_t(u_index(2, {lx + R, ly + R, lz + R}));
+      y_stride = t.tx;
+      z_stride = t.tx * t.ty;
     }
+    const auto at = [&](int dx, int dy, int dz) {
+      if constexpr (U == USource::scratch)
+        return dy != 0 ? u_tile[in_y + dy * y_stride] : dz != 0 ? u_tile[in_z + dz * z_stride] : u_tile[in_x + dx];
+      else
+        return here[dx + dy * L.ldx + dz * plane];
+    };
+    const float centre = at(0, 0, 0);
+    float lap = w.center * centre;
+    for (int m = 1; m <= R; ++m) lap += w.x[m] * (at(-m, 0, 0) + at(m, 0, 0));
+    for (int m = 1; m <= R; ++m) lap += w.y[m] * (at(0, -m, 0) + at(0, m, 0));
+    for (int m = 1; m <= R; ++m) lap += w.z[m] * (at(0, 0, -m) + at(0, 0, m));
+    const Nearest<1> near{{{at(-1, 0, 0)}}, {{at(1, 0, 0)}},  {{at(0, -1, 0)}},
+                          {{at(0, 1, 0)}},  {{at(0, 0, -1)}}, {{at(0, 0, 1)}}};
+    update_point<Where>(a, L, x, y, z, centre, lap, near, [&] {
+      if constexpr (eta_tile) {
+        const int ex = t.tx + 2, exy = (t.tx + 2) * (t.ty + 2);
+        const float* centre_eta = eta + (std::size_t(lz + 1) * (t.ty + 2) + (ly + 1)) * ex + lx + 1;
+        const auto e = [&](int dx, int dy, int dz) { return centre_eta[dx + dy * ex + dz * exy]; };
+        const float s = gradient_scale;
+        return Damping<1>{{{e(0, 0, 0)}}, {{(e(1, 0, 0) - e(-1, 0, 0)) * s}}, 0.0f, (e(0, 1, 0) - e(0, -1, 0)) * s,
+                          0.0f,           (e(0, 0, 1) - e(0, 0, -1)) * s};
+      } else {
+        return profile_damping(a, x, y, z);
+      }
+    });
   }
 };
 

@@ -24,17 +24,26 @@ void with_region(Region where, Function&& f) {
   }
 }
 
+// Bytes of team scratch a team of the kernel's backend may have.
+template <class Kernel>
+std::size_t scratch_limit() {
+  using Exec = typename Kernel::Policy::execution_space;
+  return static_cast<std::size_t>(Kokkos::TeamPolicy<Exec>::scratch_size_max(0));
+}
+
 // The team and scratch limits of a shape's kernel (threads per team, bytes of scratch), named in the refusal.
 template <class Kernel>
 void check_shape_limits(Shape shape, const Kernel& kernel, const TileShape& t, int threads, std::size_t scratch) {
   const char* name = to_string(shape);
   require(t.tx >= 1 && t.ty >= 1 && t.nw >= 1, "kernel '", name, "': tile ", t.tx, "x", t.ty, "x", t.nw,
           " must be >= 1 on every axis");
-  const typename Kernel::Policy probe(1, 1);
-  const int team_max = probe.team_size_max(kernel, Kokkos::ParallelForTag());
+  // MDRange blocks: CUDA's and HIP's 1024 threads per block.
+  int team_max = 1024;
+  if constexpr (Kernel::teams) team_max = typename Kernel::Policy(1, 1).team_size_max(kernel, Kokkos::ParallelForTag());
   require(threads <= team_max, "kernel '", name, "': tile ", t.tx, "x", t.ty, "x", t.nw, " needs ", threads,
           " threads per team, more than this backend's limit of ", team_max);
-  const std::size_t scratch_max = static_cast<std::size_t>(Kernel::Policy::scratch_size_max(0));
+  if constexpr (!Kernel::teams) return;
+  const std::size_t scratch_max = scratch_limit<Kernel>();
   require(scratch <= scratch_max, "kernel '", name, "': tile ", t.tx, "x", t.ty, "x", t.nw, " needs ", scratch,
           " bytes of team scratch, more than the device limit of ", scratch_max, " bytes");
 }
@@ -45,7 +54,7 @@ template <class Kernel>
 TileShape fitted_tile(Shape shape, const FieldLayout& L, const LaunchOptions& o, bool gpu) {
   TileShape t = shape_tile(shape, L, o, gpu);
   if (o.tile_x > 0 || o.tile_y > 0 || o.window > 0) return t;
-  const std::size_t limit = static_cast<std::size_t>(Kernel::Policy::scratch_size_max(0));
+  const std::size_t limit = scratch_limit<Kernel>();
   const bool blocked = info(shape).family == ShapeFamily::blocked;
   while (Kernel::scratch_bytes(t) > limit && (t.tx > 1 || t.ty > 1 || (blocked && t.nw > 1))) {
     int& side = blocked && t.nw > 1 ? t.nw : t.ty > 1 ? t.ty : t.tx;
@@ -73,10 +82,17 @@ void launch_family(const ExecSpace& exec, Shape shape, int radius, Region where,
                         tile_boxes(boxes, count, t, 1),
                         FastDivisor(t.tx),
                         FastDivisor(t.tx * t.ty)};
-        if (kernel.boxes.league() == 0) return;
-        typename Kernel::Policy policy(exec, kernel.boxes.league(), Kernel::threads(t, gpu));
-        if (Kernel::scratch_bytes(t) > 0) policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes(t)));
-        Kokkos::parallel_for(Kernel::label, policy, kernel);
+        const int league = kernel.boxes.league();
+        if (league == 0) return;
+        if constexpr (Kernel::teams) {
+          typename Kernel::Policy policy(exec, league, Kernel::threads(t, gpu));
+          if (Kernel::scratch_bytes(t) > 0) policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes(t)));
+          Kokkos::parallel_for(Kernel::label, policy, kernel);
+        } else {
+          const int points = t.tx * t.ty * t.nw;
+          Kokkos::parallel_for(Kernel::label, typename Kernel::Policy(exec, {0, 0}, {points, league}, {points, 1}),
+                               kernel);
+        }
       });
     });
   });

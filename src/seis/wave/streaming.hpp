@@ -14,6 +14,7 @@ enum class ZWalk { smem, shift, fixed, semi };
 
 template <class ExecSpace, int R, Region Where, ZWalk Z, bool DB>
 struct StreamingStep {
+  static constexpr bool teams = true;
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   using Member = typename Policy::member_type;
   using ScratchView =
