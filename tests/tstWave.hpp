@@ -119,6 +119,19 @@ TEST(TEST_CATEGORY, WaveShapesMatchReference) {
   }
 }
 
+// A launch of more blocks than a GPU grid's y dimension holds (65535): gmem with one-point blocks, 66700 of them.
+TEST(TEST_CATEGORY, WaveShapesLaunchManyBlocks) {
+  std::mt19937 rng(seis::test::test_seed());
+  auto s = agreement_setup(4, rng, 100);
+  s.steps = 10;
+  seis::reference::WaveReference reference(s);
+  reference.advance(s.steps);
+  s.shape = seis::wave::Shape::gmem;
+  s.strategy = Strategy::unified;
+  s.launch.tile_x = s.launch.tile_y = s.launch.window = 1;
+  expect_matches(s, reference);
+}
+
 // Homogeneous medium, point source: u(r, t) = s(t - r/c) / (4 pi r) with the discrete source scaling of
 // Simulation (the delta is 1/h^3 at the source point, times q = (c dt)^2 in the update). The grid has zero walls
 // and is large enough that no reflection reaches the receiver (r = 200 m along x) before the trace's end (the

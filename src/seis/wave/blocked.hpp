@@ -150,10 +150,10 @@ struct BlockedStep {
     for (int p = rank; p < points; p += size) point(o, p, u_tile, eta);
   }
 
-  // Without scratch (gmem, smem_eta's inner launches) the block is not a team: an MDRangePolicy over (point of
-  // the block, block) with tiles of one block. Kokkos launches team kernels preferring shared memory over L1,
+  // Without scratch (gmem, smem_eta's inner launches) the block is not a team: an MDRangePolicy over (block, point
+  // of the block) with tiles of one block. Kokkos launches team kernels preferring shared memory over L1,
   // which left gmem's neighbour reuse 23 KB of L1 on an H100 (perf/NOTES.md 23); MDRange launches keep the L1.
-  KOKKOS_FUNCTION void operator()(int p, int block) const { point(tile_origin(boxes, t, block), p, nullptr, nullptr); }
+  KOKKOS_FUNCTION void operator()(int block, int p) const { point(tile_origin(boxes, t, block), p, nullptr, nullptr); }
 
   // Point p of the block at o: lap(u) from global memory or the staged star, the update.
   KOKKOS_FORCEINLINE_FUNCTION void point(const TileOrigin& o, int p, const float* u_tile, const float* eta) const {

@@ -49,7 +49,8 @@ void check_shape_limits(Shape shape, const Kernel& kernel, const TileShape& t, i
 }
 
 // The shape's tile (shape_tile). Where the user gave none and the default's scratch exceeds the backend's limit
-// (st_smem's 2R + 1 planes at large R), the default shrinks: planes of a block, then rows, then columns halved.
+// (st_smem's 2R + 1 planes at large R), the default shrinks: planes of a block, then the longer of rows and
+// columns halved.
 template <class Kernel>
 TileShape fitted_tile(Shape shape, const FieldLayout& L, const LaunchOptions& o, bool gpu) {
   TileShape t = shape_tile(shape, L, o, gpu);
@@ -57,7 +58,7 @@ TileShape fitted_tile(Shape shape, const FieldLayout& L, const LaunchOptions& o,
   const std::size_t limit = scratch_limit<Kernel>();
   const bool blocked = info(shape).family == ShapeFamily::blocked;
   while (Kernel::scratch_bytes(t) > limit && (t.tx > 1 || t.ty > 1 || (blocked && t.nw > 1))) {
-    int& side = blocked && t.nw > 1 ? t.nw : t.ty > 1 ? t.ty : t.tx;
+    int& side = blocked && t.nw > 1 ? t.nw : t.ty >= t.tx ? t.ty : t.tx;
     side = (side + 1) / 2;
   }
   return t;
@@ -90,7 +91,9 @@ void launch_family(const ExecSpace& exec, Shape shape, int radius, Region where,
           Kokkos::parallel_for(Kernel::label, policy, kernel);
         } else {
           const int points = t.tx * t.ty * t.nw;
-          Kokkos::parallel_for(Kernel::label, typename Kernel::Policy(exec, {0, 0}, {points, league}, {points, 1}),
+          // Blocks along the first index: Kokkos 3.4 caps both grid dimensions at the first one's limit, and a
+          // y dimension beyond 65535 blocks fails to launch.
+          Kokkos::parallel_for(Kernel::label, typename Kernel::Policy(exec, {0, 0}, {league, points}, {1, points}),
                                kernel);
         }
       });
