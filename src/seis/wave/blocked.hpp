@@ -53,7 +53,7 @@ struct BlockedStep {
   float gradient_scale;
   TileShape t;
   TileBoxes boxes;
-  FastDivisor tx, txy;  // by t.tx and t.tx * t.ty
+  TileDivisors d;
 
   // smem_u's tile is its star, stored compactly: the block extended by R along x, along y and along z (three
   // arrays, the block in each), (2R + 1)^3 - (6R + 1) corner points fewer than a box with a halo (R = 8 and a
@@ -88,7 +88,7 @@ struct BlockedStep {
 
   template <class Member>
   KOKKOS_FUNCTION void operator()(const Member& team) const {
-    const TileOrigin o = tile_origin(boxes, t, team.league_rank());
+    const TileOrigin o = tile_origin(boxes, d, t, team.league_rank());
     float* u_tile = nullptr;
     float* eta = nullptr;
     if constexpr (U == USource::scratch || eta_tile) {
@@ -99,9 +99,9 @@ struct BlockedStep {
     const int rank = team.team_rank(), size = team.team_size(), points = t.tx * t.ty * t.nw;
     // Point p of the block (one per thread on GPUs; a host thread walks them all).
     const auto decode = [&](int p, int(&l)[3]) {
-      l[2] = txy.divide(p);
+      l[2] = d.txy.divide(p);
       const int in_plane = p - l[2] * t.tx * t.ty;
-      l[1] = tx.divide(in_plane);
+      l[1] = d.tx.divide(in_plane);
       l[0] = in_plane - l[1] * t.tx;
     };
     // The star of a tile with halo H, staged the paper's way: each point loads itself and, along each axis, the
@@ -153,12 +153,14 @@ struct BlockedStep {
   // Without scratch (gmem, smem_eta's inner launches) the block is not a team: an MDRangePolicy over (block, point
   // of the block) with tiles of one block. Kokkos launches team kernels preferring shared memory over L1,
   // which left gmem's neighbour reuse 23 KB of L1 on an H100 (perf/NOTES.md 23); MDRange launches keep the L1.
-  KOKKOS_FUNCTION void operator()(int block, int p) const { point(tile_origin(boxes, t, block), p, nullptr, nullptr); }
+  KOKKOS_FUNCTION void operator()(int block, int p) const {
+    point(tile_origin(boxes, d, t, block), p, nullptr, nullptr);
+  }
 
   // Point p of the block at o: lap(u) from global memory or the staged star, the update.
   KOKKOS_FORCEINLINE_FUNCTION void point(const TileOrigin& o, int p, const float* u_tile, const float* eta) const {
-    const int lz = txy.divide(p);
-    const int ly = tx.divide(p - lz * t.tx * t.ty);
+    const int lz = d.txy.divide(p);
+    const int ly = d.tx.divide(p - lz * t.tx * t.ty);
     const int lx = p - lz * t.tx * t.ty - ly * t.tx;
     const int x = o.x0 + lx, y = o.y0 + ly, z = o.z0 + lz;
     if (x >= o.box.x1 || y >= o.box.y1 || z >= o.box.z1) return;

@@ -74,18 +74,35 @@ inline TileShape shape_tile(Shape shape, const FieldLayout& L, const LaunchOptio
   return t;
 }
 
+// The divisions of a launch's tile arithmetic as multiplies and shifts (FastDivisor): a thread's place in its
+// tile (by tx and tx * ty) and a tile's place in its box (by the box's tiles across and tiles per plane). Run-time
+// divisions there cost the 3D blocking kernels a third of their instructions (perf/NOTES.md 24).
+struct TileDivisors {
+  FastDivisor tx, txy;
+  FastDivisor tiles_x[TileBoxes::capacity], tiles_xy[TileBoxes::capacity];
+  TileDivisors() = default;
+  TileDivisors(const TileShape& t, const TileBoxes& boxes) : tx(t.tx), txy(t.tx * t.ty) {
+    for (int b = 0; b < boxes.count; ++b) {
+      tiles_x[b] = FastDivisor(boxes.tiles_x[b]);
+      tiles_xy[b] = FastDivisor(boxes.tiles_x[b] * boxes.tiles_y[b]);
+    }
+  }
+};
+
 // The tile of league rank `rank`: its box and the tile's first point.
 struct TileOrigin {
   Box box;
   int x0, y0, z0;
 };
-KOKKOS_INLINE_FUNCTION TileOrigin tile_origin(const TileBoxes& boxes, const TileShape& t, int rank) {
+KOKKOS_INLINE_FUNCTION TileOrigin tile_origin(const TileBoxes& boxes, const TileDivisors& d, const TileShape& t,
+                                              int rank) {
   const int b = boxes.find(rank);
   const Box& box = boxes.box[b];
   const int league = rank - boxes.first[b];
-  const int bx = league % boxes.tiles_x[b];
-  const int by = (league / boxes.tiles_x[b]) % boxes.tiles_y[b];
-  const int bz = league / (boxes.tiles_x[b] * boxes.tiles_y[b]);
+  const int bz = d.tiles_xy[b].divide(league);
+  const int in_plane = league - bz * boxes.tiles_x[b] * boxes.tiles_y[b];
+  const int by = d.tiles_x[b].divide(in_plane);
+  const int bx = in_plane - by * boxes.tiles_x[b];
   return {box, box.x0 + bx * t.tx, box.y0 + by * t.ty, box.z0 + bz * t.nw};
 }
 

@@ -3,7 +3,7 @@
 // only the family's generated translation unit compiles its kernels. A Family has
 //   template <class ExecSpace, int R, Region Where, class F> static void with(Shape, F&&):
 // f called with the shape's kernel type (a default-constructed value), whose members are
-//   u, L, w, a, gradient_scale, t, boxes, (FastDivisor by) t.tx, t.tx * t.ty
+//   u, L, w, a, gradient_scale, t, boxes, d (TileDivisors)
 // and which has Policy, label, threads(tile, gpu) and scratch_bytes(tile).
 #include <type_traits>
 
@@ -74,15 +74,15 @@ void launch_family(const ExecSpace& exec, Shape shape, int radius, Region where,
         using Kernel = decltype(kernel);
         constexpr bool gpu = is_gpu_space<ExecSpace>();
         const TileShape t = fitted_tile<Kernel>(shape, s.L, s.o, gpu);
+        const TileBoxes tiles = tile_boxes(boxes, count, t, 1);
         kernel = Kernel{s.u,
                         s.L,
                         device_weights<R>(s.c, Operator::laplacian),
                         s.a,
                         s.gradient_scale,
                         t,
-                        tile_boxes(boxes, count, t, 1),
-                        FastDivisor(t.tx),
-                        FastDivisor(t.tx * t.ty)};
+                        tiles,
+                        TileDivisors(t, tiles)};
         const int league = kernel.boxes.league();
         if (league == 0) return;
         if constexpr (Kernel::teams) {

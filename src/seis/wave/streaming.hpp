@@ -31,7 +31,7 @@ struct StreamingStep {
   float gradient_scale;  // unused: the streaming shapes read the damping profiles
   TileShape t;
   TileBoxes boxes;
-  FastDivisor tx, txy;  // by t.tx and t.tx * t.ty
+  TileDivisors d;
 
   KOKKOS_INLINE_FUNCTION static int plane_floats(const TileShape& s) { return (s.tx + 2 * R) * (s.ty + 2 * R); }
   static std::size_t scratch_bytes(const TileShape& s) { return std::size_t(Slots) * plane_floats(s) * sizeof(float); }
@@ -170,7 +170,7 @@ struct StreamingStep {
 
   KOKKOS_FUNCTION void operator()(const Member& team) const {
     Walk k;
-    k.o = tile_origin(boxes, t, team.league_rank());
+    k.o = tile_origin(boxes, d, t, team.league_rank());
     k.z_begin = k.o.z0;
     k.z_end = k.o.z0 + t.nw < k.o.box.z1 ? k.o.z0 + t.nw : k.o.box.z1;
     k.rank = team.team_rank();
@@ -179,7 +179,7 @@ struct StreamingStep {
     k.count = t.tx * t.ty + 2 * R * (t.tx + t.ty);
     for (int i = 0; i < Cells; ++i) k.cell[i] = cell(k, k.rank + i * k.size);
     Column c;
-    const int row = tx.divide(k.rank);
+    const int row = d.tx.divide(k.rank);
     c.x = k.o.x0 + k.rank - row * t.tx;
     c.y = k.o.y0 + row;
     c.active = c.x < k.o.box.x1 && c.y < k.o.box.y1;
