@@ -90,9 +90,9 @@ TEST(TEST_CATEGORY, WaveStrategiesMatchReference) {
   }
 }
 
-// Every code shape of the paper (seis-wave --kernel) with every strategy, against the oracle: with its default
-// tile, and with small odd tiles (blocks and streaming tiles that overhang boxes, teams with inactive columns,
-// streaming teams that walk 7 planes and stop mid-cycle).
+// Every code shape of the paper (seis-wave --kernel) against the oracle, with its default tile, and with small odd
+// tiles (blocks and streaming tiles that overhang boxes, teams with inactive columns, streaming teams that walk 7
+// planes and stop mid-cycle).
 TEST(TEST_CATEGORY, WaveShapesMatchReference) {
   std::mt19937 rng(seis::test::test_seed());
   for (int radius : {1, 4, 8}) {
@@ -101,11 +101,15 @@ TEST(TEST_CATEGORY, WaveShapesMatchReference) {
     reference.advance(setup.steps);
     for (const seis::wave::ShapeInfo& shape : seis::wave::shape_table) {
       if (shape.shape == seis::wave::Shape::tile) continue;
+      // Each region's kernel (inner, slabs, both) at every radius; `two` (the same kernels as seven, the slabs in
+      // one launch) at R = 4; the odd tiles with seven, whose launches cover the most box shapes.
       for (Strategy strategy : {Strategy::unified, Strategy::two, Strategy::seven}) {
+        if (strategy == Strategy::two && radius != 4) continue;
         auto s = setup;
         s.shape = shape.shape;
         s.strategy = strategy;
         expect_matches(s, reference);
+        if (strategy != Strategy::seven) continue;
         // Host streaming teams keep their one-thread 1 x 1 tiles.
         const bool streaming = shape.family == seis::wave::ShapeFamily::streaming;
         if (!streaming || seis::is_gpu_space<Exec>()) {
