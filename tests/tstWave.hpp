@@ -96,7 +96,10 @@ TEST(TEST_CATEGORY, WaveStrategiesMatchReference) {
 TEST(TEST_CATEGORY, WaveShapesMatchReference) {
   std::mt19937 rng(seis::test::test_seed());
   for (int radius : {1, 4, 8}) {
-    const auto setup = agreement_setup(radius, rng);
+    // 20 steps (the second source sits in the PML, so the layer's updates work from the first step): 120 runs
+    // stay within minutes on the ASan build.
+    auto setup = agreement_setup(radius, rng);
+    setup.steps = 20;
     seis::reference::WaveReference reference(setup);
     reference.advance(setup.steps);
     for (const seis::wave::ShapeInfo& shape : seis::wave::shape_table) {
