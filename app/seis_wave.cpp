@@ -162,12 +162,16 @@ std::string rank_file(const fs::path& dir, const std::string& name, const std::s
 void print_kernels(std::ostream& out) {
   out << "kernels of the step (--kernel; default GPU tile TXxTYxNZ, --tile TXxTY --nw NZ):\n";
   for (const wave::ShapeInfo& i : wave::shape_table) {
-    const char* family = i.family == wave::ShapeFamily::tile      ? "tile engine"
-                         : i.family == wave::ShapeFamily::blocked ? "3D blocking"
-                                                                  : "2.5D streaming";
+    const char* family = i.family == wave::ShapeFamily::tile        ? "tile engine"
+                         : i.family == wave::ShapeFamily::blocked   ? "3D blocking"
+                         : i.family == wave::ShapeFamily::streaming ? "2.5D streaming"
+                                                                    : "3.5D";
     std::ostringstream tile;
     tile << i.tile_x << "x" << i.tile_y << "x";
-    tile << (i.tile_z > 0 ? i.tile_z : wave::streaming_planes);
+    if (i.tile_z < 0)
+      tile << "NZ";
+    else
+      tile << (i.tile_z > 0 ? i.tile_z : wave::streaming_planes);
     out << "  " << std::left << std::setw(17) << i.name << std::setw(16) << family << std::setw(10) << tile.str()
         << i.summary << "\n";
   }
@@ -230,7 +234,8 @@ int run(const mpi::World& world, int argc, char** argv) {
   std::vector<std::string> files;
   const double points = double(setup.nx) * setup.ny * setup.nz;
   double kernel_seconds = 0;
-  int timed_steps = 0, chunk = 1;
+  // Chunks of an even number of steps: the 3.5D shapes launch two at a time.
+  int timed_steps = 0, chunk = 2;
   auto last_print = std::chrono::steady_clock::now();
   while (sim.step() < setup.steps) {
     int next = std::min(setup.steps, sim.step() + chunk);
@@ -244,6 +249,7 @@ int run(const mpi::World& world, int argc, char** argv) {
     timed_steps += count;
     // Chunks of about a tenth of a second keep the progress line and the stop checks responsive.
     chunk = std::max(1, int(0.1 / std::max(seconds / count, 1e-9)));
+    chunk += chunk % 2;
     const int step = sim.step();
     if (config.snapshot_every > 0 && step % config.snapshot_every == 0 && step < setup.steps) {
       std::ostringstream stem;
@@ -318,6 +324,10 @@ int run(const mpi::World& world, int argc, char** argv) {
   facts.seconds_per_step = per_step;
   facts.gpts_per_s = per_step > 0 ? points / per_step * 1e-9 : 0;
   facts.bytes_per_point = bytes / points;
+  facts.updates_per_point = sim.updates_per_point();
+  if (setup.shape != wave::Shape::tile)
+    facts.tile =
+        std::to_string(sim.tile().tx) + "x" + std::to_string(sim.tile().ty) + "x" + std::to_string(sim.tile().nw);
   facts.step_gb_per_s = per_step > 0 ? bytes / per_step * 1e-9 : 0;
   facts.copy_gb_per_s = copy;
   facts.ranks = world.size();

@@ -80,6 +80,26 @@ TEST(WaveSetup, RefusesWithValueAndLimit) {
   EXPECT_NE(refusal(s).find("R = 9"), std::string::npos);
 }
 
+// The 3.5D shapes run two steps per launch over the whole grid, with the unified strategy, and need two more
+// fields.
+TEST(WaveSetup, RefusesThreeAndAHalfDOutsideItsStrategy) {
+  RunSetup s = small_setup();
+  s.shape = seis::wave::Shape::st_reg_shft_35d;
+  s.strategy = seis::wave::Strategy::unified;
+  EXPECT_EQ(refusal(s), "");
+  s.strategy = seis::wave::Strategy::seven;
+  EXPECT_NE(refusal(s).find("unified strategy only, not 'seven'"), std::string::npos) << refusal(s);
+  s.strategy = seis::wave::Strategy::unified;
+  try {
+    seis::wave::validate(s, seis::wave::split_grid(s, 2, 1, 0, 0), std::size_t(1) << 40);
+    ADD_FAILURE() << "a part of the grid was accepted";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("without a decomposition"), std::string::npos) << e.what();
+  }
+  RunSetup one_step = small_setup();
+  EXPECT_GT(seis::wave::required_bytes(s), seis::wave::required_bytes(one_step) * 3 / 2);
+}
+
 TEST(WaveSetup, RickerAndGaussianDerivativePeaks) {
   // Ricker: 1 at t0 = 1/f0; the Gaussian derivative is normalised to a peak magnitude of 1.
   EXPECT_NEAR(seis::wave::wavelet(seis::wave::WaveletKind::ricker, 10, 0.1), 1.0, 1e-12);

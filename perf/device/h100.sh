@@ -12,6 +12,8 @@
 #   ncu R K,.. perf/ncu_report.py: DRAM bytes per kernel at 512^3 for radius R and kernels K
 #   resources  cuobjdump --dump-resource-usage of seis-bench (input of perf/resource_report.py)
 #   wave ARGS  seis-wave --benchmark with ARGS (up to the next stage name); its run.json and log into $OUT
+#   sanitize-wave K,.. STRATEGY  compute-sanitizer memcheck and racecheck over small seis-wave runs of kernels K
+#              (R = 4 and 8, the default tile and a 12x3 tile walking 7 planes)
 set -uo pipefail
 root=$(pwd)
 # Everything is collected here and packed into one archive under $OUT at the end (the device tool brings back
@@ -23,7 +25,7 @@ export PATH=/usr/local/cuda/bin:$PATH
 build=${BUILD:-build/cuda}
 export LD_LIBRARY_PATH=$root/$build/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 status=0
-stages=(info tests sanitize bench jit ncu resources wave)
+stages=(info tests sanitize sanitize-wave bench jit ncu resources wave)
 is_stage() { local s; for s in "${stages[@]}"; do [ "$1" = "$s" ] && return 0; done; return 1; }
 
 while [ $# -gt 0 ]; do
@@ -47,6 +49,24 @@ while [ $# -gt 0 ]; do
         echo "compute-sanitizer $tool: exit $rc; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitizer-$tool.log" | tail -n 1)"
         [ "$rc" -eq 0 ] || status=1
       done ;;
+    sanitize-wave)
+      kernels=$1 strategy=$2; shift 2
+      for kernel in ${kernels//,/ }; do
+        for radius in 4 8; do
+          for tile in "" "--tile 12x3 --nw 7"; do
+            for tool in memcheck racecheck; do
+              log="$out/sanitize-wave-$kernel-R$radius${tile:+-tile}-$tool.log"
+              compute-sanitizer --tool "$tool" --error-exitcode 3 $build/app/seis-wave --grid 45x38x33 --ndamp 6 \
+                --radius "$radius" --kernel "$kernel" --strategy "$strategy" $tile --duration 0.03 --quiet \
+                --output "$out/sanitize-run" > "$log" 2>&1
+              rc=$?
+              echo "$kernel R=$radius ${tile:-default tile} $tool: exit $rc; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$log" | tail -n 1)" | tee -a "$out/sanitize-wave.txt"
+              [ "$rc" -eq 0 ] || status=1
+            done
+          done
+        done
+      done
+      rm -rf "$out/sanitize-run" ;;
     bench)
       args=()
       while [ $# -gt 0 ] && ! is_stage "$1"; do args+=("$1"); shift; done

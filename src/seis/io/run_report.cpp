@@ -44,6 +44,8 @@ void write_run_report(const std::string& path, const RunConfig& c, const wave::S
         {"seconds_per_step", f.seconds_per_step},
         {"gpts_per_s", f.gpts_per_s},
         {"compulsory_bytes_per_point", f.bytes_per_point},
+        {"updates_per_point_step", f.updates_per_point},
+        {"kernel_tile", f.tile},
         {"step_gb_per_s", f.step_gb_per_s},
         {"copy_gb_per_s", f.copy_gb_per_s},
         {"percent_of_copy", f.copy_gb_per_s > 0 ? 100.0 * f.step_gb_per_s / f.copy_gb_per_s : 0.0}}},

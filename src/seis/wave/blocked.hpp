@@ -41,6 +41,7 @@ template <class ExecSpace, int R, Region Where, USource U, EtaSource E>
 struct BlockedStep {
   static constexpr bool eta_tile = E != EtaSource::profiles && Where != Region::inner;
   static constexpr bool teams = U == USource::scratch || eta_tile;
+  static constexpr int scratch_level = 0;
   using Policy = std::conditional_t<teams, Kokkos::TeamPolicy<ExecSpace>,
                                     Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>, Kokkos::IndexType<int>>>;
   using ScratchView =

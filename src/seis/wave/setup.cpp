@@ -68,6 +68,10 @@ std::size_t required_bytes(const Setup& s, const Subdomain& part) {
   const bool layer_fits = d >= 0 && 2 * d < std::min(part.global[0], std::min(part.global[1], part.global[2]));
   const std::size_t phi = (layer_fits ? make_pml_geometry(part, d).stored() : 0) * sizeof(float);
   const std::size_t traces = s.receivers.size() * 8 * std::size_t(std::max(s.steps, 0)) * sizeof(float);
+  // The 3.5D shapes write steps n + 1 and n + 2 into two spare fields and phi into a spare, and find the sources
+  // through a map of the grid's columns.
+  if (steps_per_launch(s.shape) == 2)
+    return 5 * field + 2 * phi + traces + std::size_t(part.size[0]) * part.size[1] * sizeof(int);
   return 3 * field + phi + traces;
 }
 
@@ -112,6 +116,13 @@ void validate(const Setup& s, const Subdomain& part, std::size_t available_bytes
           " s (h = ", s.h, " m, vmax = ", vmax, " m/s, R = ", s.radius, ")");
   for (std::size_t n = 0; n < s.sources.size(); ++n) require_inside(s, s.sources[n], "source", n);
   for (std::size_t n = 0; n < s.receivers.size(); ++n) require_inside(s, s.receivers[n], "receiver", n);
+  if (steps_per_launch(s.shape) == 2) {
+    require(s.strategy == Strategy::unified, "kernel '", to_string(s.shape),
+            "' (3.5D, two steps per launch) runs with the unified strategy only, not '", to_string(s.strategy),
+            "' (--strategy unified)");
+    require(part.whole(), "kernel '", to_string(s.shape),
+            "' (3.5D) steps the whole grid: its halos would be 2R planes deep; run it without a decomposition");
+  }
   check_memory(s, part, available_bytes);
 }
 

@@ -24,4 +24,17 @@ Shape parse_shape(const std::string& text) {
   fail("unknown kernel '", text, "' (", shape_names(), ")");
 }
 
+Shape single_step_shape(Shape s) {
+  switch (s) {
+    case Shape::st_gmem_35d:
+      return Shape::gmem;
+    case Shape::st_reg_shft_35d:
+      return Shape::st_reg_shft;
+    default:
+      return s;
+  }
+}
+
+int steps_per_launch(Shape s) { return info(s).family == ShapeFamily::temporal ? 2 : 1; }
+
 }  // namespace seis::wave

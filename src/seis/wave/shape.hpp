@@ -8,7 +8,11 @@
 //     the 2R + 1 planes in scratch (st_smem), a register window shifted every plane (st_reg_shft), fixed
 //     registers in a loop unrolled 2R + 1 times (st_reg_fixed), or the semi-stencil (st_semi: each plane adds
 //     the forward half of R points' z sums as it arrives, R + 1 registers of u and of partial sums); each also
-//     double-buffered (_db: the next plane staged while this one is computed, one barrier per plane).
+//     double-buffered (_db: the next plane staged while this one is computed, one barrier per plane);
+//   3.5D (two time steps per launch, unified strategy only): a team per tile walks z, computing step n + 1 on the
+//     tile widened by R on each side (the redundant halo work) into a ring of 2R + 1 planes in scratch, and step
+//     n + 2 on the tile from that ring; u of step n from global memory (st_gmem_35d) or a shifted register window
+//     and the staged plane (st_reg_shft_35d). The fields of steps n + 1 and n + 2 go to two spare fields.
 // Host code (no Kokkos): the names, families and default tiles.
 #include <string>
 
@@ -28,9 +32,11 @@ enum class Shape {
   st_reg_fixed_db,
   st_semi,
   st_semi_db,
+  st_gmem_35d,
+  st_reg_shft_35d,
 };
 
-enum class ShapeFamily { tile, blocked, streaming };
+enum class ShapeFamily { tile, blocked, streaming, temporal };
 
 // Planes a streaming team walks on GPUs by default. The paper's kernels walk the whole axis: at 512^3 a grid of
 // 32 x 16 tiles is then 1.6 waves of teams on an H100 and an x slab's launch 29 teams (perf/NOTES.md 23); 64
@@ -41,7 +47,8 @@ struct ShapeInfo {
   Shape shape;
   const char* name;
   ShapeFamily family;
-  int tile_x, tile_y, tile_z;  // default GPU block (tile_z: planes of a 3D block; 0: streaming_planes)
+  int tile_x, tile_y, tile_z;  // default GPU block (tile_z: planes of a 3D block; 0: streaming_planes; -1: the
+                               // whole depth). 3.5D: the tile of step n + 2, its team R wider on each side.
   const char* summary;
 };
 
@@ -65,11 +72,19 @@ inline constexpr ShapeInfo shape_table[] = {
     {Shape::st_semi, "st_semi", ShapeFamily::streaming, 32, 16, 0,
      "2.5D streaming, semi-stencil along z (forward and backward halves)"},
     {Shape::st_semi_db, "st_semi_db", ShapeFamily::streaming, 32, 16, 0, "st_semi, double-buffered"},
+    {Shape::st_gmem_35d, "st_gmem_35d", ShapeFamily::temporal, 16, 16, -1,
+     "3.5D: two steps per launch, step n + 1 on the widened tile from global memory into a ring in scratch"},
+    {Shape::st_reg_shft_35d, "st_reg_shft_35d", ShapeFamily::temporal, 16, 16, -1,
+     "3.5D: two steps per launch, step n + 1 from a shifted register window and the staged plane"},
 };
 
 const ShapeInfo& info(Shape s);
 const char* to_string(Shape s);
 Shape parse_shape(const std::string& text);  // a name of shape_table
 std::string shape_names();                   // "tile, gmem, ..."
+// The shape that runs a single step of a 3.5D shape (a run's odd last step): st_gmem_35d's is gmem,
+// st_reg_shft_35d's st_reg_shft; any other shape is its own.
+Shape single_step_shape(Shape s);
+int steps_per_launch(Shape s);  // 2 for the 3.5D shapes
 
 }  // namespace seis::wave

@@ -20,6 +20,27 @@
 
 namespace seis::wave {
 
+// The source points of a 3.5D launch by column of the grid, so that a column finds its own while it walks z:
+// points sorted by column (x + nx y), then z; first[column] the column's first point, -1 if none.
+struct ColumnSources {
+  const int* first = nullptr;
+  const int* column = nullptr;
+  const int* z = nullptr;
+  const float* weight = nullptr;  // the point's weight / h^3 (Simulation's injection)
+  int count = 0;
+};
+
+// What a 3.5D launch writes (ShapeStep's u and arrays hold steps n and n - 1, and phi of step n): u of steps n + 1
+// and n + 2 into two spare fields whose halo stays zero, phi of step n + 2 into a spare of the layer; the
+// sources' wavelet at steps n and n + 1.
+struct TwoSteps {
+  float* u_1 = nullptr;
+  float* u_2 = nullptr;
+  float* phi_2 = nullptr;
+  ColumnSources sources;
+  float amplitude_1 = 0, amplitude_2 = 0;
+};
+
 // What a launch of a shape needs besides its boxes.
 struct ShapeStep {
   const float* u = nullptr;
@@ -28,45 +49,68 @@ struct ShapeStep {
   WaveArrays a{};
   float gradient_scale = 0;  // 1 / (4 h^2): smem_eta differentiates its staged eta
   LaunchOptions o;
+  TwoSteps two;  // 3.5D shapes only
 };
 
 // The families' kernel sets (blocked.hpp, streaming.hpp); each family's launches are instantiated per backend in
 // its own translation unit (shape_launch.hpp).
 struct BlockedKernels;
 struct StreamingKernels;
+struct TemporalKernels;
+
+template <class Family>
+struct FamilyTag {
+  using type = Family;
+};
+
+// Calls f with the tag of the shape's family.
+template <class Function>
+void with_family(Shape shape, Function&& f) {
+  switch (info(shape).family) {
+    case ShapeFamily::blocked:
+      return f(FamilyTag<BlockedKernels>{});
+    case ShapeFamily::streaming:
+      return f(FamilyTag<StreamingKernels>{});
+    case ShapeFamily::temporal:
+      return f(FamilyTag<TemporalKernels>{});
+    case ShapeFamily::tile:
+      fail("kernel 'tile' is the tile engine, not a code shape");
+  }
+}
 
 // Launches the shape's kernel over the boxes, updating the points of `where` in them.
 template <class Family, class ExecSpace>
 void launch_family(const ExecSpace& exec, Shape shape, int radius, Region where, const ShapeStep& s, const Box* boxes,
                    int count);
-// Refuses a tile whose team or scratch exceeds this backend's limits for the shape, naming both numbers.
+// Refuses a tile whose team or scratch exceeds this backend's limits for the shape, naming both numbers; returns
+// the tile that its launches use.
 template <class Family, class ExecSpace>
-void check_family(Shape shape, int radius, const FieldLayout& L, const LaunchOptions& o);
+TileShape check_family(Shape shape, int radius, const FieldLayout& L, const LaunchOptions& o);
 
 template <class ExecSpace>
 void launch_shape(const ExecSpace& exec, Shape shape, int radius, Region where, const ShapeStep& s, const Box* boxes,
                   int count) {
-  if (info(shape).family == ShapeFamily::blocked)
-    launch_family<BlockedKernels>(exec, shape, radius, where, s, boxes, count);
-  else
-    launch_family<StreamingKernels>(exec, shape, radius, where, s, boxes, count);
+  with_family(shape, [&](auto family) {
+    launch_family<typename decltype(family)::type>(exec, shape, radius, where, s, boxes, count);
+  });
 }
 
 template <class ExecSpace>
-void check_shape(Shape shape, int radius, const FieldLayout& L, const LaunchOptions& o) {
-  if (info(shape).family == ShapeFamily::blocked)
-    check_family<BlockedKernels, ExecSpace>(shape, radius, L, o);
-  else
-    check_family<StreamingKernels, ExecSpace>(shape, radius, L, o);
+TileShape check_shape(Shape shape, int radius, const FieldLayout& L, const LaunchOptions& o) {
+  TileShape tile{};
+  with_family(shape, [&](auto family) {
+    tile = check_family<typename decltype(family)::type, ExecSpace>(shape, radius, L, o);
+  });
+  return tile;
 }
 
 // The shape's tile: the options' where given, else its default on GPUs; on hosts 1 x 1 columns for streaming,
-// the GPU block for 3D blocking (walked by one thread). nw: the block's planes, or the planes a streaming team
-// walks (hosts: the whole depth).
+// the GPU block for 3D blocking and 3.5D (walked by one thread). nw: the block's planes, or the planes a
+// streaming team walks (hosts: the whole depth; 3.5D: the whole depth everywhere).
 inline TileShape shape_tile(Shape shape, const FieldLayout& L, const LaunchOptions& o, bool gpu) {
   const ShapeInfo& i = info(shape);
   const bool streaming = i.family == ShapeFamily::streaming;
-  TileShape t{i.tile_x, i.tile_y, streaming ? (gpu ? streaming_planes : L.nz) : i.tile_z};
+  TileShape t{i.tile_x, i.tile_y, i.tile_z < 0 ? L.nz : streaming ? (gpu ? streaming_planes : L.nz) : i.tile_z};
   if (!gpu && streaming) t.tx = t.ty = 1;
   if (o.tile_x > 0) t.tx = o.tile_x;
   if (o.tile_y > 0) t.ty = o.tile_y;
@@ -111,25 +155,31 @@ KOKKOS_FORCEINLINE_FUNCTION Damping<1> profile_damping(const WaveArrays& a, int 
   return {{{a.eta_x[i]}}, {{a.gradient_x[i]}}, a.eta_y[j], a.gradient_y[j], a.eta_z[k], a.gradient_z[k]};
 }
 
-// One point's update (u_next over u_prev, phi in the layer) from lap(u) and the nearest neighbours; `damping()`
-// gives the PML point's Damping<1> (from the profiles, or smem_eta's staged tile).
+// u_next at a point from u, lap(u), u_prev and q; in the layer from phi too, phi's next value in *phi_next.
+// `damping()` gives the PML point's Damping<1> (from the profiles, or smem_eta's staged tile).
+template <Region Where, class DampingAt>
+KOKKOS_FORCEINLINE_FUNCTION float next_value(const WaveArrays& a, int i, int j, int k, float u, float lap, float prev,
+                                             float q, const Nearest<1>& near, const DampingAt& damping,
+                                             const float* phi, float* phi_next) {
+  if (Where == Region::inner || (Where == Region::both && a.pml.is_inner(i, j, k)))
+    return WaveArrays::inner_point(u, prev, q, lap);
+  WaveAhead<1> ahead;
+  ahead.prev.lane[0] = prev;
+  ahead.q.lane[0] = q;
+  ahead.phi.lane[0] = *phi;
+  return WaveArrays::pml_point(0, damping(), Pack<1>{{u}}, near, lap, ahead, phi_next);
+}
+
+// One point's update: u_next over u_prev, phi in the layer.
 template <Region Where, class DampingAt>
 KOKKOS_FORCEINLINE_FUNCTION void update_point(const WaveArrays& a, const FieldLayout& L, int i, int j, int k, float u,
                                               float lap, const Nearest<1>& near, const DampingAt& damping) {
   const index_t o = L.offset(i, j, k);
-  WaveAhead<1> ahead;
-  ahead.prev.lane[0] = a.u_prev[o];
-  ahead.q.lane[0] = a.q[o];
-  float next;
-  if (Where == Region::inner || (Where == Region::both && a.pml.is_inner(i, j, k))) {
-    next = WaveArrays::inner_point(u, ahead.prev.lane[0], ahead.q.lane[0], lap);
-  } else {
-    float* phi = a.phi + a.pml.phi_index(i, j, k);
-    ahead.phi.lane[0] = *phi;
-    float phi_next;
-    next = WaveArrays::pml_point(0, damping(), Pack<1>{{u}}, near, lap, ahead, &phi_next);
-    *phi = phi_next;
-  }
+  const bool layer = Where == Region::pml || (Where == Region::both && !a.pml.is_inner(i, j, k));
+  float* phi = layer ? a.phi + a.pml.phi_index(i, j, k) : nullptr;
+  float phi_next = 0;
+  const float next = next_value<Where>(a, i, j, k, u, lap, a.u_prev[o], a.q[o], near, damping, phi, &phi_next);
+  if (layer) *phi = phi_next;
   store_output(a.u_prev + o, next, a.nontemporal);
 }
 

@@ -24,12 +24,27 @@ void with_region(Region where, Function&& f) {
   }
 }
 
-// Bytes of team scratch a team of the kernel's backend may have.
+// Bytes of team scratch a team of the kernel's backend may have at the kernel's level (Kernel::scratch_level).
 template <class Kernel>
 std::size_t scratch_limit() {
   using Exec = typename Kernel::Policy::execution_space;
-  return static_cast<std::size_t>(Kokkos::TeamPolicy<Exec>::scratch_size_max(0));
+  return static_cast<std::size_t>(Kokkos::TeamPolicy<Exec>::scratch_size_max(Kernel::scratch_level));
 }
+
+// Threads a team of the kernel may have on its backend (MDRange blocks: CUDA's and HIP's 1024 per block).
+template <class Kernel>
+int team_limit(const Kernel& kernel) {
+  if constexpr (Kernel::teams)
+    return typename Kernel::Policy(1, 1).team_size_max(kernel, Kokkos::ParallelForTag());
+  else
+    return 1024;
+}
+
+// Kernels of two steps per launch (3.5D) take the launch's TwoSteps.
+template <class Kernel, class = void>
+struct takes_two_steps : std::false_type {};
+template <class Kernel>
+struct takes_two_steps<Kernel, std::void_t<decltype(Kernel::two)>> : std::true_type {};
 
 // The team and scratch limits of a shape's kernel (threads per team, bytes of scratch), named in the refusal.
 template <class Kernel>
@@ -37,9 +52,7 @@ void check_shape_limits(Shape shape, const Kernel& kernel, const TileShape& t, i
   const char* name = to_string(shape);
   require(t.tx >= 1 && t.ty >= 1 && t.nw >= 1, "kernel '", name, "': tile ", t.tx, "x", t.ty, "x", t.nw,
           " must be >= 1 on every axis");
-  // MDRange blocks: CUDA's and HIP's 1024 threads per block.
-  int team_max = 1024;
-  if constexpr (Kernel::teams) team_max = typename Kernel::Policy(1, 1).team_size_max(kernel, Kokkos::ParallelForTag());
+  const int team_max = team_limit(kernel);
   require(threads <= team_max, "kernel '", name, "': tile ", t.tx, "x", t.ty, "x", t.nw, " needs ", threads,
           " threads per team, more than this backend's limit of ", team_max);
   if constexpr (!Kernel::teams) return;
@@ -48,16 +61,18 @@ void check_shape_limits(Shape shape, const Kernel& kernel, const TileShape& t, i
           " bytes of team scratch, more than the device limit of ", scratch_max, " bytes");
 }
 
-// The shape's tile (shape_tile). Where the user gave none and the default's scratch exceeds the backend's limit
-// (st_smem's 2R + 1 planes at large R), the default shrinks: planes of a block, then the longer of rows and
-// columns halved.
+// The shape's tile (shape_tile). Where the user gave none and the default's scratch or team exceeds the backend's
+// limit (st_smem's 2R + 1 planes and the 3.5D shapes' widened tiles at large R), the default shrinks: planes of a
+// block, then the longer of rows and columns halved.
 template <class Kernel>
 TileShape fitted_tile(Shape shape, const FieldLayout& L, const LaunchOptions& o, bool gpu) {
   TileShape t = shape_tile(shape, L, o, gpu);
   if (o.tile_x > 0 || o.tile_y > 0 || o.window > 0) return t;
   const std::size_t limit = scratch_limit<Kernel>();
+  const int team_max = team_limit(Kernel{});
   const bool blocked = info(shape).family == ShapeFamily::blocked;
-  while (Kernel::scratch_bytes(t) > limit && (t.tx > 1 || t.ty > 1 || (blocked && t.nw > 1))) {
+  while ((Kernel::scratch_bytes(t) > limit || Kernel::threads(t, gpu) > team_max) &&
+         (t.tx > 1 || t.ty > 1 || (blocked && t.nw > 1))) {
     int& side = blocked && t.nw > 1 ? t.nw : t.ty >= t.tx ? t.ty : t.tx;
     side = (side + 1) / 2;
   }
@@ -75,19 +90,27 @@ void launch_family(const ExecSpace& exec, Shape shape, int radius, Region where,
         constexpr bool gpu = is_gpu_space<ExecSpace>();
         const TileShape t = fitted_tile<Kernel>(shape, s.L, s.o, gpu);
         const TileBoxes tiles = tile_boxes(boxes, count, t, 1);
-        kernel = Kernel{s.u,
+        const auto make = [&](auto... two) {
+          return Kernel{s.u,
                         s.L,
                         device_weights<R>(s.c, Operator::laplacian),
                         s.a,
                         s.gradient_scale,
                         t,
                         tiles,
-                        TileDivisors(t, tiles)};
+                        TileDivisors(t, tiles),
+                        two...};
+        };
+        if constexpr (takes_two_steps<Kernel>::value)
+          kernel = make(s.two);
+        else
+          kernel = make();
         const int league = kernel.boxes.league();
         if (league == 0) return;
         if constexpr (Kernel::teams) {
           typename Kernel::Policy policy(exec, league, Kernel::threads(t, gpu));
-          if (Kernel::scratch_bytes(t) > 0) policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes(t)));
+          if (Kernel::scratch_bytes(t) > 0)
+            policy.set_scratch_size(Kernel::scratch_level, Kokkos::PerTeam(Kernel::scratch_bytes(t)));
           Kokkos::parallel_for(Kernel::label, policy, kernel);
         } else {
           const int points = t.tx * t.ty * t.nw;
@@ -102,15 +125,17 @@ void launch_family(const ExecSpace& exec, Shape shape, int radius, Region where,
 }
 
 template <class Family, class ExecSpace>
-void check_family(Shape shape, int radius, const FieldLayout& L, const LaunchOptions& o) {
+TileShape check_family(Shape shape, int radius, const FieldLayout& L, const LaunchOptions& o) {
+  TileShape tile{};
   with_radius(radius, [&](auto r) {
     Family::template with<ExecSpace, decltype(r)::value, Region::both>(shape, [&](auto kernel) {
       using Kernel = decltype(kernel);
       constexpr bool gpu = is_gpu_space<ExecSpace>();
-      const TileShape t = fitted_tile<Kernel>(shape, L, o, gpu);
-      check_shape_limits(shape, kernel, t, Kernel::threads(t, gpu), Kernel::scratch_bytes(t));
+      tile = fitted_tile<Kernel>(shape, L, o, gpu);
+      check_shape_limits(shape, kernel, tile, Kernel::threads(tile, gpu), Kernel::scratch_bytes(tile));
     });
   });
+  return tile;
 }
 
 }  // namespace seis::wave

@@ -60,8 +60,15 @@ class Simulation {
   // The 128-bit vector copy of one field, measured on this run's fields before the first step (it overwrites
   // them, then zeroes them again): the yardstick for the step's bandwidth. Returns GB/s.
   double copy_bandwidth(int repeats = 10);
-  // Compulsory bytes of one time step of this part: 16 per inner point, 24 per PML point.
+  // Compulsory bytes of one time step of this part: 16 per inner point, 24 per PML point; the 3.5D shapes read
+  // and write each field once per two steps (u_prev, u, q read, two u written: 10 per point and step; phi read
+  // and written too: 14 in the layer).
   double bytes_per_step() const;
+  // Point updates computed per point and step: 1, more for the 3.5D shapes, whose widened tiles compute step
+  // n + 1 again where they overlap (the redundant halo work).
+  double updates_per_point() const;
+  // The shape's tile as its launches use it (after fitting the backend's limits); zero for the tile engine.
+  const TileShape& tile() const { return tile_; }
 
  private:
   struct Impl;
@@ -73,6 +80,10 @@ class Simulation {
   PmlGeometry pml_;
   std::unique_ptr<Impl> impl_;
   int step_ = 0;
+  TileShape tile_{};  // the shape's tile (not the tile engine's)
+
+  void record_receivers(const float* u, int n);  // the receivers at step n from u
+  void two_steps();                              // steps n + 1 and n + 2 in one launch (3.5D shapes)
 };
 
 }  // namespace seis::wave

@@ -5,6 +5,7 @@
 #include <map>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "seis/core/coefficients.hpp"
 #include "seis/core/compat.hpp"
@@ -75,6 +76,12 @@ struct Simulation<ExecSpace>::Impl {
   using Staged = Kokkos::View<float*, typename StagingSpace<Memory>::type>;
   Staged send_host[face_count], receive_host[face_count];
   bool staged = false;
+  // 3.5D shapes: the spare fields that steps n + 1 and n + 2 and phi go to, the sources by column, the wavelet.
+  Field<Memory> spare_1, spare_2;
+  Floats phi_spare, column_source_weight;
+  Kokkos::View<int*, Memory> column_first, column_source_column, column_source_z;
+  int column_sources = 0;
+  std::vector<float> amplitude_host;
 
   WaveArrays arrays(const PmlGeometry& pml) const {
     return {u_prev.data(),
@@ -149,6 +156,14 @@ void copy_box(const ExecSpace& exec, float* field, const FieldLayout& L, const B
       });
 }
 
+// The launch options of a one-step launch: a 3.5D shape's tile is its own, its companion (single_step_shape) keeps
+// its default.
+inline LaunchOptions single_step_options(const Setup& setup) {
+  LaunchOptions o = setup.launch;
+  if (single_step_shape(setup.shape) != setup.shape) o.tile_x = o.tile_y = o.window = 0;
+  return o;
+}
+
 // One time step's update of the points in `region` (the whole part, or its core or one face layer), in the
 // setup's strategy: each point by the same kernel as in the undecomposed run.
 template <class Impl>
@@ -159,8 +174,9 @@ void update_region(Impl& m, const Setup& setup, const FieldLayout& layout, const
   const Box inner = intersect(pml.inner, region);
   Box slabs[slab_count];
   for (int s = 0; s < slab_count; ++s) slabs[s] = intersect(pml.slab[s], region);
-  const ShapeStep shape_step{m.u.data(),  layout, m.coefficients, a, static_cast<float>(0.25 / (setup.h * setup.h)),
-                             setup.launch};
+  const ShapeStep shape_step{
+      m.u.data(), layout, m.coefficients, a, static_cast<float>(0.25 / (setup.h * setup.h)), single_step_options(setup),
+      {}};
   with_radius(setup.radius, [&](auto r) {
     constexpr int R = decltype(r)::value;
     // Launch `which` (a Slab or a Launch) of the boxes, by the tile engine or the setup's shape.
@@ -170,7 +186,8 @@ void update_region(Impl& m, const Setup& setup, const FieldLayout& layout, const
                                                       launch_options<ExecSpace>(setup.launch, which), boxes, count,
                                                       update);
       else
-        launch_shape(exec, setup.shape, R, std::decay_t<decltype(update)>::where, shape_step, boxes, count);
+        launch_shape(exec, single_step_shape(setup.shape), R, std::decay_t<decltype(update)>::where, shape_step, boxes,
+                     count);
     };
     switch (setup.strategy) {
       case Strategy::unified:
@@ -194,6 +211,17 @@ void update_region(Impl& m, const Setup& setup, const FieldLayout& layout, const
   });
 }
 
+// The receivers' corners at step n from u, `samples` per corner (a free function of no private type: nvcc's
+// device lambdas cannot live in private members or depend on their types).
+template <class ExecSpace, class Floats, class Offsets>
+void record(const ExecSpace& exec, const Floats& traces, const Offsets& offset, const Floats& weight, int corners,
+            int samples, const float* u, int n) {
+  Kokkos::parallel_for(
+      "seis::wave::record", Kokkos::RangePolicy<ExecSpace>(exec, 0, corners), KOKKOS_LAMBDA(const int c) {
+        traces(std::size_t(c) * samples + n) = offset(c) >= 0 ? weight(c) * u[offset(c)] : 0.0f;
+      });
+}
+
 }  // namespace
 
 template <class ExecSpace>
@@ -205,9 +233,11 @@ Simulation<ExecSpace>::Simulation(const Setup& setup, const Subdomain& part, Hal
   bool shares_face = false;
   for (bool n : part_.neighbour) shares_face = shares_face || n;
   require(!shares_face || halo_ != nullptr, "a part that shares a face needs a halo exchange");
-  if (setup_.shape != Shape::tile)
-    check_shape<ExecSpace>(setup_.shape, setup_.radius, layout_, setup_.launch);
-  else
+  if (setup_.shape != Shape::tile) {
+    tile_ = check_shape<ExecSpace>(setup_.shape, setup_.radius, layout_, setup_.launch);
+    if (single_step_shape(setup_.shape) != setup_.shape)
+      check_shape<ExecSpace>(single_step_shape(setup_.shape), setup_.radius, layout_, single_step_options(setup_));
+  } else {
     with_radius(setup_.radius, [&](auto r) {
       constexpr int R = decltype(r)::value;
       WaveLauncher<ExecSpace> launcher{TileShape{32, 8, 32}};
@@ -218,6 +248,7 @@ Simulation<ExecSpace>::Simulation(const Setup& setup, const Subdomain& part, Hal
         launcher.template check<R, wave_vec>("wave step (layer)", layout_,
                                              launch_options<ExecSpace>(setup_.launch, launch), PmlUpdate{});
     });
+  }
 
   impl_ = std::make_unique<Impl>();
   Impl& m = *impl_;
@@ -281,6 +312,43 @@ Simulation<ExecSpace>::Simulation(const Setup& setup, const Subdomain& part, Hal
   for (int n = 0; n < setup_.steps; ++n)
     amplitude[std::size_t(n)] = static_cast<float>(wavelet(setup_.wavelet, setup_.f0, n * setup_.dt));
   m.amplitude = to_device<memory_space>("seis::wave::amplitude", amplitude);
+  if (steps_per_launch(setup_.shape) == 2) {
+    m.amplitude_host = amplitude;
+    m.spare_1 = Field<memory_space>("seis::wave::u spare", layout_);
+    m.spare_2 = Field<memory_space>("seis::wave::u spare", layout_);
+    Kokkos::deep_copy(m.spare_1.span(), 0.0f);
+    Kokkos::deep_copy(m.spare_2.span(), 0.0f);
+    m.phi_spare = typename Impl::Floats("seis::wave::phi spare", m.phi.size());
+    // The same sums as source_points' (the same order), keyed by column (x + nx y), then z.
+    std::map<std::pair<index_t, int>, double> by_column;
+    for (const Point& p : setup_.sources) {
+      const Stencil8 st = trilinear(setup_, p);
+      for (int c = 0; c < 8; ++c)
+        if (st.w[c] != 0 && part_.owns(st.i[c], st.j[c], st.k[c]))
+          by_column[{index_t(st.j[c] - part_.offset[1]) * layout_.nx + (st.i[c] - part_.offset[0]),
+                     st.k[c] - part_.offset[2]}] += st.w[c];
+    }
+    std::vector<int> first(std::size_t(layout_.nx) * layout_.ny, -1), column, z;
+    std::vector<float> weight;
+    for (const auto& [place, w] : by_column) {
+      if (first[std::size_t(place.first)] < 0) first[std::size_t(place.first)] = int(column.size());
+      column.push_back(int(place.first));
+      z.push_back(place.second);
+      weight.push_back(static_cast<float>(w * inv_h3));
+    }
+    const auto ints = [](const std::string& label, const std::vector<int>& host) {
+      Kokkos::View<int*, memory_space> view(label, std::max<std::size_t>(host.size(), 1));
+      Kokkos::deep_copy(Kokkos::subview(view, std::make_pair(std::size_t(0), host.size())),
+                        Kokkos::View<const int*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+                            host.data(), host.size()));
+      return view;
+    };
+    m.column_first = ints("seis::wave::column_first", first);
+    m.column_source_column = ints("seis::wave::column_source_column", column);
+    m.column_source_z = ints("seis::wave::column_source_z", z);
+    m.column_source_weight = to_device<memory_space>("seis::wave::column_source_weight", weight);
+    m.column_sources = int(column.size());
+  }
 
   offsets.clear();
   weights.clear();
@@ -338,10 +406,45 @@ template <class ExecSpace>
 void Simulation<ExecSpace>::advance(int steps) {
   const int last = std::min(setup_.steps, step_ + std::max(steps, 0));
   while (step_ < last) {
-    begin_step();
-    finish_step();
+    if (steps_per_launch(setup_.shape) == 2 && step_ + 2 <= last) {
+      two_steps();
+    } else {
+      begin_step();
+      finish_step();
+    }
   }
   impl_->instances[0].fence();
+}
+
+template <class ExecSpace>
+void Simulation<ExecSpace>::record_receivers(const float* u, int n) {
+  Impl& m = *impl_;
+  record(m.instances[0], m.traces, m.receiver_offset, m.receiver_weight, 8 * int(setup_.receivers.size()), setup_.steps,
+         u, n);
+}
+
+template <class ExecSpace>
+void Simulation<ExecSpace>::two_steps() {
+  Impl& m = *impl_;
+  const ExecSpace& main = m.instances[0];
+  record_receivers(m.u.data(), step_);
+  ShapeStep s{m.u.data(), layout_, m.coefficients, m.arrays(pml_), 0.0f, setup_.launch, {}};
+  s.two.u_1 = m.spare_1.data();
+  s.two.u_2 = m.spare_2.data();
+  s.two.phi_2 = m.phi_spare.data();
+  s.two.sources = {m.column_first.data(), m.column_source_column.data(), m.column_source_z.data(),
+                   m.column_source_weight.data(), m.column_sources};
+  s.two.amplitude_1 = m.amplitude_host[std::size_t(step_)];
+  s.two.amplitude_2 = m.amplitude_host[std::size_t(step_ + 1)];
+  const Box grid{0, layout_.nx, 0, layout_.ny, 0, layout_.nz};
+  launch_shape(main, setup_.shape, setup_.radius, Region::both, s, &grid, 1);
+  compat::check_last_launch("wave step (two steps)");
+  record_receivers(m.spare_1.data(), step_ + 1);
+  // Steps n + 1 and n + 2 become u_prev and u; the fields of steps n - 1 and n the spares.
+  std::swap(m.u_prev, m.spare_1);
+  std::swap(m.u, m.spare_2);
+  std::swap(m.phi, m.phi_spare);
+  step_ += 2;
 }
 
 template <class ExecSpace>
@@ -349,18 +452,7 @@ void Simulation<ExecSpace>::begin_step() {
   require(step_ < setup_.steps, "begin_step: the run's ", setup_.steps, " steps are done");
   Impl& m = *impl_;
   const ExecSpace& main = m.instances[0];
-  {
-    const int n = step_, samples = setup_.steps;
-    const auto traces = m.traces;
-    const auto offset = m.receiver_offset;
-    const auto weight = m.receiver_weight;
-    const float* u = m.u.data();
-    Kokkos::parallel_for(
-        "seis::wave::record", Kokkos::RangePolicy<ExecSpace>(main, 0, 8 * int(setup_.receivers.size())),
-        KOKKOS_LAMBDA(const int c) {
-          traces(std::size_t(c) * samples + n) = offset(c) >= 0 ? weight(c) * u[offset(c)] : 0.0f;
-        });
-  }
+  record_receivers(m.u.data(), step_);
   if (halo_ != nullptr) {
     Kokkos::Timer timer;
     std::array<float*, face_count> send{}, receive{};
@@ -497,7 +589,25 @@ template <class ExecSpace>
 double Simulation<ExecSpace>::bytes_per_step() const {
   const double pml_points = static_cast<double>(pml_.points());
   const double inner = static_cast<double>(layout_.interior_points()) - pml_points;
+  if (steps_per_launch(setup_.shape) == 2) return 10.0 * inner + 14.0 * pml_points;
   return 16.0 * inner + 24.0 * pml_points;
+}
+
+template <class ExecSpace>
+double Simulation<ExecSpace>::updates_per_point() const {
+  if (steps_per_launch(setup_.shape) == 1) return 1.0;
+  // Step n + 1 at the grid's points of every widened tile (tx + 2R columns, ty + 2R rows, nw + 2R planes), step
+  // n + 2 once per point: the sums over the tiles factor by axis.
+  const int R = setup_.radius;
+  const auto covered = [R](int n, int tile) {
+    double sum = 0;
+    for (int first = 0; first < n; first += tile) sum += std::min(n, first + tile + R) - std::max(0, first - R);
+    return sum;
+  };
+  const double points = static_cast<double>(layout_.interior_points());
+  const double first_step =
+      covered(layout_.nx, tile_.tx) * covered(layout_.ny, tile_.ty) * covered(layout_.nz, tile_.nw);
+  return (first_step + points) / (2.0 * points);
 }
 
 }  // namespace seis::wave

@@ -12,9 +12,49 @@ namespace seis::wave {
 
 enum class ZWalk { smem, shift, fixed, semi };
 
+// The star of a tile's plane (the tile and its x and y bands of R) as cells of a slot in team scratch, a row of
+// tx + 2R floats. Entries rank + i * size, i < Cells, are decoded once per team; the rest (teams of few threads)
+// at every plane. Entries outside the bounds (the field's halo, the box's) are not loaded.
+template <int R, int Cells>
+struct PlaneStar {
+  struct Cell {
+    int target = -1, source = 0;  // place in the slot and in the field's plane; target -1: not loaded
+  };
+  struct Bounds {
+    int x0, x1, y0, y1;
+  };
+  int tx, ty, x0, y0;  // the tile and its first point
+  Bounds load;
+  int rank, size;
+  Cell cell[Cells] = {};
+
+  KOKKOS_INLINE_FUNCTION int count() const { return tx * ty + 2 * R * (tx + ty); }
+  KOKKOS_INLINE_FUNCTION Cell decode(const FieldLayout& L, int e) const {
+    const Star<R> star{{tx, ty, 1}};
+    int c[3];
+    star.entry(e, c);
+    const int x = x0 - R + c[0], y = y0 - R + c[1];
+    if (e >= count() || x < load.x0 || x >= load.x1 || y < load.y0 || y >= load.y1) return {};
+    return {c[1] * (tx + 2 * R) + c[0], L.in_plane(x, y)};
+  }
+  KOKKOS_INLINE_FUNCTION void decode_cells(const FieldLayout& L) {
+    for (int i = 0; i < Cells; ++i) cell[i] = decode(L, rank + i * size);
+  }
+  // The star of `plane` (the field's plane) into `target`, by all threads of the team.
+  KOKKOS_INLINE_FUNCTION void stage(const FieldLayout& L, float* target, const float* plane) const {
+    for (int i = 0; i < Cells; ++i)
+      if (cell[i].target >= 0) target[cell[i].target] = plane[cell[i].source];
+    for (int e = rank + Cells * size; e < count(); e += size) {
+      const Cell c = decode(L, e);
+      if (c.target >= 0) target[c.target] = plane[c.source];
+    }
+  }
+};
+
 template <class ExecSpace, int R, Region Where, ZWalk Z, bool DB>
 struct StreamingStep {
   static constexpr bool teams = true;
+  static constexpr int scratch_level = 0;
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
   using Member = typename Policy::member_type;
   using ScratchView =
@@ -47,48 +87,24 @@ struct StreamingStep {
     float behind = 0;
   };
 
-  // A star entry of the staged plane: its place in the slot and in the field's plane (target -1: not loaded,
-  // past the box's halo).
-  struct Cell {
-    int target = -1, source = 0;
-  };
-  // Entries rank + i * size, i < Cells, are decoded once per team (the decode's divisions made staging
-  // instruction-bound, perf/NOTES.md 23); the rest, for tiles of few threads, at every plane.
+  // Entries rank + i * size, i < Cells, of the plane's star are decoded once per team (the decode's divisions made
+  // staging instruction-bound, perf/NOTES.md 23); the rest, for tiles of few threads, at every plane.
   static constexpr int Cells = R > 4 ? 3 : 2;
 
-  // The tile's work: its origin, planes [z_begin, z_end), scratch, this thread's cells.
+  // The tile's work: its origin, planes [z_begin, z_end), scratch, the plane's star.
   struct Walk {
     TileOrigin o;
     int z_begin, z_end;
     float* scratch;
-    int rank, size, count;
-    Cell cell[Cells];
+    PlaneStar<R, Cells> star;
   };
 
   KOKKOS_FORCEINLINE_FUNCTION float* slot(const Walk& k, int plane) const {
     return k.scratch + ((plane - k.z_begin + Lead) % Slots) * plane_floats(t);
   }
 
-  KOKKOS_INLINE_FUNCTION Cell cell(const Walk& k, int e) const {
-    const Star<R> star{{t.tx, t.ty, 1}};
-    int c[3];
-    star.entry(e, c);
-    const int x = k.o.x0 - R + c[0], y = k.o.y0 - R + c[1];
-    if (e >= k.count || x >= k.o.box.x1 + R || y >= k.o.box.y1 + R) return {};
-    return {c[1] * (t.tx + 2 * R) + c[0], L.in_plane(x, y)};
-  }
-
   // The star of plane p into its slot, by all threads of the team.
-  KOKKOS_INLINE_FUNCTION void stage(const Walk& k, int p) const {
-    float* target = slot(k, p);
-    const float* plane = u + L.plane_offset(p);
-    for (int i = 0; i < Cells; ++i)
-      if (k.cell[i].target >= 0) target[k.cell[i].target] = plane[k.cell[i].source];
-    for (int e = k.rank + Cells * k.size; e < k.count; e += k.size) {
-      const Cell c = cell(k, e);
-      if (c.target >= 0) target[c.target] = plane[c.source];
-    }
-  }
+  KOKKOS_INLINE_FUNCTION void stage(const Walk& k, int p) const { k.star.stage(L, slot(k, p), u + L.plane_offset(p)); }
 
   // u of plane p + R enters the column's registers (S: the step's place in st_reg_fixed's unrolled cycle).
   template <int S>
@@ -173,14 +189,14 @@ struct StreamingStep {
     k.o = tile_origin(boxes, d, t, team.league_rank());
     k.z_begin = k.o.z0;
     k.z_end = k.o.z0 + t.nw < k.o.box.z1 ? k.o.z0 + t.nw : k.o.box.z1;
-    k.rank = team.team_rank();
-    k.size = team.team_size();
     k.scratch = ScratchView(team.team_scratch(0), std::size_t(Slots) * plane_floats(t)).data();
-    k.count = t.tx * t.ty + 2 * R * (t.tx + t.ty);
-    for (int i = 0; i < Cells; ++i) k.cell[i] = cell(k, k.rank + i * k.size);
+    const int rank = team.team_rank();
+    k.star = {
+        t.tx, t.ty, k.o.x0, k.o.y0, {k.o.x0 - R, k.o.box.x1 + R, k.o.y0 - R, k.o.box.y1 + R}, rank, team.team_size()};
+    k.star.decode_cells(L);
     Column c;
-    const int row = d.tx.divide(k.rank);
-    c.x = k.o.x0 + k.rank - row * t.tx;
+    const int row = d.tx.divide(rank);
+    c.x = k.o.x0 + rank - row * t.tx;
     c.y = k.o.y0 + row;
     c.active = c.x < k.o.box.x1 && c.y < k.o.box.y1;
 
