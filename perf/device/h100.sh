@@ -12,8 +12,10 @@
 #   ncu R K,.. perf/ncu_report.py: DRAM bytes per kernel at 512^3 for radius R and kernels K
 #   resources  cuobjdump --dump-resource-usage of seis-bench (input of perf/resource_report.py)
 #   wave ARGS  seis-wave --benchmark with ARGS (up to the next stage name); its run.json and log into $OUT
+#   ncu-wave ARGS  ncu (speed of light, occupancy, warp states, launch) of the step kernels of a short
+#              seis-wave run with ARGS (up to the next stage name; no --duration): the 5th and 6th launches
 #   sanitize-wave K,.. STRATEGY  compute-sanitizer memcheck and racecheck over small seis-wave runs of kernels K
-#              (R = 4 and 8, the default tile and a 12x3 tile walking 7 planes)
+#              (R = 4 and 8, the default tile and a 12x3 tile walking 7 planes, 12x1 at R = 8)
 set -uo pipefail
 root=$(pwd)
 # Everything is collected here and packed into one archive under $OUT at the end (the device tool brings back
@@ -25,7 +27,7 @@ export PATH=/usr/local/cuda/bin:$PATH
 build=${BUILD:-build/cuda}
 export LD_LIBRARY_PATH=$root/$build/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 status=0
-stages=(info tests sanitize sanitize-wave bench jit ncu resources wave)
+stages=(info tests sanitize sanitize-wave bench jit ncu ncu-wave resources wave)
 is_stage() { local s; for s in "${stages[@]}"; do [ "$1" = "$s" ] && return 0; done; return 1; }
 
 while [ $# -gt 0 ]; do
@@ -49,11 +51,20 @@ while [ $# -gt 0 ]; do
         echo "compute-sanitizer $tool: exit $rc; $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/sanitizer-$tool.log" | tail -n 1)"
         [ "$rc" -eq 0 ] || status=1
       done ;;
+    ncu-wave)
+      args=()
+      while [ $# -gt 0 ] && ! is_stage "$1"; do args+=("$1"); shift; done
+      { echo "== seis-wave ${args[*]}"
+        ncu --clock-control none --kernel-name-base demangled -k 'regex:Step|WaveUpdate' -s 4 -c 2 \
+          --section SpeedOfLight --section Occupancy --section WarpStateStats --section LaunchStats \
+          $build/app/seis-wave "${args[@]}" --duration 0.03 --quiet --output "$out/ncu-run"; } >> "$out/ncu-wave.txt" 2>&1 \
+        || status=1
+      rm -rf "$out/ncu-run" ;;
     sanitize-wave)
       kernels=$1 strategy=$2; shift 2
       for kernel in ${kernels//,/ }; do
         for radius in 4 8; do
-          for tile in "" "--tile 12x3 --nw 7"; do
+          for tile in "" "--tile 12x$((radius > 4 ? 1 : 3)) --nw 7"; do
             for tool in memcheck racecheck; do
               log="$out/sanitize-wave-$kernel-R$radius${tile:+-tile}-$tool.log"
               compute-sanitizer --tool "$tool" --error-exitcode 3 $build/app/seis-wave --grid 45x38x33 --ndamp 6 \
