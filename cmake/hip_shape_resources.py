@@ -5,11 +5,11 @@ usage: hip_shape_resources.py SHAPE_HPP OUTPUT.md OBJECT...  (objects compiled w
 files lie beside them)
 
 For every kernel of BlockedStep, StreamingStep and TwoStepStreaming in the gfx90a assembly: VGPRs (architected and
-accumulation), SGPRs, scratch per lane (spills), the occupancy that the compiler reports (waves per SIMD, from
+accumulation), SGPRs, scratch per lane (private arrays and spills), the spill stores, the occupancy that the compiler reports (waves per SIMD, from
 registers), and, for the shape's default tile (read from shape.hpp's shape_table), the team's LDS (Kokkos team
 scratch, allocated at launch, so not in the assembly) and the occupancy that this LDS leaves (64 KB per CU, 4
 SIMDs). The LDS formulas are those of the kernels' scratch_bytes (blocked.hpp, streaming.hpp, temporal.hpp).
-Writes a Markdown table; exits non-zero if a shape spills or none is found.
+Writes a Markdown table; exits non-zero if a shape spills registers ("Folded Spill" stores) or none is found.
 """
 import math
 import pathlib
@@ -61,7 +61,7 @@ def team(shape, R, region, tile):
 
 
 def kernels(assembly):
-    names = re.findall(r"^(_Z\S+):\s*$", assembly, re.M)
+    names = re.findall(r"^(_Z\S+):", assembly, re.M)
     if not names:
         return
     demangled = subprocess.run(["c++filt"], input="\n".join(names), capture_output=True, text=True,
@@ -81,7 +81,8 @@ def kernels(assembly):
         body = assembly[start:end]
         yield found.group(1), found.group(2), found.group(3), found.group(4), {
             "vgpr": field("NumVgprs"), "agpr": field("NumAgprs"), "sgpr": field("NumSgprs"),
-            "scratch": field("ScratchSize"), "occupancy": field("Occupancy"), "spill": "Spill" in body}
+            "scratch": field("ScratchSize"), "occupancy": field("Occupancy"),
+            "spills": len(re.findall(r"; \d+-byte Folded Spill", body))}
 
 
 def main():
@@ -94,23 +95,24 @@ def main():
                 shape = shape_of(kind, args)
                 key = (shape, int(R), REGION[region])
                 rows[key] = r
-                if r["spill"] or (r["scratch"] or 0) > 0:
-                    spills.append(f"{shape} R={R} {REGION[region]}: scratch {r['scratch']} bytes/lane")
+                if r["spills"]:
+                    spills.append(f"{shape} R={R} {REGION[region]}: {r['spills']} spill stores, scratch "
+                                  f"{r['scratch']} bytes/lane")
     if not rows:
         sys.exit("hip_shape_resources: no code-shape kernel found in the gfx90a assembly")
     order = list(tiles)
-    lines = ["| kernel | R | launch | VGPR | AGPR | SGPR | scratch B/lane | occupancy (regs) | default tile | "
-             "threads | LDS B/team | occupancy (regs, LDS) |", "|" + "---|" * 12]
+    lines = ["| kernel | R | launch | VGPR | AGPR | SGPR | scratch B/lane | spill stores | occupancy (regs) | "
+             "default tile | threads | LDS B/team | occupancy (regs, LDS) |", "|" + "---|" * 13]
     for (shape, R, region), r in sorted(rows.items(), key=lambda kv: (order.index(kv[0][0]), kv[0][1], kv[0][2])):
         tile = tiles[shape]
         threads, lds = team(shape, R, region, tile)
         waves = math.ceil(threads / 64)
-        by_lds = 8 if lds == 0 else (65536 // lds) * waves / 4 if lds <= 65536 else 0
-        both = min(r["occupancy"] or 0, by_lds)
+        by_lds = 8 if lds == 0 else (65536 // lds) * waves / 4
+        both = f"{min(r['occupancy'] or 0, by_lds):g}" if lds <= 65536 else "-"
         shown = "x".join(str(v) if v > 0 else "NZ" if v < 0 else "64" for v in tile)
-        lines.append(f"| {shape} | {R} | {region} | {r['vgpr']} | {r['agpr']} | {r['sgpr']} | {r['scratch']} | "
+        lines.append(f"| {shape} | {R} | {region} | {r['vgpr']} | {r['agpr']} | {r['sgpr']} | {r['scratch']} | {r['spills']} | "
                      f"{r['occupancy']} | {shown} | {threads} | {lds}{' (over 64 KB: shrinks)' if lds > 65536 else ''}"
-                     f" | {both:g} |")
+                     f" | {both} |")
     output.write_text("\n".join(lines) + "\n")
     print(f"hip_shape_resources: {len(rows)} code-shape kernels for gfx90a, table in {output}")
     if spills:

@@ -10,6 +10,7 @@
 // points (3D blocking) or owns a 1 x 1 tile (streaming, whose threads keep registers per column).
 #include <cstddef>
 #include <string>
+#include <type_traits>
 
 #include "seis/core/coefficients.hpp"
 #include "seis/core/error.hpp"
@@ -40,6 +41,13 @@ struct TwoSteps {
   ColumnSources sources;
   float amplitude_1 = 0, amplitude_2 = 0;
 };
+
+// The launch bound of a shape's teams on HIP: its default of 1024 threads caps a kernel at 128 VGPRs, and shapes
+// at R = 7 and 8 spilled (cmake/hip_shape_resources.py); Threads fits the default GPU tiles. CUDA keeps its default
+// (the H100 measurements).
+template <class ExecSpace, unsigned Threads>
+using ShapeBounds =
+    std::conditional_t<is_hip_space<ExecSpace>(), Kokkos::LaunchBounds<Threads, 1u>, Kokkos::LaunchBounds<>>;
 
 // What a launch of a shape needs besides its boxes.
 struct ShapeStep {
