@@ -100,23 +100,14 @@ struct Simulation<ExecSpace>::Impl {
 
 namespace {
 
-template <class Memory>
-Kokkos::View<float*, Memory> to_device(const std::string& label, const std::vector<float>& host) {
-  Kokkos::View<float*, Memory> view(label, std::max<std::size_t>(host.size(), 1));
+// A device copy of host values (at least one element, so that an empty list still has a pointer to pass).
+template <class Memory, class T>
+Kokkos::View<T*, Memory> to_device(const std::string& label, const std::vector<T>& host) {
+  Kokkos::View<T*, Memory> view(label, std::max<std::size_t>(host.size(), 1));
   if (!host.empty()) {
-    Kokkos::View<const float*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> source(host.data(),
-                                                                                                  host.size());
+    Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> source(host.data(), host.size());
     Kokkos::deep_copy(Kokkos::subview(view, std::make_pair(std::size_t(0), host.size())), source);
   }
-  return view;
-}
-
-template <class Memory>
-Kokkos::View<index_t*, Memory> offsets_to_device(const std::string& label, const std::vector<index_t>& host) {
-  Kokkos::View<index_t*, Memory> view(label, std::max<std::size_t>(host.size(), 1));
-  auto mirror = Kokkos::create_mirror_view(view);
-  for (std::size_t n = 0; n < host.size(); ++n) mirror(n) = host[n];
-  Kokkos::deep_copy(view, mirror);
   return view;
 }
 
@@ -292,11 +283,16 @@ Simulation<ExecSpace>::Simulation(const Setup& setup, const Subdomain& part, Hal
     return layout_.offset(i - part_.offset[0], j - part_.offset[1], k - part_.offset[2]);
   };
   std::map<index_t, double> source_points;
+  // The same sums keyed by (column x + nx y, z): the 3.5D shapes find the sources by column.
+  std::map<std::pair<int, int>, double> by_column;
   for (const Point& p : setup_.sources) {
     const Stencil8 st = trilinear(setup_, p);
     for (int c = 0; c < 8; ++c)
-      if (st.w[c] != 0 && part_.owns(st.i[c], st.j[c], st.k[c]))
+      if (st.w[c] != 0 && part_.owns(st.i[c], st.j[c], st.k[c])) {
         source_points[local_offset(st.i[c], st.j[c], st.k[c])] += st.w[c];
+        by_column[{(st.j[c] - part_.offset[1]) * layout_.nx + st.i[c] - part_.offset[0], st.k[c] - part_.offset[2]}] +=
+            st.w[c];
+      }
   }
   std::vector<index_t> offsets;
   std::vector<float> weights;
@@ -306,7 +302,7 @@ Simulation<ExecSpace>::Simulation(const Setup& setup, const Subdomain& part, Hal
     weights.push_back(static_cast<float>(weight * inv_h3));
   }
   m.source_points = static_cast<int>(offsets.size());
-  m.source_offset = offsets_to_device<memory_space>("seis::wave::source_offset", offsets);
+  m.source_offset = to_device<memory_space>("seis::wave::source_offset", offsets);
   m.source_weight = to_device<memory_space>("seis::wave::source_weight", weights);
   std::vector<float> amplitude(std::size_t(std::max(setup_.steps, 1)));
   for (int n = 0; n < setup_.steps; ++n)
@@ -319,33 +315,17 @@ Simulation<ExecSpace>::Simulation(const Setup& setup, const Subdomain& part, Hal
     Kokkos::deep_copy(m.spare_1.span(), 0.0f);
     Kokkos::deep_copy(m.spare_2.span(), 0.0f);
     m.phi_spare = typename Impl::Floats("seis::wave::phi spare", m.phi.size());
-    // The same sums as source_points' (the same order), keyed by column (x + nx y), then z.
-    std::map<std::pair<index_t, int>, double> by_column;
-    for (const Point& p : setup_.sources) {
-      const Stencil8 st = trilinear(setup_, p);
-      for (int c = 0; c < 8; ++c)
-        if (st.w[c] != 0 && part_.owns(st.i[c], st.j[c], st.k[c]))
-          by_column[{index_t(st.j[c] - part_.offset[1]) * layout_.nx + (st.i[c] - part_.offset[0]),
-                     st.k[c] - part_.offset[2]}] += st.w[c];
-    }
     std::vector<int> first(std::size_t(layout_.nx) * layout_.ny, -1), column, z;
     std::vector<float> weight;
     for (const auto& [place, w] : by_column) {
       if (first[std::size_t(place.first)] < 0) first[std::size_t(place.first)] = int(column.size());
-      column.push_back(int(place.first));
+      column.push_back(place.first);
       z.push_back(place.second);
       weight.push_back(static_cast<float>(w * inv_h3));
     }
-    const auto ints = [](const std::string& label, const std::vector<int>& host) {
-      Kokkos::View<int*, memory_space> view(label, std::max<std::size_t>(host.size(), 1));
-      Kokkos::deep_copy(Kokkos::subview(view, std::make_pair(std::size_t(0), host.size())),
-                        Kokkos::View<const int*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
-                            host.data(), host.size()));
-      return view;
-    };
-    m.column_first = ints("seis::wave::column_first", first);
-    m.column_source_column = ints("seis::wave::column_source_column", column);
-    m.column_source_z = ints("seis::wave::column_source_z", z);
+    m.column_first = to_device<memory_space>("seis::wave::column_first", first);
+    m.column_source_column = to_device<memory_space>("seis::wave::column_source_column", column);
+    m.column_source_z = to_device<memory_space>("seis::wave::column_source_z", z);
     m.column_source_weight = to_device<memory_space>("seis::wave::column_source_weight", weight);
     m.column_sources = int(column.size());
   }
@@ -361,7 +341,7 @@ Simulation<ExecSpace>::Simulation(const Setup& setup, const Subdomain& part, Hal
       weights.push_back(static_cast<float>(st.w[c]));
     }
   }
-  m.receiver_offset = offsets_to_device<memory_space>("seis::wave::receiver_offset", offsets);
+  m.receiver_offset = to_device<memory_space>("seis::wave::receiver_offset", offsets);
   m.receiver_weight = to_device<memory_space>("seis::wave::receiver_weight", weights);
   m.traces = typename Impl::Floats("seis::wave::traces",
                                    std::max<std::size_t>(setup_.receivers.size() * 8 * std::size_t(setup_.steps), 1));
