@@ -55,6 +55,11 @@ else()
   set(patch_text "")
   file(GLOB patches "${CMAKE_CURRENT_LIST_DIR}/patches/kokkos-3.4.01-*.patch")
   list(SORT patches)
+  # Patches named *-cuda-only change only files the CUDA backend compiles: other backends' keys leave them out, so
+  # adding one rebuilds only the CUDA install (bootstrap-kokkos.sh applies every patch everywhere).
+  if(NOT SEIS_BACKEND STREQUAL "CUDA")
+    list(FILTER patches EXCLUDE REGEX "-cuda-only")
+  endif()
   foreach(input IN LISTS patches ITEMS "${CMAKE_CURRENT_LIST_DIR}/bootstrap-kokkos.sh")
     file(SHA256 "${input}" input_hash)
     string(APPEND patch_text "${input_hash}")

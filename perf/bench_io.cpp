@@ -102,6 +102,10 @@ std::optional<int> parse_command_line(int argc, char** argv, Config& config) {
       ->delimiter(',')
       ->check(CLI::PositiveNumber);
   app.add_option("--tile", tiles, "team tile TXxTY (default: the variant's)")->delimiter(',');
+  app.add_option("--stages", config.stages,
+                 "planes in the scratch ring of ring kernels (xyz_fused_async; default R + 2, the fewest)")
+      ->delimiter(',')
+      ->check(CLI::PositiveNumber);
   app.add_option("--nontemporal", nontemporal, "streaming stores for the output: off, on, both")
       ->check(CLI::IsMember({"off", "on", "both"}));
   app.add_option("--samples", config.samples, "timed samples per case")->check(CLI::PositiveNumber);
@@ -150,22 +154,26 @@ void print_report(std::ostream& out, const Report& report) {
         << std::setprecision(1) << c.vector_copy_gbs << " GB/s, Kokkos::deep_copy " << c.deep_copy_gbs
         << " GB/s (= 100% below: the vector copy)\n";
   out << std::left << std::setw(24) << "kernel" << std::right << std::setw(3) << "R" << std::setw(16) << "grid"
-      << std::setw(4) << "VEC" << std::setw(4) << "nw" << std::setw(7) << "tile" << std::setw(4) << "NT"
-      << std::setw(11) << "time[ms]" << std::setw(8) << "p10-90%" << std::setw(9) << "GB/s" << std::setw(8) << "%copy"
-      << std::setw(8) << "GPt/s" << std::setw(9) << "GFLOP/s" << std::setw(9) << "verify"
+      << std::setw(4) << "VEC" << std::setw(4) << "nw" << std::setw(7) << "tile" << std::setw(3) << "st" << std::setw(4)
+      << "NT" << std::setw(11) << "time[ms]" << std::setw(8) << "p10-90%" << std::setw(9) << "GB/s" << std::setw(8)
+      << "%copy" << std::setw(8) << "GPt/s" << std::setw(9) << "GFLOP/s" << std::setw(9) << "verify"
       << "\n";
   for (const auto& c : report.cases) {
     std::ostringstream grid;
     grid << c.nx << "x" << c.ny << "x" << c.nz;
     out << std::left << std::setw(24) << c.kernel << std::right << std::setw(3) << c.radius << std::setw(16)
         << grid.str() << std::setw(4) << c.vector_width << std::setw(4) << c.window << std::setw(7)
-        << (c.tile_x ? std::to_string(c.tile_x) + "x" + std::to_string(c.tile_y) : "-") << std::setw(4)
-        << (c.nontemporal ? "on" : "off") << std::fixed << std::setprecision(4) << std::setw(11)
-        << c.time.median_s * 1e3 << std::setprecision(1) << std::setw(8)
+        << (c.tile_x ? std::to_string(c.tile_x) + "x" + std::to_string(c.tile_y) : "-") << std::setw(3)
+        << (c.stages ? std::to_string(c.stages) : "-") << std::setw(4) << (c.nontemporal ? "on" : "off") << std::fixed
+        << std::setprecision(4) << std::setw(11) << c.time.median_s * 1e3 << std::setprecision(1) << std::setw(8)
         << 100.0 * (c.time.p90_s - c.time.p10_s) / c.time.median_s << std::setw(9) << c.effective_gbs << std::setw(8)
         << c.percent_of_copy << std::setprecision(2) << std::setw(8) << c.gpts << std::setprecision(1) << std::setw(9)
         << c.gflops << std::setw(9) << c.verified << "\n";
   }
+  if (!report.skipped.empty()) out << report.skipped.size() << " case(s) of the sweep skipped:\n";
+  for (const auto& k : report.skipped)
+    out << "  " << k.kernel << " R=" << k.radius << " " << k.nx << "x" << k.ny << "x" << k.nz << ": " << k.reason
+        << "\n";
   for (const auto& k : comparisons(report)) {
     const auto line = [&](const std::string& what, double seconds) {
       if (seconds > 0)
@@ -223,6 +231,7 @@ void write_json(const std::string& path, const Report& report) {
                           {"vector_width", c.vector_width},
                           {"window", c.window},
                           {"tile", {c.tile_x, c.tile_y}},
+                          {"stages", c.stages},
                           {"nontemporal", c.nontemporal},
                           {"buffers", c.buffers},
                           {"time", timing_json(c.time)},
@@ -236,6 +245,16 @@ void write_json(const std::string& path, const Report& report) {
                           {"verified", c.verified},
                           {"max_error_ratio", c.max_error_ratio},
                           {"worst_point", c.worst_point}});
+  j["skipped"] = nlohmann::json::array();
+  for (const auto& k : report.skipped)
+    j["skipped"].push_back({{"kernel", k.kernel},
+                            {"radius", k.radius},
+                            {"grid", {k.nx, k.ny, k.nz}},
+                            {"vector_width", k.vector_width},
+                            {"window", k.window},
+                            {"tile", {k.tile_x, k.tile_y}},
+                            {"stages", k.stages},
+                            {"reason", k.reason}});
   for (const auto& k : comparisons(report))
     j["comparisons"].push_back(
         {{"radius", k.radius},
@@ -253,14 +272,15 @@ void write_json(const std::string& path, const Report& report) {
 void write_csv(const std::string& path, const Report& report) {
   std::ofstream file(path);
   if (!file) throw std::runtime_error("cannot write " + path);
-  file << "device,backend,commit,kernel,family,operator,radius,nx,ny,nz,vec,nw,tile_x,tile_y,nontemporal,"
+  file << "device,backend,commit,kernel,family,operator,radius,nx,ny,nz,vec,nw,tile_x,tile_y,stages,nontemporal,"
           "median_s,p10_s,p90_s,effective_gbs,copy_gbs,percent_of_copy,gpts,gflops,verified\n";
   for (const auto& c : report.cases)
     file << '"' << report.info.device << "\"," << report.info.backend << "," << report.info.commit << "," << c.kernel
          << "," << c.family << "," << c.op << "," << c.radius << "," << c.nx << "," << c.ny << "," << c.nz << ","
-         << c.vector_width << "," << c.window << "," << c.tile_x << "," << c.tile_y << "," << c.nontemporal << ","
-         << c.time.median_s << "," << c.time.p10_s << "," << c.time.p90_s << "," << c.effective_gbs << "," << c.copy_gbs
-         << "," << c.percent_of_copy << "," << c.gpts << "," << c.gflops << "," << c.verified << "\n";
+         << c.vector_width << "," << c.window << "," << c.tile_x << "," << c.tile_y << "," << c.stages << ","
+         << c.nontemporal << "," << c.time.median_s << "," << c.time.p10_s << "," << c.time.p90_s << ","
+         << c.effective_gbs << "," << c.copy_gbs << "," << c.percent_of_copy << "," << c.gpts << "," << c.gflops << ","
+         << c.verified << "\n";
 }
 
 }  // namespace seis::bench

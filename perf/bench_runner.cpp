@@ -76,7 +76,15 @@ std::vector<T> or_default(const std::vector<T>& values, T fallback) {
   return values.empty() ? std::vector<T>{fallback} : values;
 }
 
-std::vector<PlannedCase> plan(const Config& config) {
+SkippedCase skipped_case(const PlannedCase& c, const std::string& reason) {
+  const auto& o = c.options;
+  return {c.variant->name, c.radius, c.grid[0], c.grid[1], c.grid[2], o.vector_width,
+          o.window,        o.tile_x, o.tile_y,  o.stages,  reason};
+}
+
+// The cases to run; cases the variant's limits refuse go to `skipped` with the reason, so that one infeasible
+// point of a sweep does not stop the others. A run with nothing feasible is refused with the first reason.
+std::vector<PlannedCase> plan(const Config& config, std::vector<SkippedCase>& skipped) {
   std::vector<PlannedCase> cases;
   std::size_t matched = 0;
   for (const auto& variant : kernel_registry<Exec>()) {
@@ -93,30 +101,42 @@ std::vector<PlannedCase> plan(const Config& config) {
           }
           for (int window : or_default(config.windows, 0))
             for (const auto& tile : or_default(config.tiles, std::array<int, 2>{0, 0}))
-              for (int nontemporal : config.nontemporal) {
-                LaunchOptions options;
-                options.vector_width = vec;
-                options.window = window;
-                options.tile_x = tile[0];
-                options.tile_y = tile[1];
-                options.nontemporal = nontemporal != 0;
-                cases.push_back({&variant, radius, grid, options});
-              }
+              for (int stages : variant.ring ? or_default(config.stages, 0) : std::vector<int>{0})
+                for (int nontemporal : config.nontemporal) {
+                  LaunchOptions options;
+                  options.vector_width = vec;
+                  options.window = window;
+                  options.tile_x = tile[0];
+                  options.tile_y = tile[1];
+                  options.stages = stages;
+                  options.nontemporal = nontemporal != 0;
+                  cases.push_back({&variant, radius, grid, options});
+                }
         }
       }
   }
   require(matched > 0, "no kernel variant matches '", config.kernel_patterns.front(), "' (seis-bench --list)");
   require(!cases.empty(), "no case to run: the selected variants support none of the requested radii and VEC");
   // Every refusal before the first allocation.
+  std::vector<PlannedCase> feasible;
+  std::string first_reason;
   for (const auto& c : cases) {
     const auto layout = make_layout(c.grid[0], c.grid[1], c.grid[2], c.radius);
-    validate(*c.variant, layout, c.radius, c.options);
+    try {
+      validate(*c.variant, layout, c.radius, c.options);
+      feasible.push_back(c);
+    } catch (const InvalidArgument& e) {
+      if (first_reason.empty()) first_reason = e.what();
+      skipped.push_back(skipped_case(c, e.what()));
+      continue;
+    }
     const double needed = 2.0 * buffer_pairs(layout, config.cache_mb) * layout.size * sizeof(float);
     const double available = static_cast<double>(available_memory_bytes());
     require(needed < 0.9 * available, "grid ", c.grid[0], "x", c.grid[1], "x", c.grid[2], " needs ", needed / 1e9,
             " GB of fields, more than 90% of the ", available / 1e9, " GB available");
   }
-  return cases;
+  require(!feasible.empty(), first_reason);
+  return feasible;
 }
 
 struct Buffers {
@@ -173,7 +193,7 @@ Report run_benchmark(const Config& config,
   Report report;
   report.info = describe_run();
   report.config = config;
-  const auto cases = plan(config);
+  const auto cases = plan(config, report.skipped);
   std::mt19937 rng(12345);
   const Exec exec;
   Field<Kokkos::HostSpace> host_input;
@@ -226,6 +246,7 @@ Report run_benchmark(const Config& config,
     result.window = c.options.window;
     result.tile_x = c.options.tile_x;
     result.tile_y = c.options.tile_y;
+    result.stages = c.options.stages;
     result.nontemporal = c.options.nontemporal;
     result.buffers = pairs;
 

@@ -15,6 +15,7 @@ struct Config {
   std::vector<std::array<int, 3>> grids{{{128, 128, 128}}};
   std::vector<int> vector_widths;  // empty: each variant's default
   std::vector<int> windows;        // empty: each variant's default
+  std::vector<int> stages;         // empty: each ring kernel's default (other kernels take none)
   std::vector<std::array<int, 2>> tiles;
   std::vector<int> nontemporal{0};
   int samples = 20;  // timed samples per case
@@ -34,7 +35,7 @@ struct Timing {
 struct CaseResult {
   std::string kernel, family, op;
   int radius = 0, nx = 0, ny = 0, nz = 0;
-  int vector_width = 0, window = 0, tile_x = 0, tile_y = 0;
+  int vector_width = 0, window = 0, tile_x = 0, tile_y = 0, stages = 0;
   bool nontemporal = false;
   int buffers = 1;
   Timing time;
@@ -47,6 +48,14 @@ struct CaseResult {
   std::string verified;        // "pass", "FAIL", "skipped"
   double max_error_ratio = 0;  // max |out - ref| / tolerance (< 1 passes)
   std::string worst_point;     // where that maximum is, with the two values
+};
+
+// A case of a sweep that cannot run here (team or scratch too large, VEC or radius not supported), and why.
+struct SkippedCase {
+  std::string kernel;
+  int radius = 0, nx = 0, ny = 0, nz = 0;
+  int vector_width = 0, window = 0, tile_x = 0, tile_y = 0, stages = 0;
+  std::string reason;
 };
 
 struct CopyResult {
@@ -67,6 +76,7 @@ struct Report {
   Config config;
   std::vector<CopyResult> copies;
   std::vector<CaseResult> cases;
+  std::vector<SkippedCase> skipped;
 };
 
 struct VariantInfo {

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "seis/core/compat.hpp"
+#include "seis/core/memory_ops.hpp"
 #include "seis/kernels/registry.hpp"
 #include "seis/kernels/team_launch.hpp"
 #include "test_fields.hpp"
@@ -45,13 +46,14 @@ void check_variant(const seis::KernelVariant<Exec>& variant, int radius, const G
   std::ostringstream what;
   what << variant.name << " R=" << radius << " " << grid.nx << "x" << grid.ny << "x" << grid.nz
        << " VEC=" << options.vector_width << " nw=" << options.window << " tile=" << options.tile_x << "x"
-       << options.tile_y << " nt=" << options.nontemporal;
+       << options.tile_y << " stages=" << options.stages << " nt=" << options.nontemporal;
   seis::test::expect_matches_reference(host_out, expected, radius, what.str());
 }
 
 // Every VEC with streaming stores on and off at the default tile; then windows that do not divide nz = 11 or 17
-// and, where a team can hold them (GPUs), tiles that divide no grid size.
-std::vector<seis::LaunchOptions> option_sets(const seis::KernelVariant<Exec>& variant) {
+// and, where a team can hold them (GPUs), tiles that divide no grid size; ring kernels with 2 and 8 planes in
+// flight (the most copy_async_wait allows), the ring deeper than some windows.
+std::vector<seis::LaunchOptions> option_sets(const seis::KernelVariant<Exec>& variant, int radius) {
   std::vector<seis::LaunchOptions> sets;
   for (int vec : variant.vector_widths)
     for (bool nontemporal : {false, true}) {
@@ -63,6 +65,13 @@ std::vector<seis::LaunchOptions> option_sets(const seis::KernelVariant<Exec>& va
   seis::LaunchOptions window;
   window.window = 3;
   sets.push_back(window);
+  if (variant.ring)
+    for (int in_flight : {2, seis::copy_async_max_pending + 1}) {
+      seis::LaunchOptions ring;
+      ring.stages = radius + 1 + in_flight;
+      ring.window = 5;
+      sets.push_back(ring);
+    }
   if (seis::is_gpu_space<Exec>()) {
     for (auto [tx, ty, nw] : {std::array<int, 3>{5, 3, 4}, std::array<int, 3>{7, 2, 1}, std::array<int, 3>{3, 9, 5}}) {
       seis::LaunchOptions tile;
@@ -84,7 +93,7 @@ TEST(TEST_CATEGORY, EveryKernelMatchesReference) {
     for (int radius : radii) {
       if (radius < variant.min_radius || radius > variant.max_radius) continue;
       for (const auto& grid : grid_cases)
-        for (const auto& options : option_sets(variant)) check_variant(variant, radius, grid, options, rng);
+        for (const auto& options : option_sets(variant, radius)) check_variant(variant, radius, grid, options, rng);
     }
   }
 }

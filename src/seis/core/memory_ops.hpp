@@ -152,6 +152,68 @@ KOKKOS_FORCEINLINE_FUNCTION void store_scratch(float* p, const Pack<N>& v) {
 }
 #endif
 
+// Asynchronous copies of N floats from global memory into team scratch. copy_async issues one (zero-filled when
+// `valid` is false), copy_async_commit closes the thread's group of copies, copy_async_wait(k) returns once at most
+// k of its groups are still in flight; a team barrier then makes every thread's copies visible to the team.
+//   CUDA (sm_80 and later): cp.async, .cg (L2 only) for 16 bytes, .ca below; the copy needs no register.
+//   HIP and host: a load and a scratch store at issue time (gfx90a has no such copy engine).
+#if defined(SEIS_DEVICE_CUDA) && __CUDA_ARCH__ >= 800
+template <int N>
+KOKKOS_FORCEINLINE_FUNCTION void copy_async(float* scratch, const float* global, bool valid) {
+  const unsigned target = static_cast<unsigned>(__cvta_generic_to_shared(scratch));
+  const int bytes = valid ? 4 * N : 0;
+  if constexpr (N == 4) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(target), "l"(global), "r"(bytes) : "memory");
+  } else {
+    asm volatile("cp.async.ca.shared.global [%0], [%1], %2, %3;\n" ::"r"(target), "l"(global), "n"(4 * N), "r"(bytes)
+                 : "memory");
+  }
+}
+KOKKOS_FORCEINLINE_FUNCTION void copy_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+template <int K>
+KOKKOS_FORCEINLINE_FUNCTION void copy_async_wait_group() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(K) : "memory");
+}
+// wait_group takes an immediate: the run-time count selects one of eight.
+KOKKOS_FORCEINLINE_FUNCTION void copy_async_wait(int pending) {
+  switch (pending) {
+    case 0:
+      copy_async_wait_group<0>();
+      break;
+    case 1:
+      copy_async_wait_group<1>();
+      break;
+    case 2:
+      copy_async_wait_group<2>();
+      break;
+    case 3:
+      copy_async_wait_group<3>();
+      break;
+    case 4:
+      copy_async_wait_group<4>();
+      break;
+    case 5:
+      copy_async_wait_group<5>();
+      break;
+    case 6:
+      copy_async_wait_group<6>();
+      break;
+    default:
+      copy_async_wait_group<7>();
+      break;
+  }
+}
+#else
+template <int N>
+KOKKOS_FORCEINLINE_FUNCTION void copy_async(float* scratch, const float* global, bool valid) {
+  store_scratch(scratch, valid ? load_pack<N>(global) : Pack<N>{});
+}
+KOKKOS_FORCEINLINE_FUNCTION void copy_async_commit() {}
+KOKKOS_FORCEINLINE_FUNCTION void copy_async_wait(int) {}
+#endif
+// At most this many groups may be left in flight by copy_async_wait.
+constexpr int copy_async_max_pending = 7;
+
 // A store that the caller switches between cached and streaming at run time (both are benchmarked).
 template <int N>
 KOKKOS_FORCEINLINE_FUNCTION void store_output(float* p, const Pack<N>& v, bool nontemporal) {

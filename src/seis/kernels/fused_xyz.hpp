@@ -3,7 +3,9 @@
 // sliding window, VEC-wide accesses, output by (run-time optional) nontemporal stores. Every input point is read
 // from memory once per tile (plus the tile's halo), every output written once (AMD seismic-stencil lab notes,
 // fused kernel; 2.5D streaming with shared planes and register shifting). xyz_fused_cached drops the staging and
-// its barriers and lets the caches serve the x and y neighbours.
+// its barriers and lets the caches serve the x and y neighbours. xyz_fused_async stages whole planes (halo
+// included) several planes ahead without registers: cp.async on CUDA, where the copy engine keeps more bytes in
+// flight per SM than registers can.
 #include "seis/kernels/tile_variants.hpp"
 
 namespace seis {
@@ -11,6 +13,7 @@ namespace seis {
 template <class ExecSpace>
 void register_fused_xyz(std::vector<KernelVariant<ExecSpace>>& registry) {
   using XYZ = Sources<Operator::laplacian, YSource::scratch, ZSource::window>;
+  using XYZRing = Sources<Operator::laplacian, YSource::ring, ZSource::window>;
   using XYZCached = Sources<Operator::laplacian, YSource::global, ZSource::window>;
   registry.push_back(tile_variant<ExecSpace, XYZ, DefaultOccupancy, 4, 2, 1>(
       "xyz_fused", "fused", "Laplacian in one pass: x registers, y team scratch, z register window, vectors",
@@ -19,6 +22,13 @@ void register_fused_xyz(std::vector<KernelVariant<ExecSpace>>& registry) {
       "xyz_fused_occupancy", "fused",
       "xyz_fused with launch bounds for 2-3 teams per SM: fewer registers, more loads in flight",
       TileShape{32, 8, 32}));
+  registry.push_back(tile_variant<ExecSpace, XYZRing, DefaultOccupancy, 4, 2, 1>(
+      "xyz_fused_async", "fused",
+      "xyz_fused with planes staged by asynchronous copies (cp.async) into a scratch ring, the window's front from it",
+      TileShape{16, 16, 32}));
+  registry.push_back(tile_variant<ExecSpace, XYZRing, HighOccupancy, 4, 2, 1>(
+      "xyz_fused_async_occupancy", "fused", "xyz_fused_async with xyz_fused_occupancy's launch bounds",
+      TileShape{16, 16, 32}));
   registry.push_back(tile_variant<ExecSpace, XYZCached, DefaultOccupancy, 4, 2, 1>(
       "xyz_fused_cached", "fused",
       "Laplacian in one pass without scratch or barriers: x and y vector loads served by L1/L2, z register window",

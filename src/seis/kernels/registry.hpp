@@ -25,6 +25,7 @@ struct KernelVariant {
   int min_radius = 1;
   int max_radius = seis::max_radius;
   std::vector<int> vector_widths{1};  // VEC values it accepts; the first is its default
+  bool ring = false;                  // stages planes in a scratch ring (LaunchOptions::stages applies)
   Launcher launch;
   // Variant-specific limits (team scratch against the device's, tile shapes); throws seis::InvalidArgument.
   std::function<void(const FieldLayout&, int radius, const LaunchOptions&)> check_limits;

@@ -46,6 +46,10 @@ void validate(const KernelVariant<ExecSpace>& variant, const FieldLayout& layout
   require(options.window >= 0 && options.tile_x >= 0 && options.tile_y >= 0, "kernel '", variant.name,
           "': window and tile sizes must be >= 0 (0 = default), got nw = ", options.window, ", tile ", options.tile_x,
           "x", options.tile_y);
+  require(options.stages == 0 || variant.ring, "kernel '", variant.name,
+          "' has no scratch ring: --stages applies to ring kernels only, got ", options.stages);
+  require(options.stages >= 0, "kernel '", variant.name, "': ring stages must be >= 0 (0 = default), got ",
+          options.stages);
   if (variant.check_limits) variant.check_limits(layout, radius, options);
 }
 

@@ -32,9 +32,10 @@ constexpr bool is_hip_space() {
 }
 
 struct TileShape {
-  int tx = 1;  // columns (vectors) per tile along x
-  int ty = 1;  // rows per tile along y
-  int nw = 1;  // planes per tile along z (the z window)
+  int tx = 1;      // columns (vectors) per tile along x
+  int ty = 1;      // rows per tile along y
+  int nw = 1;      // planes per tile along z (the z window)
+  int stages = 0;  // planes in an asynchronously filled scratch ring (0: the kernel's minimum)
 };
 
 // The options' tile and window, or the variant's defaults where they are 0.
@@ -43,6 +44,7 @@ inline TileShape resolve_tile(const LaunchOptions& options, const TileShape& gpu
   if (options.tile_x > 0) shape.tx = options.tile_x;
   if (options.tile_y > 0) shape.ty = options.tile_y;
   if (options.window > 0) shape.nw = options.window;
+  if (options.stages > 0) shape.stages = options.stages;
   return shape;
 }
 
@@ -110,10 +112,13 @@ void check_team_limits(const std::string& kernel, const Functor& functor, const 
           " and window nw = ", shape.nw, " must be >= 1");
   require(launch_bound == 0 || shape.tx * shape.ty <= launch_bound, "kernel '", kernel, "': tile ", shape.tx, "x",
           shape.ty, " exceeds its launch bound of ", launch_bound, " threads");
-  const Policy probe(1, 1);
+  // The team limit depends on the scratch a team asks for (teams per SM times scratch must fit an SM).
+  Policy probe(1, 1);
+  probe.set_scratch_size(0, Kokkos::PerTeam(scratch_bytes));
   const int team_max = probe.team_size_max(functor, Kokkos::ParallelForTag());
   require(shape.tx * shape.ty <= team_max, "kernel '", kernel, "': tile ", shape.tx, "x", shape.ty, " needs ",
-          shape.tx * shape.ty, " threads per team, more than this backend's limit of ", team_max);
+          shape.tx * shape.ty, " threads per team with ", scratch_bytes,
+          " bytes of team scratch, more than this backend's limit of ", team_max, " for that scratch");
   const std::size_t scratch_max = static_cast<std::size_t>(Policy::scratch_size_max(0));
   require(scratch_bytes <= scratch_max, "kernel '", kernel, "': tile ", shape.tx, "x", shape.ty, " needs ",
           scratch_bytes, " bytes of team scratch, more than the device limit of ", scratch_max, " bytes");

@@ -4,9 +4,11 @@
 // Compile-time Sources say where each axis' neighbours come from:
 //   x: a register array of 2*RP + VEC floats, filled by vector loads (from global memory, or from the staged
 //      plane in team scratch when y is staged);
-//   y: global vector loads, or the plane staged in team scratch (double-buffered: one barrier per plane);
+//   y: global vector loads, or the plane staged in team scratch: double-buffered and filled from registers loaded
+//      one plane ahead (scratch), or a ring of `stages` planes filled by asynchronous copies stages - R - 1 planes
+//      ahead of the window's front (ring: the copies need no registers, so more bytes are in flight per SM);
 //   z: global vector loads, or a register sliding window of 2R+1 vectors shifted by one plane per step (fully
-//      unrolled: no run-time index into it, so it stays in registers).
+//      unrolled: no run-time index into it, so it stays in registers); with a ring its front comes from scratch.
 // Every global load is guarded so that no tile reads outside the field. What happens to the result is the
 // Epilogue's: the Laplacian kernels store it, the wave equation's time step (seis/wave) combines it with other
 // fields. A launch covers up to six boxes of the interior (TileBoxes); only points inside a box are given to the
@@ -22,7 +24,7 @@
 
 namespace seis {
 
-enum class YSource { global, scratch };
+enum class YSource { global, scratch, ring };
 enum class ZSource { global, window };
 
 template <Operator Op, YSource Y, ZSource Z>
@@ -30,7 +32,9 @@ struct Sources {
   static constexpr Operator op = Op;
   static constexpr YSource y = Y;
   static constexpr ZSource z = Z;
-  static constexpr bool staged = Y == YSource::scratch;
+  static constexpr bool staged = Y != YSource::global;
+  static constexpr bool ring = Y == YSource::ring;
+  static_assert(!ring || Z == ZSource::window, "a ring feeds the z window's front");
 };
 
 // Launch bounds of a tile kernel: the largest team it is compiled for (0: the backend's default) and, for that
@@ -106,10 +110,17 @@ struct TileStencil {
   Epilogue epilogue;
 
   KOKKOS_INLINE_FUNCTION static int scratch_width(const TileShape& s) { return s.tx * VEC + 2 * RP; }
-  // Two plane tiles, plus 16 bytes to align the first to a 128-bit boundary (Kokkos only promises 8).
+  KOKKOS_INLINE_FUNCTION static int plane_floats(const TileShape& s) { return (s.ty + 2 * R) * scratch_width(s); }
+  // Two plane tiles (a ring: `stages`), plus 16 bytes to align the first to a 128-bit boundary (Kokkos only
+  // promises 8).
   KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes(const TileShape& s) {
-    return Src::staged ? (std::size_t(2) * (s.ty + 2 * R) * scratch_width(s) + 4) * sizeof(float) : 0;
+    const int planes = Src::ring ? s.stages : 2;
+    return Src::staged ? (std::size_t(planes) * plane_floats(s) + 4) * sizeof(float) : 0;
   }
+  // A ring holds the plane being computed, the R planes ahead of it that the window still takes its front from,
+  // and at least one plane in flight.
+  static constexpr int min_stages = R + 2;
+  static constexpr int max_stages = R + 1 + 1 + copy_async_max_pending;
 
   KOKKOS_FORCEINLINE_FUNCTION Vec load(int x, int y, int z) const { return load_pack<VEC>(in + L.offset(x, y, z)); }
   KOKKOS_FORCEINLINE_FUNCTION bool loadable(int x, int y) const { return x < load_limit && y < L.ny + R; }
@@ -148,6 +159,32 @@ struct TileStencil {
     return cell.source >= 0 ? load_pack<VEC>(in + L.plane_offset(z) + cell.source) : Vec{};
   }
 
+  // A ring's plane tile is cells of whole vectors in row-major order, halo included: cell c lies at c * VEC in the
+  // stage and comes from in-plane offset ring_source(c) (-1: outside what may be read, zero-filled).
+  static constexpr int RingSlots = 4;  // cells per thread whose sources are computed once per team
+  KOKKOS_INLINE_FUNCTION int ring_source(int c, int x0, int y0) const {
+    const int columns = scratch_width(shape) / VEC;
+    const int x = x0 - RP + (c % columns) * VEC, y = y0 - R + c / columns;
+    return loadable(x, y) ? L.in_plane(x, y) : -1;
+  }
+  // Issues the copies of plane z into `stage` (none past the last plane the team reads) and closes the group.
+  KOKKOS_FORCEINLINE_FUNCTION void stage_plane(const typename Policy::member_type& team, float* stage, int z,
+                                               int z_last, const int (&source)[RingSlots], int x0, int y0) const {
+    if (z <= z_last) {
+      const float* plane = in + L.plane_offset(z);
+      const int cells = plane_floats(shape) / VEC;
+      for (int i = 0; i < RingSlots; ++i) {
+        const int c = team.team_rank() + i * team.team_size();
+        if (c < cells) copy_async<VEC>(stage + c * VEC, plane + (source[i] >= 0 ? source[i] : 0), source[i] >= 0);
+      }
+      for (int c = team.team_rank() + RingSlots * team.team_size(); c < cells; c += team.team_size()) {
+        const int s = ring_source(c, x0, y0);
+        copy_async<VEC>(stage + c * VEC, plane + (s >= 0 ? s : 0), s >= 0);
+      }
+    }
+    copy_async_commit();
+  }
+
   KOKKOS_FUNCTION void operator()(const typename Policy::member_type& team) const {
     const int b = boxes.find(team.league_rank());
     const Box& box = boxes.box[b];
@@ -180,7 +217,21 @@ struct TileStencil {
     // overlap the loads instead of waiting for them.
     Vec window[2 * R + 1];
     Vec ahead;  // plane z + R + 1 (window) or z + 1 (no window) of the own column
-    if constexpr (Src::z == ZSource::window) {
+    // Ring: stage i holds plane z_begin + i modulo `stages`; the first stages - 1 planes are issued here, one more
+    // per plane computed. The window's back half is loaded directly, its front half from the ring.
+    int ring_source_of[RingSlots];
+    const int own_cell = (ly + R) * scratch_width(shape) + RP + lx * VEC;
+    int compute_stage = 0, front_stage = R, issue_stage = shape.stages - 1;
+    if constexpr (Src::ring) {
+      const int cells = plane_floats(shape) / VEC;
+      for (int i = 0; i < RingSlots; ++i) {
+        const int c = team.team_rank() + i * team.team_size();
+        ring_source_of[i] = c < cells ? ring_source(c, x0, y0) : -1;
+      }
+      for (int m = 0; m < R; ++m) window[m] = loads ? load(x, y, z_begin - R + m) : Vec{};
+      for (int i = 0; i + 1 < shape.stages; ++i)
+        stage_plane(team, scratch + i * plane_floats(shape), z_begin + i, z_end - 1 + R, ring_source_of, x0, y0);
+    } else if constexpr (Src::z == ZSource::window) {
       for (int m = 0; m <= 2 * R; ++m) window[m] = loads ? load(x, y, z_begin - R + m) : Vec{};
     } else if constexpr (Pipelined) {
       ahead = loads ? load(x, y, z_begin) : Vec{};
@@ -190,7 +241,7 @@ struct TileStencil {
     HaloCell slot_cell[HaloSlots];
     Vec slot_value[HaloSlots];
     int halo_total = 0, prefetched = 0;
-    if constexpr (Src::staged) {
+    if constexpr (Src::staged && !Src::ring) {
       halo_total = halo_count();
       prefetched = HaloSlots * team.team_size() < halo_total ? HaloSlots * team.team_size() : halo_total;
       for (int i = 0; i < HaloSlots; ++i) {
@@ -203,7 +254,27 @@ struct TileStencil {
     for (int z = z_begin; z < z_end; ++z) {
       const bool more = z + 1 < z_end;
       Vec center;
-      if constexpr (Src::z == ZSource::window) {
+      float* tile = nullptr;
+      if constexpr (Src::ring) {
+        // Planes up to the window's front have landed once at most stages - R - 2 groups are in flight; the barrier
+        // shows every thread's copies and frees the stage of plane z - 1 for plane z + stages - 1.
+        copy_async_wait(shape.stages - R - 2);
+        team.team_barrier();
+        if (z == z_begin) {
+          for (int m = 0; m <= R; ++m) window[R + m] = load_scratch<VEC>(scratch + m * plane_floats(shape) + own_cell);
+        } else {
+          for (int m = 0; m < 2 * R; ++m) window[m] = window[m + 1];
+          window[2 * R] = load_scratch<VEC>(scratch + front_stage * plane_floats(shape) + own_cell);
+        }
+        center = window[R];
+        tile = scratch + compute_stage * plane_floats(shape);
+        stage_plane(team, scratch + issue_stage * plane_floats(shape), z + shape.stages - 1, z_end - 1 + R,
+                    ring_source_of, x0, y0);
+        const auto next = [&](int stage) { return stage + 1 < shape.stages ? stage + 1 : 0; };
+        compute_stage = next(compute_stage);
+        front_stage = next(front_stage);
+        issue_stage = next(issue_stage);
+      } else if constexpr (Src::z == ZSource::window) {
         center = window[R];
         ahead = loads && more ? load(x, y, z + 1 + R) : Vec{};
       } else if constexpr (Pipelined) {
@@ -215,8 +286,7 @@ struct TileStencil {
       const Fetched here = fetched;
       if (writes && more) fetched = epilogue.template fetch<VEC>(L, x, y, z + 1, first_lane, last_lane);
 
-      float* tile = nullptr;
-      if constexpr (Src::staged) {
+      if constexpr (Src::staged && !Src::ring) {
         tile = scratch + ((z - z_begin) & 1) * (shape.ty + 2 * R) * scratch_width(shape);
         store_scratch(tile + (ly + R) * scratch_width(shape) + RP + lx * VEC, center);
         for (int i = 0; i < HaloSlots; ++i) {
@@ -291,7 +361,7 @@ struct TileStencil {
         epilogue(L, x, y, z, center, near, acc, first_lane, last_lane, here);
       }
 
-      if constexpr (Src::z == ZSource::window) {
+      if constexpr (Src::z == ZSource::window && !Src::ring) {
         for (int m = 0; m < 2 * R; ++m) window[m] = window[m + 1];
         window[2 * R] = ahead;
       }
@@ -310,13 +380,25 @@ struct TileKernelLauncher {
                                                                 const StencilCoefficients& c, const LaunchOptions& o,
                                                                 const Box* boxes, int box_count,
                                                                 const Epilogue& epilogue) const {
-    const TileShape shape = resolve_tile(o, gpu_default, is_gpu_space<ExecSpace>());
+    using Kernel = TileStencil<ExecSpace, R, VEC, Src, Occupancy, Epilogue>;
+    TileShape shape = resolve_tile(o, gpu_default, is_gpu_space<ExecSpace>());
+    if constexpr (Src::ring) {
+      // By default three planes in flight (the H100 sweep's best at R = 4, perf/NOTES.md), fewer where the ring
+      // would not fit; then a default tile narrows (x first, then y) until it fits the backend's team scratch.
+      const std::size_t limit = static_cast<std::size_t>(Kernel::Policy::scratch_size_max(0));
+      if (shape.stages == 0) {
+        shape.stages = Kernel::min_stages + 2;
+        while (shape.stages > Kernel::min_stages && Kernel::scratch_bytes(shape) > limit) --shape.stages;
+      }
+      while (o.tile_x == 0 && shape.tx > 1 && Kernel::scratch_bytes(shape) > limit) shape.tx /= 2;
+      while (o.tile_y == 0 && shape.ty > 1 && Kernel::scratch_bytes(shape) > limit) shape.ty /= 2;
+    }
     return {in,
             L,
             device_weights<R>(c, Src::op),
             shape,
             tile_boxes(boxes, box_count, shape, VEC),
-            (L.nx + VEC - 1) / VEC * VEC + TileStencil<ExecSpace, R, VEC, Src, Occupancy, Epilogue>::RP,
+            (L.nx + VEC - 1) / VEC * VEC + Kernel::RP,
             epilogue};
   }
 
@@ -326,6 +408,11 @@ struct TileKernelLauncher {
     using Kernel = TileStencil<ExecSpace, R, VEC, Src, Occupancy, Epilogue>;
     const Box all = interior_box(L);
     const auto kernel = make<R, VEC>(nullptr, L, make_coefficients(R), o, &all, 1, epilogue);
+    if constexpr (Src::ring)
+      require(kernel.shape.stages >= Kernel::min_stages && kernel.shape.stages <= Kernel::max_stages, "kernel '", name,
+              "': ", kernel.shape.stages, " ring stages at R = ", R, ", it needs ", Kernel::min_stages, "..",
+              Kernel::max_stages, " (the plane computed, the R planes the window's front comes from, 1 to ",
+              copy_async_max_pending + 1, " in flight)");
     check_team_limits<typename Kernel::Policy>(name, kernel, kernel.shape, Kernel::scratch_bytes(kernel.shape),
                                                Kernel::Bound);
   }

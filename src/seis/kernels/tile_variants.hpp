@@ -22,6 +22,7 @@ KernelVariant<ExecSpace> tile_variant(const std::string& name, const std::string
   v.description = description;
   v.op = Src::op;
   v.vector_widths = {VECs...};
+  v.ring = Src::ring;
   const int default_vec = v.vector_widths.front();
   v.launch = [launcher, default_vec](const ExecSpace& exec, const auto& in, const auto& out,
                                      const StencilCoefficients& c, const LaunchOptions& o) {
