@@ -16,9 +16,12 @@
 
 #include "seis/core/compat.hpp"
 #include "seis/core/error.hpp"
+#include "seis/core/tuning.hpp"
 #include "seis/io/outputs.hpp"
 #include "seis/io/run_config.hpp"
 #include "seis/io/run_report.hpp"
+#include "seis/io/tuning_cache.hpp"
+#include "seis/kernels/team_launch.hpp"
 #include "seis/mpi/world.hpp"
 #include "seis/wave/model.hpp"
 #include "seis/wave/simulation.hpp"
@@ -177,6 +180,57 @@ void print_kernels(std::ostream& out) {
   }
 }
 
+std::string date_now() {
+  const std::time_t now = std::time(nullptr);
+  char date[32];
+  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  return date;
+}
+
+// --tune: the step timed over tiles and nw (seis::tuning's search, a short simulation per candidate), the winner
+// cached; without --tune or --tile/--nw, an earlier winner of the same key is used. Returns "tuned", "cached" or "".
+std::string tune_step(const io::RunConfig& config, wave::Setup& setup, const wave::Subdomain& part,
+                      const mpi::World& world) {
+  if (!config.tile.empty() || config.window > 0 || (!config.tune && !config.use_tuned)) return "";
+  const std::string cache = config.tuning_cache.empty() ? io::default_tuning_cache_path() : config.tuning_cache;
+  const io::TuningKey key{compat::device_name<Exec>(),
+                          Exec::name(),
+                          std::string("seis-wave:") + wave::to_string(setup.shape) + ":" +
+                              wave::to_string(setup.strategy) + ":" + wave::to_string(setup.boundary),
+                          build_info::kernel_code_version,
+                          setup.radius,
+                          tuning::grid_class(std::size_t(setup.nx) * setup.ny * setup.nz)};
+  if (!config.tune) {
+    const auto entry = io::find_tuned(cache, key);
+    if (!entry) return "";
+    setup.launch = entry->options;
+    return "cached";
+  }
+  require(world.size() == 1, "--tune runs on one process, not ", world.size(),
+          " ranks: tune on one, then every rank uses the cached winner");
+  const auto measure = [&](const LaunchOptions& options) {
+    wave::Setup trial_setup = setup;
+    trial_setup.launch = options;
+    trial_setup.steps = 8;
+    wave::Simulation<Exec> trial(trial_setup, part, nullptr);
+    trial.advance(2);  // first touch, launch configuration
+    const auto start = std::chrono::steady_clock::now();
+    trial.advance(6);
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / 6;
+  };
+  const auto space = tuning::default_space({}, is_gpu_space<Exec>(), false, setup.radius);
+  const auto found = tuning::search(space, setup.launch, measure, 2);
+  std::size_t refused = 0;
+  for (const auto& t : found.trials) refused += !t.refused.empty();
+  std::cout << std::setprecision(4) << "tuned the step: " << found.start_seconds * 1e3 << " ms at "
+            << tuning::describe(found.start) << " -> " << found.best_seconds * 1e3 << " ms at "
+            << tuning::describe(found.best) << " (" << found.trials.size() << " candidates, " << refused
+            << " refused; cached in " << cache << ")\n";
+  io::store_tuned(cache, key, {found.best, found.best_seconds, found.start_seconds, date_now()});
+  setup.launch = found.best;
+  return "tuned";
+}
+
 int run(const mpi::World& world, int argc, char** argv) {
   io::RunConfig config;
   if (!io::parse_command_line(argc, argv, config)) return 0;
@@ -192,9 +246,10 @@ int run(const mpi::World& world, int argc, char** argv) {
   const std::size_t available =
       compat::available_memory_bytes() /
       (Kokkos::SpaceAccessibility<Kokkos::HostSpace, Exec::memory_space>::accessible ? world.local_size() : 1);
-  const wave::Setup setup = make_setup(
+  wave::Setup setup = make_setup(
       config, [&](const wave::Setup& s) { return wave::split_grid(s, grid.py(), grid.pz(), grid.cy(), grid.cz()); },
       part, available);
+  const std::string tuning_state = tune_step(config, setup, part, world);
   const bool root = world.rank() == 0;
   const fs::path dir(config.output);
   fs::create_directories(dir);
@@ -315,10 +370,7 @@ int run(const mpi::World& world, int argc, char** argv) {
   facts.commit = build_info::git_commit;
   facts.dirty = build_info::git_dirty;
   facts.thread_placement = compat::thread_placement<Exec>();
-  const std::time_t now = std::time(nullptr);
-  char date[32];
-  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  facts.date = date;
+  facts.date = date_now();
   facts.steps_done = timed_steps;
   facts.restarted_at = restarted_at;
   facts.seconds_per_step = per_step;
@@ -331,6 +383,8 @@ int run(const mpi::World& world, int argc, char** argv) {
   facts.step_gb_per_s = per_step > 0 ? bytes / per_step * 1e-9 : 0;
   facts.copy_gb_per_s = copy;
   facts.ranks = world.size();
+  facts.tuning = tuning_state;
+  facts.launch = tuning::describe(setup.launch);
   facts.decomposition = std::to_string(grid.py()) + "x" + std::to_string(grid.pz());
   facts.mpi_library = mpi::World::library();
   facts.halo_buffers = halo_buffers;

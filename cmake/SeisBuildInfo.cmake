@@ -12,11 +12,24 @@ if(changes STREQUAL "")
 else()
   set(dirty true)
 endif()
+# The kernel code's version, for the tuning cache: a hash of every header that shapes what a kernel does on the
+# device, so a tuned launch is reused only with the code it was measured on.
+file(GLOB kernel_headers "${SOURCE_DIR}/src/seis/kernels/*.hpp" "${SOURCE_DIR}/src/seis/wave/*.hpp"
+     "${SOURCE_DIR}/src/seis/core/memory_ops.hpp" "${SOURCE_DIR}/src/seis/core/layout.hpp")
+list(SORT kernel_headers)
+set(kernel_text "")
+foreach(header IN LISTS kernel_headers)
+  file(SHA256 "${header}" header_hash)
+  string(APPEND kernel_text "${header_hash}")
+endforeach()
+string(SHA256 kernel_code "${kernel_text}")
+string(SUBSTRING "${kernel_code}" 0 12 kernel_code)
 set(content "#pragma once
 namespace seis::build_info {
 inline constexpr const char* git_commit = \"${commit}\";
 inline constexpr bool git_dirty = ${dirty};
 inline constexpr const char* compiler = \"${COMPILER}\";
+inline constexpr const char* kernel_code_version = \"${kernel_code}\";
 }  // namespace seis::build_info
 ")
 if(EXISTS "${OUTPUT}")

@@ -121,6 +121,13 @@ std::optional<int> parse_command_line(int argc, char** argv, Config& config) {
   for (const char* name :
        {"--nontemporal", "--samples", "--batch", "--warmup", "--verify", "--cache-mb", "--json", "--csv"})
     app.get_option(name)->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  app.add_flag(
+      "--tune", config.tune,
+      "search VEC, tile, nw and ring stages of each case left to its defaults; report default against tuned and "
+      "cache the winner");
+  app.add_flag("!--no-tuned", config.use_tuned, "run default cases at the variant's defaults, not the cached winner");
+  app.add_option("--tuning-cache", config.tuning_cache,
+                 "the tuners' JSON cache (default $SEIS_TUNING_CACHE, else ~/.cache/seistencil/tuning.json)");
   app.add_flag("--list", config.list, "list every kernel variant and exit");
   app.add_flag("-q,--quiet", config.quiet, "no progress line");
   try {
@@ -161,14 +168,23 @@ void print_report(std::ostream& out, const Report& report) {
   for (const auto& c : report.cases) {
     std::ostringstream grid;
     grid << c.nx << "x" << c.ny << "x" << c.nz;
-    out << std::left << std::setw(24) << c.kernel << std::right << std::setw(3) << c.radius << std::setw(16)
-        << grid.str() << std::setw(4) << c.vector_width << std::setw(4) << c.window << std::setw(7)
+    const std::string name = c.tuning.empty() ? c.kernel : c.kernel + " (" + c.tuning + ")";
+    out << std::left << std::setw(24) << name << std::right << std::setw(3) << c.radius << std::setw(16) << grid.str()
+        << std::setw(4) << c.vector_width << std::setw(4) << c.window << std::setw(7)
         << (c.tile_x ? std::to_string(c.tile_x) + "x" + std::to_string(c.tile_y) : "-") << std::setw(3)
         << (c.stages ? std::to_string(c.stages) : "-") << std::setw(4) << (c.nontemporal ? "on" : "off") << std::fixed
         << std::setprecision(4) << std::setw(11) << c.time.median_s * 1e3 << std::setprecision(1) << std::setw(8)
         << 100.0 * (c.time.p90_s - c.time.p10_s) / c.time.median_s << std::setw(9) << c.effective_gbs << std::setw(8)
         << c.percent_of_copy << std::setprecision(2) << std::setw(8) << c.gpts << std::setprecision(1) << std::setw(9)
         << c.gflops << std::setw(9) << c.verified << "\n";
+  }
+  for (const auto& t : report.tuning) {
+    std::size_t refused = 0;
+    for (const auto& candidate : t.candidates) refused += !candidate.refused.empty();
+    out << "tuned " << t.kernel << " R=" << t.radius << " " << t.nx << "x" << t.ny << "x" << t.nz << ": "
+        << std::setprecision(4) << t.start_s * 1e3 << " ms at " << t.start << " -> " << t.best_s * 1e3 << " ms at "
+        << t.best << " (" << t.candidates.size() << " candidates, " << refused << " refused; cached in "
+        << report.tuning_cache << ")\n";
   }
   if (!report.skipped.empty()) out << report.skipped.size() << " case(s) of the sweep skipped:\n";
   for (const auto& k : report.skipped)
@@ -233,6 +249,7 @@ void write_json(const std::string& path, const Report& report) {
                           {"tile", {c.tile_x, c.tile_y}},
                           {"stages", c.stages},
                           {"nontemporal", c.nontemporal},
+                          {"tuning", c.tuning},
                           {"buffers", c.buffers},
                           {"time", timing_json(c.time)},
                           {"bytes", c.bytes},
@@ -245,6 +262,21 @@ void write_json(const std::string& path, const Report& report) {
                           {"verified", c.verified},
                           {"max_error_ratio", c.max_error_ratio},
                           {"worst_point", c.worst_point}});
+  j["tuning_cache"] = report.tuning_cache;
+  j["tuning"] = nlohmann::json::array();
+  for (const auto& t : report.tuning) {
+    nlohmann::json candidates = nlohmann::json::array();
+    for (const auto& candidate : t.candidates)
+      candidates.push_back(
+          {{"options", candidate.options}, {"seconds", candidate.seconds}, {"refused", candidate.refused}});
+    j["tuning"].push_back({{"kernel", t.kernel},
+                           {"key", t.key},
+                           {"radius", t.radius},
+                           {"grid", {t.nx, t.ny, t.nz}},
+                           {"default", {{"options", t.start}, {"seconds", t.start_s}}},
+                           {"tuned", {{"options", t.best}, {"seconds", t.best_s}}},
+                           {"candidates", candidates}});
+  }
   j["skipped"] = nlohmann::json::array();
   for (const auto& k : report.skipped)
     j["skipped"].push_back({{"kernel", k.kernel},

@@ -14,8 +14,11 @@
 
 #include "seis/core/compat.hpp"
 #include "seis/core/error.hpp"
+#include "seis/core/tuning.hpp"
+#include "seis/io/tuning_cache.hpp"
 #include "seis/kernels/copy.hpp"
 #include "seis/kernels/registry.hpp"
+#include "seis/kernels/team_launch.hpp"
 #include "seis/reference/star_stencil.hpp"
 #include "seis_build_info.hpp"
 
@@ -193,6 +196,7 @@ Report run_benchmark(const Config& config,
   Report report;
   report.info = describe_run();
   report.config = config;
+  report.tuning_cache = config.tuning_cache.empty() ? io::default_tuning_cache_path() : config.tuning_cache;
   const auto cases = plan(config, report.skipped);
   std::mt19937 rng(12345);
   const Exec exec;
@@ -234,54 +238,112 @@ Report run_benchmark(const Config& config,
     }
 
     const auto coefficients = make_coefficients(c.radius);
-    CaseResult result;
-    result.kernel = variant.name;
-    result.family = variant.family;
-    result.op = to_string(variant.op);
-    result.radius = c.radius;
-    result.nx = c.grid[0];
-    result.ny = c.grid[1];
-    result.nz = c.grid[2];
-    result.vector_width = c.options.vector_width;
-    result.window = c.options.window;
-    result.tile_x = c.options.tile_x;
-    result.tile_y = c.options.tile_y;
-    result.stages = c.options.stages;
-    result.nontemporal = c.options.nontemporal;
-    result.buffers = pairs;
+    // Verifies (small grids) and times the variant with `options`.
+    const auto run_case = [&](const LaunchOptions& options, const std::string& tuning) {
+      CaseResult result;
+      result.kernel = variant.name;
+      result.family = variant.family;
+      result.op = to_string(variant.op);
+      result.radius = c.radius;
+      result.nx = c.grid[0];
+      result.ny = c.grid[1];
+      result.nz = c.grid[2];
+      result.vector_width = options.vector_width;
+      result.window = options.window;
+      result.tile_x = options.tile_x;
+      result.tile_y = options.tile_y;
+      result.stages = options.stages;
+      result.nontemporal = options.nontemporal;
+      result.tuning = tuning;
+      result.buffers = pairs;
 
-    const bool verify =
-        config.verify == Verify::always || (config.verify == Verify::automatic && interior <= 256.0 * 256.0 * 256.0);
-    if (verify) {
-      Kokkos::deep_copy(buffers.out[0].span(), std::nanf(""));
-      apply(variant, exec, buffers.in[0], buffers.out[0], coefficients, c.options);
-      Kokkos::fence();
-      const auto out = to_host(buffers.out[0]);
-      const auto summary =
-          compare_with_reference(out, reference_star_stencil(host_input, coefficients, variant.op), c.radius);
-      result.max_error_ratio = summary.ratio;
-      std::ostringstream where;
-      where << "(" << summary.i << ", " << summary.j << ", " << summary.k << "): " << summary.got << " vs reference "
-            << summary.expected << "; " << summary.failures << " points out of tolerance";
-      result.worst_point = where.str();
-      result.verified = summary.failures == 0 ? "pass" : "FAIL";
-    } else {
-      result.verified = "skipped";
+      const bool verify =
+          config.verify == Verify::always || (config.verify == Verify::automatic && interior <= 256.0 * 256.0 * 256.0);
+      if (verify) {
+        Kokkos::deep_copy(buffers.out[0].span(), std::nanf(""));
+        apply(variant, exec, buffers.in[0], buffers.out[0], coefficients, options);
+        Kokkos::fence();
+        const auto out = to_host(buffers.out[0]);
+        const auto summary =
+            compare_with_reference(out, reference_star_stencil(host_input, coefficients, variant.op), c.radius);
+        result.max_error_ratio = summary.ratio;
+        std::ostringstream where;
+        where << "(" << summary.i << ", " << summary.j << ", " << summary.k << "): " << summary.got << " vs reference "
+              << summary.expected << "; " << summary.failures << " points out of tolerance";
+        result.worst_point = where.str();
+        result.verified = summary.failures == 0 ? "pass" : "FAIL";
+      } else {
+        result.verified = "skipped";
+      }
+
+      result.time = time_launches(config, [&](int k) {
+        // Validated once in plan() (and by apply() in the verification above): the timed loop only launches,
+        // without re-running the limit checks (a CUDA occupancy query each) per launch.
+        variant.launch(exec, buffers.in[k % pairs], buffers.out[k % pairs], coefficients, options);
+      });
+      compat::check_last_launch(variant.name.c_str());
+      result.bytes = 2.0 * interior * sizeof(float);
+      result.flops = flops_per_point(variant.op, c.radius) * interior;
+      result.effective_gbs = result.bytes / result.time.median_s / 1e9;
+      result.gpts = interior / result.time.median_s / 1e9;
+      result.gflops = result.flops / result.time.median_s / 1e9;
+      result.copy_gbs = copy->vector_copy_gbs;
+      result.percent_of_copy = 100.0 * result.effective_gbs / result.copy_gbs;
+      return result;
+    };
+
+    // Only cases left to the variant's defaults are tuned or take a cached winner.
+    const bool tunable =
+        config.vector_widths.empty() && config.windows.empty() && config.tiles.empty() && config.stages.empty();
+    const io::TuningKey key{report.info.device, report.info.backend,
+                            variant.name,       build_info::kernel_code_version,
+                            c.radius,           tuning::grid_class(layout.interior_points())};
+    if (config.tune && tunable) {
+      Config quick = config;  // candidates are ranked on fewer samples; the pair below is timed in full
+      quick.samples = std::min(config.samples, 5);
+      quick.warmup = std::min(config.warmup, 1);
+      const auto measure = [&](const LaunchOptions& options) {
+        validate(variant, layout, c.radius, options);
+        return time_launches(quick,
+                             [&](int k) {
+                               variant.launch(exec, buffers.in[k % pairs], buffers.out[k % pairs], coefficients,
+                                              options);
+                             })
+            .median_s;
+      };
+      const auto space = tuning::default_space(variant.vector_widths, is_gpu_space<Exec>(), variant.ring, c.radius);
+      const auto found = tuning::search(space, c.options, measure);
+      const CaseResult baseline = run_case(found.start, "default");
+      const CaseResult tuned = run_case(found.best, "tuned");
+      report.cases.push_back(baseline);
+      report.cases.push_back(tuned);
+      io::store_tuned(report.tuning_cache, key,
+                      {found.best, tuned.time.median_s, baseline.time.median_s, report.info.date});
+      TuningRun run{variant.name,
+                    key.text(),
+                    c.radius,
+                    c.grid[0],
+                    c.grid[1],
+                    c.grid[2],
+                    tuning::describe(found.start),
+                    tuning::describe(found.best),
+                    baseline.time.median_s,
+                    tuned.time.median_s,
+                    {}};
+      for (const auto& t : found.trials) run.candidates.push_back({tuning::describe(t.options), t.seconds, t.refused});
+      report.tuning.push_back(run);
+      continue;
     }
-
-    result.time = time_launches(config, [&](int k) {
-      // Validated once in plan() (and by apply() in the verification above): the timed loop only launches,
-      // without re-running the limit checks (a CUDA occupancy query each) per launch.
-      variant.launch(exec, buffers.in[k % pairs], buffers.out[k % pairs], coefficients, c.options);
-    });
-    compat::check_last_launch(variant.name.c_str());
-    result.bytes = 2.0 * interior * sizeof(float);
-    result.flops = flops_per_point(variant.op, c.radius) * interior;
-    result.effective_gbs = result.bytes / result.time.median_s / 1e9;
-    result.gpts = interior / result.time.median_s / 1e9;
-    result.gflops = result.flops / result.time.median_s / 1e9;
-    result.copy_gbs = copy->vector_copy_gbs;
-    result.percent_of_copy = 100.0 * result.effective_gbs / result.copy_gbs;
+    LaunchOptions options = c.options;
+    std::string tuning_state;
+    if (config.use_tuned && tunable)
+      if (const auto entry = io::find_tuned(report.tuning_cache, key)) {
+        options = entry->options;
+        options.nontemporal = c.options.nontemporal;
+        validate(variant, layout, c.radius, options);
+        tuning_state = "cached";
+      }
+    const CaseResult result = run_case(options, tuning_state);
     report.cases.push_back(result);
   }
   if (progress) progress(static_cast<int>(cases.size()), static_cast<int>(cases.size()), "done");

@@ -26,6 +26,9 @@ struct Config {
   std::string json_path, csv_path;
   bool list = false;
   bool quiet = false;
+  bool tune = false;         // search each default case's launch options, cache and report the winner
+  bool use_tuned = true;     // default cases run with the cached winner of their key, where there is one
+  std::string tuning_cache;  // empty: seis::io::default_tuning_cache_path()
 };
 
 struct Timing {
@@ -37,6 +40,7 @@ struct CaseResult {
   int radius = 0, nx = 0, ny = 0, nz = 0;
   int vector_width = 0, window = 0, tile_x = 0, tile_y = 0, stages = 0;
   bool nontemporal = false;
+  std::string tuning;  // "" (options as asked), "default" / "tuned" (a --tune pair), "cached" (a cached winner)
   int buffers = 1;
   Timing time;
   double bytes = 0;          // compulsory bytes per application: one read + one write of the interior
@@ -58,6 +62,20 @@ struct SkippedCase {
   std::string reason;
 };
 
+// One --tune search: where it started, what won, every candidate.
+struct TuningRun {
+  std::string kernel, key;
+  int radius = 0, nx = 0, ny = 0, nz = 0;
+  std::string start, best;  // seis::tuning::describe
+  double start_s = 0, best_s = 0;
+  struct Candidate {
+    std::string options;
+    double seconds = 0;
+    std::string refused;
+  };
+  std::vector<Candidate> candidates;
+};
+
 struct CopyResult {
   int nx = 0, ny = 0, nz = 0;
   double bytes = 0;
@@ -77,6 +95,8 @@ struct Report {
   std::vector<CopyResult> copies;
   std::vector<CaseResult> cases;
   std::vector<SkippedCase> skipped;
+  std::vector<TuningRun> tuning;
+  std::string tuning_cache;  // the file read or written
 };
 
 struct VariantInfo {

@@ -6,6 +6,8 @@
 set -euo pipefail
 exe=$1 work=$2
 rm -rf "$work" && mkdir -p "$work"
+# The tuners' cache of this test only: a user's cached winners must not change what is tested.
+export SEIS_TUNING_CACHE="$work/tuning.json"
 common=(--grid 64x60x50 --spacing 20 --model layered --duration 1.0 --f0 12 --ndamp 8 --quiet
         --receivers 160,600,200:1100,600,200:48)
 
@@ -62,4 +64,18 @@ expect_refusal "line 4: unknown key 'foo'" --config "$work/bad.toml" --output "$
 # 1250^3: 25 GiB of fields, more than the 24 GiB machine has (and just inside 32-bit offsets)
 expect_refusal "MiB are available" --grid 1250 --model homogeneous:2000 --output "$work/x"
 echo "refusals: 7 of 7"
+# --tune times candidates, runs the winner and caches it; the next run without --tile/--nw uses it, --no-tuned not;
+# both write the seismogram of the untuned run (a tile changes no point's arithmetic).
+tuned=(--grid 40x36x30 --spacing 20 --duration 0.2 --ndamp 6 --quiet --receivers 100,300,100:600,300,100:8)
+"$exe" "${tuned[@]}" --output "$work/plain" --no-tuned > /dev/null
+"$exe" "${tuned[@]}" --output "$work/tune" --tune > "$work/tune.log"
+grep -q "tuned the step: .* candidates" "$work/tune.log" || { echo "FAIL: no tuning line" >&2; exit 1; }
+"$exe" "${tuned[@]}" --output "$work/cached" > /dev/null
+for run in tune:tuned cached:cached plain:; do
+  state=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['performance']['tuning'])" "$work/${run%%:*}/run.json")
+  [ "$state" = "${run#*:}" ] || { echo "FAIL: ${run%%:*} run.json tuning '$state', expected '${run#*:}'" >&2; exit 1; }
+  cmp "$work/plain/seismogram.sgy" "$work/${run%%:*}/seismogram.sgy"
+done
+python3 -c "import json,sys; assert len(json.load(open(sys.argv[1]))) == 1" "$SEIS_TUNING_CACHE"
+echo "tuning: tuned, cached and untuned runs agree bitwise"
 echo "1 passed, 0 failed"

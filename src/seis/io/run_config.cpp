@@ -71,6 +71,11 @@ void add_options(CLI::App& app, RunConfig& c) {
   app.add_flag("--restart", c.restart, "continue from OUTPUT/checkpoint.bin");
   app.add_option("--tile", c.tile, "GPU tile TXxTY (tile: 4-float vectors x rows; the shapes: points x rows)");
   app.add_option("--nw", c.window, "planes per tile in z (a 3D block's planes; planes a streaming team walks)");
+  app.add_flag("--tune", c.tune,
+               "time the step over tiles and nw first (one process), run with the fastest and cache it for later runs");
+  app.add_flag("!--no-tuned", c.use_tuned, "without --tile/--nw: the kernel's default tile, not the cached winner");
+  app.add_option("--tuning-cache", c.tuning_cache,
+                 "the tuners' JSON cache (default $SEIS_TUNING_CACHE, else ~/.cache/seistencil/tuning.json)");
   app.add_option("--progress-seconds", c.progress_seconds, "seconds between progress lines")->capture_default_str();
   app.add_flag("--quiet", c.quiet, "no progress lines");
   app.add_option("--decomposition", c.decomposition,

@@ -29,6 +29,9 @@ struct RunConfig {
   bool restart = false;      // continue from OUTPUT/checkpoint.bin
   std::string tile;          // TXxTY: the GPU tile (the tile engine's vectors x rows, the shapes' points x rows)
   int window = 0;            // nw
+  bool tune = false;         // search the step's tile and nw first, cache the winner
+  bool use_tuned = true;     // without --tile/--nw: the cached winner of this run's key, if any
+  std::string tuning_cache;  // empty: seis::io::default_tuning_cache_path()
   double progress_seconds = 2.0;
   bool quiet = false;
   bool benchmark = false;     // time steps only: no wavefield snapshot or slices at the end

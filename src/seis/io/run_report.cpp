@@ -46,6 +46,8 @@ void write_run_report(const std::string& path, const RunConfig& c, const wave::S
         {"compulsory_bytes_per_point", f.bytes_per_point},
         {"updates_per_point_step", f.updates_per_point},
         {"kernel_tile", f.tile},
+        {"tuning", f.tuning},
+        {"launch_options", f.launch},
         {"step_gb_per_s", f.step_gb_per_s},
         {"copy_gb_per_s", f.copy_gb_per_s},
         {"percent_of_copy", f.copy_gb_per_s > 0 ? 100.0 * f.step_gb_per_s / f.copy_gb_per_s : 0.0}}},

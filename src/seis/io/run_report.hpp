@@ -18,6 +18,9 @@ struct RunFacts {
   // the shape (empty for the tile engine).
   double updates_per_point = 1;
   std::string tile;
+  // "" (the kernel's defaults or --tile/--nw), "tuned" (this run's --tune) or "cached" (an earlier --tune's winner),
+  // and the launch options used.
+  std::string tuning, launch;
   // Domain decomposition: ranks (1 without MPI), parts over y and z, the MPI library, where halos travel from,
   // and the slowest rank's seconds per step spent on halos (packing, staging, waiting).
   int ranks = 1;

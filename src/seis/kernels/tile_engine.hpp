@@ -413,8 +413,13 @@ struct TileKernelLauncher {
               "': ", kernel.shape.stages, " ring stages at R = ", R, ", it needs ", Kernel::min_stages, "..",
               Kernel::max_stages, " (the plane computed, the R planes the window's front comes from, 1 to ",
               copy_async_max_pending + 1, " in flight)");
-    check_team_limits<typename Kernel::Policy>(name, kernel, kernel.shape, Kernel::scratch_bytes(kernel.shape),
-                                               Kernel::Bound);
+    // Host backends run the row engine (HostRows) over a range, not teams: only the shape's sizes matter there.
+    if constexpr (is_gpu_space<ExecSpace>())
+      check_team_limits<typename Kernel::Policy>(name, kernel, kernel.shape, Kernel::scratch_bytes(kernel.shape),
+                                                 Kernel::Bound);
+    else
+      require(kernel.shape.tx >= 1 && kernel.shape.ty >= 1 && kernel.shape.nw >= 1, "kernel '", name, "': tile ",
+              kernel.shape.tx, "x", kernel.shape.ty, " and window nw = ", kernel.shape.nw, " must be >= 1");
   }
 
   template <int R, int VEC, class Epilogue>
