@@ -2,6 +2,8 @@
 // Launching a tile kernel as a Kokkos TeamPolicy: one team per tile, one thread per tile column (a vector of VEC
 // floats in x at one y), team scratch for staged planes. Host backends run 1 x 1 tiles by default: their teams
 // are OS threads, and these kernels keep per-thread state (the z window) that a team thread cannot multiplex.
+#include <map>
+#include <mutex>
 #include <string>
 #include <type_traits>
 
@@ -103,6 +105,20 @@ inline TileBoxes tile_boxes(const Box* boxes, int count, const TileShape& s, int
   return t;
 }
 
+// The largest team of `functor` (of type Functor, launched by Policy) that the backend runs with `scratch_bytes`
+// of team scratch: teams per SM times their scratch must fit an SM. A CUDA/HIP occupancy query the first time for
+// each kernel type and scratch size, remembered after (launches that fit their default tile ask it every time).
+template <class Policy, class Functor>
+int team_size_max_with_scratch(const Functor& functor, std::size_t scratch_bytes) {
+  static std::mutex mutex;
+  static std::map<std::size_t, int> known;
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (const auto found = known.find(scratch_bytes); found != known.end()) return found->second;
+  Policy probe(1, 1);
+  probe.set_scratch_size(0, Kokkos::PerTeam(scratch_bytes));
+  return known[scratch_bytes] = probe.team_size_max(functor, Kokkos::ParallelForTag());
+}
+
 // Refuses tiles whose team is larger than the backend allows or than the kernel's launch bound (0: none), or
 // whose scratch exceeds the device's limit, naming both numbers. `Policy` is the kernel's TeamPolicy type.
 template <class Policy, class Functor>
@@ -112,10 +128,7 @@ void check_team_limits(const std::string& kernel, const Functor& functor, const 
           " and window nw = ", shape.nw, " must be >= 1");
   require(launch_bound == 0 || shape.tx * shape.ty <= launch_bound, "kernel '", kernel, "': tile ", shape.tx, "x",
           shape.ty, " exceeds its launch bound of ", launch_bound, " threads");
-  // The team limit depends on the scratch a team asks for (teams per SM times scratch must fit an SM).
-  Policy probe(1, 1);
-  probe.set_scratch_size(0, Kokkos::PerTeam(scratch_bytes));
-  const int team_max = probe.team_size_max(functor, Kokkos::ParallelForTag());
+  const int team_max = team_size_max_with_scratch<Policy>(functor, scratch_bytes);
   require(shape.tx * shape.ty <= team_max, "kernel '", kernel, "': tile ", shape.tx, "x", shape.ty, " needs ",
           shape.tx * shape.ty, " threads per team with ", scratch_bytes,
           " bytes of team scratch, more than this backend's limit of ", team_max, " for that scratch");

@@ -381,25 +381,33 @@ struct TileKernelLauncher {
                                                                 const Box* boxes, int box_count,
                                                                 const Epilogue& epilogue) const {
     using Kernel = TileStencil<ExecSpace, R, VEC, Src, Occupancy, Epilogue>;
-    TileShape shape = resolve_tile(o, gpu_default, is_gpu_space<ExecSpace>());
+    Kernel kernel{in,
+                  L,
+                  device_weights<R>(c, Src::op),
+                  resolve_tile(o, gpu_default, is_gpu_space<ExecSpace>()),
+                  {},
+                  (L.nx + VEC - 1) / VEC * VEC + Kernel::RP,
+                  epilogue};
     if constexpr (Src::ring) {
       // By default three planes in flight (the H100 sweep's best at R = 4, perf/NOTES.md), fewer where the ring
-      // would not fit; then a default tile narrows (x first, then y) until it fits the backend's team scratch.
+      // does not fit; then a default tile narrows (x first, then y) until it fits: its scratch within the device's
+      // limit, and its team within what the backend runs with that scratch (launch bounds ask several teams per SM).
+      TileShape& shape = kernel.shape;
       const std::size_t limit = static_cast<std::size_t>(Kernel::Policy::scratch_size_max(0));
-      if (shape.stages == 0) {
-        shape.stages = Kernel::min_stages + 2;
-        while (shape.stages > Kernel::min_stages && Kernel::scratch_bytes(shape) > limit) --shape.stages;
-      }
-      while (o.tile_x == 0 && shape.tx > 1 && Kernel::scratch_bytes(shape) > limit) shape.tx /= 2;
-      while (o.tile_y == 0 && shape.ty > 1 && Kernel::scratch_bytes(shape) > limit) shape.ty /= 2;
+      const auto fits = [&] {
+        const std::size_t bytes = Kernel::scratch_bytes(shape);
+        if (bytes > limit) return false;
+        if constexpr (!is_gpu_space<ExecSpace>()) return true;
+        return shape.tx * shape.ty <= team_size_max_with_scratch<typename Kernel::Policy>(kernel, bytes);
+      };
+      const bool default_stages = shape.stages == 0;
+      if (default_stages) shape.stages = Kernel::min_stages + 2;
+      while (default_stages && shape.stages > Kernel::min_stages && !fits()) --shape.stages;
+      while (o.tile_x == 0 && shape.tx > 1 && !fits()) shape.tx /= 2;
+      while (o.tile_y == 0 && shape.ty > 1 && !fits()) shape.ty /= 2;
     }
-    return {in,
-            L,
-            device_weights<R>(c, Src::op),
-            shape,
-            tile_boxes(boxes, box_count, shape, VEC),
-            (L.nx + VEC - 1) / VEC * VEC + Kernel::RP,
-            epilogue};
+    kernel.boxes = tile_boxes(boxes, box_count, kernel.shape, VEC);
+    return kernel;
   }
 
   template <int R, int VEC, class Epilogue = StoreResult>
