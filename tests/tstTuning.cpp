@@ -19,6 +19,16 @@ double cost(const LaunchOptions& o) {
          std::abs(std::log2(o.window / 32.0)) + std::abs(o.stages - 7) / 2.0;
 }
 
+LaunchOptions options(int vec, int tx, int ty, int nw, int stages) {
+  LaunchOptions o;
+  o.vector_width = vec;
+  o.tile_x = tx;
+  o.tile_y = ty;
+  o.window = nw;
+  o.stages = stages;
+  return o;
+}
+
 seis::tuning::Space space() {
   seis::tuning::Space s;
   s.vector_widths = {1, 2, 4};
@@ -29,12 +39,7 @@ seis::tuning::Space space() {
 }
 
 TEST(Tuning, CoordinateSearchFindsTheOptimumAndListsRefusals) {
-  LaunchOptions start;
-  start.vector_width = 1;
-  start.tile_x = 8;
-  start.tile_y = 8;
-  start.window = 8;
-  start.stages = 6;
+  const LaunchOptions start = options(1, 8, 8, 8, 6);
   int calls = 0;
   const auto result = seis::tuning::search(space(), start, [&](const LaunchOptions& o) {
     ++calls;
@@ -60,12 +65,7 @@ TEST(Tuning, CoordinateSearchFindsTheOptimumAndListsRefusals) {
 }
 
 TEST(Tuning, EmptyCoordinatesKeepTheStartAndARefusedStartIsAnError) {
-  LaunchOptions start;
-  start.tile_x = 16;
-  start.tile_y = 8;
-  start.vector_width = 4;
-  start.window = 32;
-  start.stages = 7;
+  LaunchOptions start = options(4, 16, 8, 32, 7);
   const auto result = seis::tuning::search({}, start, cost);
   EXPECT_EQ(result.trials.size(), 1u);
   EXPECT_EQ(result.best.tile_x, 16);
