@@ -238,6 +238,13 @@ Report run_benchmark(const Config& config,
     }
 
     const auto coefficients = make_coefficients(c.radius);
+    // Launch k of a timed loop with `options`. Validated before (plan(), apply() or the tuner's measure): the timed
+    // loop only launches, without re-running the limit checks (a CUDA occupancy query each) per launch.
+    const auto launches = [&](const LaunchOptions& options) {
+      return [&, options](int k) {
+        variant.launch(exec, buffers.in[k % pairs], buffers.out[k % pairs], coefficients, options);
+      };
+    };
     // Verifies (small grids) and times the variant with `options`.
     const auto run_case = [&](const LaunchOptions& options, const std::string& tuning) {
       CaseResult result;
@@ -276,11 +283,7 @@ Report run_benchmark(const Config& config,
         result.verified = "skipped";
       }
 
-      result.time = time_launches(config, [&](int k) {
-        // Validated once in plan() (and by apply() in the verification above): the timed loop only launches,
-        // without re-running the limit checks (a CUDA occupancy query each) per launch.
-        variant.launch(exec, buffers.in[k % pairs], buffers.out[k % pairs], coefficients, options);
-      });
+      result.time = time_launches(config, launches(options));
       compat::check_last_launch(variant.name.c_str());
       result.bytes = 2.0 * interior * sizeof(float);
       result.flops = flops_per_point(variant.op, c.radius) * interior;
@@ -304,12 +307,7 @@ Report run_benchmark(const Config& config,
       quick.warmup = std::min(config.warmup, 1);
       const auto measure = [&](const LaunchOptions& options) {
         validate(variant, layout, c.radius, options);
-        return time_launches(quick,
-                             [&](int k) {
-                               variant.launch(exec, buffers.in[k % pairs], buffers.out[k % pairs], coefficients,
-                                              options);
-                             })
-            .median_s;
+        return time_launches(quick, launches(options)).median_s;
       };
       const auto space = tuning::default_space(variant.vector_widths, is_gpu_space<Exec>(), variant.ring, c.radius);
       const auto found = tuning::search(space, c.options, measure);

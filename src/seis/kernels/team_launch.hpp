@@ -119,13 +119,18 @@ int team_size_max_with_scratch(const Functor& functor, std::size_t scratch_bytes
   return known[scratch_bytes] = probe.team_size_max(functor, Kokkos::ParallelForTag());
 }
 
+// Refuses tile shapes with a size below 1, naming them (every backend).
+inline void check_tile_sizes(const std::string& kernel, const TileShape& shape) {
+  require(shape.tx >= 1 && shape.ty >= 1 && shape.nw >= 1, "kernel '", kernel, "': tile ", shape.tx, "x", shape.ty,
+          " and window nw = ", shape.nw, " must be >= 1");
+}
+
 // Refuses tiles whose team is larger than the backend allows or than the kernel's launch bound (0: none), or
 // whose scratch exceeds the device's limit, naming both numbers. `Policy` is the kernel's TeamPolicy type.
 template <class Policy, class Functor>
 void check_team_limits(const std::string& kernel, const Functor& functor, const TileShape& shape,
                        std::size_t scratch_bytes, int launch_bound) {
-  require(shape.tx >= 1 && shape.ty >= 1 && shape.nw >= 1, "kernel '", kernel, "': tile ", shape.tx, "x", shape.ty,
-          " and window nw = ", shape.nw, " must be >= 1");
+  check_tile_sizes(kernel, shape);
   require(launch_bound == 0 || shape.tx * shape.ty <= launch_bound, "kernel '", kernel, "': tile ", shape.tx, "x",
           shape.ty, " exceeds its launch bound of ", launch_bound, " threads");
   const int team_max = team_size_max_with_scratch<Policy>(functor, scratch_bytes);

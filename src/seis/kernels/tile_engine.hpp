@@ -426,8 +426,7 @@ struct TileKernelLauncher {
       check_team_limits<typename Kernel::Policy>(name, kernel, kernel.shape, Kernel::scratch_bytes(kernel.shape),
                                                  Kernel::Bound);
     else
-      require(kernel.shape.tx >= 1 && kernel.shape.ty >= 1 && kernel.shape.nw >= 1, "kernel '", name, "': tile ",
-              kernel.shape.tx, "x", kernel.shape.ty, " and window nw = ", kernel.shape.nw, " must be >= 1");
+      check_tile_sizes(name, kernel.shape);
   }
 
   template <int R, int VEC, class Epilogue>
