@@ -23,7 +23,8 @@ class Field {
       : layout_(layout),
         storage_(Kokkos::view_alloc(Kokkos::WithoutInitializing, label),
                  layout.size + alignment_bytes / sizeof(Value)) {
-    // Kokkos aligns allocations to 64 bytes only; the layout's 256-byte row alignment needs the base aligned too.
+    // Kokkos aligns allocations to 64 bytes only; the layout's row alignment (256 bytes on GPUs) needs the base
+    // aligned too.
     const auto address = reinterpret_cast<std::uintptr_t>(storage_.data());
     const auto misalignment = static_cast<std::size_t>(address % alignment_bytes);
     base_ = storage_.data() + (misalignment == 0 ? 0 : (alignment_bytes - misalignment) / sizeof(Value));

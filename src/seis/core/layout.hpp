@@ -1,6 +1,7 @@
 #pragma once
-// Memory layout of a 3D field with a halo: x is contiguous, every row's first interior point sits on a
-// 256-byte boundary (lead padding before it, row padding after it), so vector loads of interior rows are aligned.
+// Memory layout of a 3D field with a halo: x is contiguous, every row's first interior point sits on an
+// alignment_bytes boundary (lead padding before it, row padding after it), so vector loads of interior rows are
+// aligned.
 #include <Kokkos_Core.hpp>
 #include <cstddef>
 #include <cstdint>
@@ -13,7 +14,15 @@ namespace seis {
 using index_t = std::int64_t;
 
 inline constexpr int max_radius = 8;
+// Rows start on 256 bytes in GPU builds (a warp's vectors cover whole 128-byte lines) and on 64 bytes (a cache line,
+// one AVX-512 register) in host builds: a 256-byte lead and tail pad a 256-float row by half, and the host's
+// prefetchers stream into the padding (a plain loop at 256^3, R = 4: 1.36 GPts/s at a 288-float pitch, 0.92 at
+// 384; perf/NOTES.md 34).
+#if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
 inline constexpr int alignment_bytes = 256;
+#else
+inline constexpr int alignment_bytes = 64;
+#endif
 inline constexpr int alignment_floats = alignment_bytes / static_cast<int>(sizeof(float));
 
 struct FieldLayout {

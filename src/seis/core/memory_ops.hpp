@@ -3,11 +3,17 @@
 //   CUDA device: float2/float4 (LDG.64/.128), __stcs (st.global.cs) for streaming stores.
 //   HIP device:  clang ext_vector_type in the global address space (global_load_dwordx2/x4),
 //                __builtin_nontemporal_store (glc slc); team scratch through the LDS address space (ds_read_b128).
-//   Host:        an aligned array the compiler vectorises; streaming stores are plain stores (no host streaming
-//                store has been measured to help yet).
+//   Host:        an aligned array the compiler vectorises; streaming stores are movntps on x86 (AVX/SSE packs),
+//                plain stores elsewhere; prefetch_l2 for the host row engine.
 // Pointers must be aligned to the access width (4 * N bytes); the field layout guarantees that for interior rows.
 // load_pack/store_pack are for global memory, load_scratch/store_scratch for team scratch.
 #include "seis/core/compat.hpp"
+
+// Host builds on x86 stream through SSE/AVX intrinsics; GPU builds' host passes (nvcc, hipcc) never need them.
+#if !defined(__CUDACC__) && !defined(__HIPCC__) && defined(__SSE__)
+#define SEIS_HOST_X86_STREAMING 1
+#include <immintrin.h>
+#endif
 
 namespace seis {
 
@@ -134,11 +140,35 @@ template <int N>
 KOKKOS_FORCEINLINE_FUNCTION void store_pack(float* p, const Pack<N>& v) {
   for (int l = 0; l < N; ++l) p[l] = v.lane[l];
 }
+// x86 streaming stores (movntps) of whole aligned packs; other hosts and the scalar case store through the cache.
+// They are weakly ordered: a thread ends its work with nontemporal_fence() before others may read what it wrote.
 template <int N>
 KOKKOS_FORCEINLINE_FUNCTION void store_pack_nontemporal(float* p, const Pack<N>& v) {
+#if defined(SEIS_HOST_X86_STREAMING) && defined(__AVX__)
+  if constexpr (N == 8) return _mm256_stream_ps(p, _mm256_loadu_ps(v.lane));
+#endif
+#if defined(SEIS_HOST_X86_STREAMING)
+  if constexpr (N == 4) return _mm_stream_ps(p, _mm_loadu_ps(v.lane));
+#endif
   store_pack(p, v);
 }
 #endif
+
+// Orders a thread's streaming stores before its later stores (x86 sfence); GPU streaming stores need none.
+KOKKOS_FORCEINLINE_FUNCTION void nontemporal_fence() {
+#if defined(SEIS_HOST_X86_STREAMING)
+  _mm_sfence();
+#endif
+}
+
+// Asks for the cache line at p in the core's L2 ahead of its use (a host's prefetcht1); no-op on GPUs.
+KOKKOS_FORCEINLINE_FUNCTION void prefetch_l2(const float* p) {
+#if !defined(__CUDACC__) && !defined(__HIPCC__) && (defined(__GNUC__) || defined(__clang__))
+  __builtin_prefetch(p, 0, 2);
+#else
+  (void)p;
+#endif
+}
 
 #if !defined(SEIS_DEVICE_HIP)
 // CUDA and the host reach team scratch through ordinary (generic) pointers.
