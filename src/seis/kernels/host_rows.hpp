@@ -167,6 +167,7 @@ struct HostRows {
   void segment(int x, int n, int y, int z) const {
     alignas(64) float acc[host_span];
     const float* c = in + L.offset(x, y, z);
+    epilogue.prefetch_row(L, x, y, z, n);
     // The y taps up to 4 join the x pass (9 row pointers in all); further ones take a pass of their own.
     constexpr int joined = uses_x(Op) && uses_y(Op) ? (R < 4 ? R : 4) : 0;
     if constexpr (uses_x(Op)) {

@@ -61,6 +61,7 @@ struct StoreResult {
   KOKKOS_FORCEINLINE_FUNCTION Ahead<VEC> fetch(const FieldLayout&, int, int, int, int, int) const {
     return {};
   }
+  void prefetch_row(const FieldLayout&, int, int, int, int) const {}  // the host engine's: nothing to read
 
   // acc holds the operator at x .. x + VEC - 1 of row (y, z); lanes [first, last) lie inside the launch's box.
   template <int VEC>

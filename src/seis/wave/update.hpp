@@ -146,6 +146,15 @@ struct WaveUpdate {
   KOKKOS_FORCEINLINE_FUNCTION Ahead<VEC> fetch(const FieldLayout& L, int x, int y, int z, int first, int last) const {
     return a.template fetch<VEC, Where>(L, x, y, z, first, last);
   }
+  // The host row engine asks for the rows of u_prev and q under n floats from x before the operator's passes, so
+  // that their misses overlap the passes instead of stalling the update (perf/NOTES.md 34).
+  void prefetch_row(const FieldLayout& L, int x, int y, int z, int n) const {
+    const index_t o = L.offset(x, y, z);
+    for (int i = 0; i < n; i += 16) {
+      prefetch_l2(a.u_prev + o + i);
+      prefetch_l2(a.q + o + i);
+    }
+  }
 
   template <int VEC>
   KOKKOS_FORCEINLINE_FUNCTION void operator()(const FieldLayout& L, int x, int y, int z, const Pack<VEC>& u,
