@@ -9,7 +9,7 @@
 
 namespace {
 
-TEST(Layout, InteriorRowsStartOn256ByteBoundaries) {
+TEST(Layout, InteriorRowsStartOnTheLayoutsAlignment) {
   for (int R = 0; R <= seis::max_radius; ++R) {
     const auto L = seis::make_layout(37, 5, 3, R);
     seis::Field<Kokkos::HostSpace> field("f", L);
