@@ -72,10 +72,11 @@ inline HostBlocks host_blocks(const FieldLayout& L, const Box& box, int radius, 
 namespace detail {
 // The x pass of a row segment: acc[i] = centre * c[i] + sum of w[m] (c[i - m] + c[i + m]) for n floats (a multiple
 // of host_pass_width; c may be unaligned). With GCC or Clang on the host, three vector loads per 16 floats and the
-// +-m neighbours shuffled out of them (valignd on AVX-512) instead of 2R unaligned loads, half of which split
-// cache lines; elsewhere a loop the compiler vectorises.
+// +-m neighbours shuffled out of them (valignd, vpermt2ps on AVX-512) instead of 2R unaligned loads, half of which
+// split cache lines; elsewhere a loop the compiler vectorises.
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__) && !defined(__HIPCC__)
-typedef float HostVector __attribute__((vector_size(4 * host_pass_width), aligned(4)));
+// may_alias: the vectors read and write float arrays (as the compilers' own unaligned __m512_u does).
+typedef float HostVector __attribute__((vector_size(4 * host_pass_width), aligned(4), __may_alias__));
 template <int S>
 inline HostVector host_shifted(HostVector a, HostVector b) {  // floats S .. S + 15 of a followed by b
 #if defined(__clang__)
@@ -95,7 +96,7 @@ inline HostVector host_x_taps(HostVector before, HostVector here, HostVector aft
   ((sum += w[M + 1] * (host_shifted<host_pass_width - M - 1>(before, here) + host_shifted<M + 1>(here, after))), ...);
   return sum;
 }
-// The y taps m = 1..Y at float i: the rows above and below as unaligned vector loads.
+// The y taps m = 1..Y of the 16 floats at c: the rows above and below as unaligned vector loads.
 template <int R, int... M>
 inline HostVector host_y_taps(const float* c, std::ptrdiff_t s, const float (&w)[R + 1],
                               std::integer_sequence<int, M...>) {
