@@ -153,8 +153,9 @@ struct HostRows {
     const int by = item % blocks.blocks_y, bz = item / blocks.blocks_y;
     const int y_begin = box.y0 + by * blocks.rows, y_end = std::min(y_begin + blocks.rows, box.y1);
     const int z_begin = box.z0 + bz * blocks.planes, z_end = std::min(z_begin + blocks.planes, box.z1);
-    // Passes cover whole vectors of V floats from a multiple of V; the floats past nx they read are the row's
-    // padding and the next row's lead (never past the allocation: halo rows follow every interior row).
+    // Passes cover whole vectors of V floats from a multiple of V and read the vector before and after each run:
+    // before x = 0 lies the row's lead (>= V floats in host builds), past nx its padding and the next row's lead
+    // (never past the allocation: halo rows follow every interior row).
     const int x_head = box.x0 / V * V, x_end = (box.x1 + V - 1) / V * V;
     for (int z = z_begin; z < z_end; ++z)
       for (int y = y_begin; y < y_end; ++y)
@@ -176,8 +177,7 @@ struct HostRows {
     } else {
       for (int i = 0; i < n; ++i) acc[i] = w.center * c[i];
     }
-    if constexpr (uses_y(Op) && joined == 0) axis(acc, c, n, L.ldx, w.y);
-    if constexpr (joined > 0 && R > 4) axis_pass<5, R>(acc, c, n, L.ldx, w.y);
+    if constexpr (uses_y(Op)) axis<joined + 1>(acc, c, n, L.ldx, w.y);
     if constexpr (uses_z(Op)) {
       // The row R + 1 planes on is this row's next new input: ask for it now, a plane's work ahead.
       for (int i = 0; i < n; i += V) prefetch_l2(c + std::ptrdiff_t(R + 1) * L.plane + i);
@@ -195,10 +195,13 @@ struct HostRows {
     }
   }
 
-  // acc[i] += the taps m = 1..R along the axis of stride s, four pairs (eight row pointers) per pass.
+  // acc[i] += the taps m = From..R along the axis of stride s, four pairs (eight row pointers) per pass.
+  template <int From = 1>
   static void axis(float* acc, const float* c, int n, std::ptrdiff_t s, const float (&wa)[R + 1]) {
-    axis_pass<1, (R < 4 ? R : 4)>(acc, c, n, s, wa);
-    if constexpr (R > 4) axis_pass<5, R>(acc, c, n, s, wa);
+    if constexpr (From <= R) {
+      axis_pass<From, (From + 3 < R ? From + 3 : R)>(acc, c, n, s, wa);
+      axis<From + 4>(acc, c, n, s, wa);
+    }
   }
   template <int M0, int M1>
   static void axis_pass(float* acc, const float* c, int n, std::ptrdiff_t s, const float (&wa)[R + 1]) {
