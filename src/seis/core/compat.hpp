@@ -38,6 +38,14 @@ inline void check_last_launch(const char* what) {
 #endif
 }
 
+// The policy trait of kernels whose functor holds 512 bytes to 4 KB (the wave epilogue's arrays, the shapes' boxes
+// and divisors). Kokkos' CUDA backend passes such a functor through one constant-memory buffer that every
+// instance shares, and before each launch the host waits for the previous such kernel to finish
+// (cudaEventSynchronize in Kokkos 3.4's constant-memory launch): kernels on separate instances never overlap and
+// the GPU idles between kernels while the host wakes, copies and launches. With this hint the functor is a kernel
+// argument (up to 4 KB) and launches queue without a host wait.
+using FunctorAsArgument = Kokkos::Experimental::WorkItemProperty::HintLightWeight_t;
+
 // `count` execution-space instances that may run concurrently: one stream each on CUDA and HIP; on host
 // backends copies of the default instance (their kernels then run one after the other). fork() and join() order
 // them on the device through events, without a host fence: what instance 0 enqueued before fork() runs before

@@ -99,8 +99,9 @@ struct TileStencil {
                                                           : (is_hip_space<ExecSpace>() ? 256 : 0);
   using Policy = std::conditional_t<
       (Bound > 0),
-      Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<unsigned(Bound), unsigned(Occupancy::min_teams(R))>>,
-      Kokkos::TeamPolicy<ExecSpace>>;
+      Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<unsigned(Bound), unsigned(Occupancy::min_teams(R))>,
+                         compat::FunctorAsArgument>,
+      Kokkos::TeamPolicy<ExecSpace, compat::FunctorAsArgument>>;
 
   const float* in;
   FieldLayout L;

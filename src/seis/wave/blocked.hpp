@@ -42,9 +42,9 @@ struct BlockedStep {
   static constexpr bool eta_tile = E != EtaSource::profiles && Where != Region::inner;
   static constexpr bool teams = U == USource::scratch || eta_tile;
   static constexpr int scratch_level = 0;
-  using Policy = std::conditional_t<
-      teams, Kokkos::TeamPolicy<ExecSpace, ShapeBounds<ExecSpace, 512>>,
-      Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>, Kokkos::IndexType<int>, ShapeBounds<ExecSpace, 512>>>;
+  using Policy = std::conditional_t<teams, ShapeTeamPolicy<ExecSpace, 512>,
+                                    Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>, Kokkos::IndexType<int>,
+                                                          ShapeBounds<ExecSpace, 512>, compat::FunctorAsArgument>>;
   using ScratchView =
       Kokkos::View<float*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
 

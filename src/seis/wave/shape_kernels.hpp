@@ -48,6 +48,9 @@ struct TwoSteps {
 template <class ExecSpace, unsigned Threads>
 using ShapeBounds =
     std::conditional_t<is_hip_space<ExecSpace>(), Kokkos::LaunchBounds<Threads, 1u>, Kokkos::LaunchBounds<>>;
+// A shape's team policy: its bound, and its functor (boxes, divisors, arrays: over 512 bytes) as a kernel argument.
+template <class ExecSpace, unsigned Threads>
+using ShapeTeamPolicy = Kokkos::TeamPolicy<ExecSpace, ShapeBounds<ExecSpace, Threads>, compat::FunctorAsArgument>;
 
 // What a launch of a shape needs besides its boxes.
 struct ShapeStep {

@@ -55,7 +55,7 @@ template <class ExecSpace, int R, Region Where, ZWalk Z, bool DB>
 struct StreamingStep {
   static constexpr bool teams = true;
   static constexpr int scratch_level = 0;
-  using Policy = Kokkos::TeamPolicy<ExecSpace, ShapeBounds<ExecSpace, 512>>;
+  using Policy = ShapeTeamPolicy<ExecSpace, 512>;
   using Member = typename Policy::member_type;
   using ScratchView =
       Kokkos::View<float*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;

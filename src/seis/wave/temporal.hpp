@@ -19,7 +19,7 @@ struct TwoStepStreaming {
   static constexpr bool gpu = is_gpu_space<ExecSpace>();
   // Hosts keep every column's registers in scratch too: more than level 0's 32 KB.
   static constexpr int scratch_level = gpu ? 0 : 1;
-  using Policy = Kokkos::TeamPolicy<ExecSpace, ShapeBounds<ExecSpace, 640>>;  // (16 + 2R)^2 up to R = 4
+  using Policy = ShapeTeamPolicy<ExecSpace, 640>;  // (16 + 2R)^2 up to R = 4
   using Member = typename Policy::member_type;
   using ScratchView =
       Kokkos::View<float*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
