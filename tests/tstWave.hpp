@@ -133,7 +133,7 @@ TEST(TEST_CATEGORY, WaveShapesMatchReference) {
   }
 }
 
-// A launch of more blocks than a GPU grid's y dimension holds (65535): gmem with one-point blocks, 66700 of them.
+// gmem with one-point blocks, 66700 of them: a GPU grid as large as the box along each axis.
 TEST(TEST_CATEGORY, WaveShapesLaunchManyBlocks) {
   std::mt19937 rng(seis::test::test_seed());
   auto s = agreement_setup(4, rng, 100);

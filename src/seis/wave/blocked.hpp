@@ -42,9 +42,10 @@ struct BlockedStep {
   static constexpr bool eta_tile = E != EtaSource::profiles && Where != Region::inner;
   static constexpr bool teams = U == USource::scratch || eta_tile;
   static constexpr int scratch_level = 0;
-  using Policy = std::conditional_t<teams, ShapeTeamPolicy<ExecSpace, 512>,
-                                    Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>, Kokkos::IndexType<int>,
-                                                          ShapeBounds<ExecSpace, 512>, compat::FunctorAsArgument>>;
+  using Policy = std::conditional_t<
+      teams, ShapeTeamPolicy<ExecSpace, 512>,
+      Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>,
+                            Kokkos::IndexType<int>, ShapeBounds<ExecSpace, 512>, compat::FunctorAsArgument>>;
   using ScratchView =
       Kokkos::View<float*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
 
@@ -149,23 +150,28 @@ struct BlockedStep {
     }
     if constexpr (teams) team.team_barrier();
 
-    for (int p = rank; p < points; p += size) point(o, p, u_tile, eta);
+    for (int p = rank; p < points; p += size) {
+      int l[3];
+      decode(p, l);
+      const int x = o.x0 + l[0], y = o.y0 + l[1], z = o.z0 + l[2];
+      if (x < o.box.x1 && y < o.box.y1 && z < o.box.z1) point(x, y, z, l, u_tile, eta);
+    }
   }
 
-  // Without scratch (gmem, smem_eta's inner launches) the block is not a team: an MDRangePolicy over (block, point
-  // of the block) with tiles of one block. Kokkos launches team kernels preferring shared memory over L1,
-  // which left gmem's neighbour reuse 23 KB of L1 on an H100 (perf/NOTES.md 23); MDRange launches keep the L1.
-  KOKKOS_FUNCTION void operator()(int block, int p) const {
-    point(tile_origin(boxes, d, t, block), p, nullptr, nullptr);
+  // Without scratch (gmem, smem_eta's inner launches) the block is not a team: an MDRangePolicy over the points of
+  // one box with tiles of one block, so that the GPU's 3D thread and block indices give the point with no decode
+  // (the paper's shape; decoding a league rank and a team rank was a third of gmem's instructions). Kokkos
+  // launches team kernels preferring shared memory over L1, which left gmem's neighbour reuse 23 KB of L1 on an
+  // H100 (perf/NOTES.md 23); MDRange launches keep the L1.
+  KOKKOS_FUNCTION void operator()(int x, int y, int z) const {
+    const int none[3] = {0, 0, 0};
+    point(x, y, z, none, nullptr, nullptr);
   }
 
-  // Point p of the block at o: lap(u) from global memory or the staged star, the update.
-  KOKKOS_FORCEINLINE_FUNCTION void point(const TileOrigin& o, int p, const float* u_tile, const float* eta) const {
-    const int lz = d.txy.divide(p);
-    const int ly = d.tx.divide(p - lz * t.tx * t.ty);
-    const int lx = p - lz * t.tx * t.ty - ly * t.tx;
-    const int x = o.x0 + lx, y = o.y0 + ly, z = o.z0 + lz;
-    if (x >= o.box.x1 || y >= o.box.y1 || z >= o.box.z1) return;
+  // Point (x, y, z), at l in its block: lap(u) from global memory or the staged star, the update.
+  KOKKOS_FORCEINLINE_FUNCTION void point(int x, int y, int z, const int (&l)[3], const float* u_tile,
+                                         const float* eta) const {
+    const int lx = l[0], ly = l[1], lz = l[2];
     // Neighbour (dx, dy, dz) of the point, one axis at a time: offsets from the point's place, computed once
     // (index arithmetic per neighbour made these kernels instruction-bound, perf/NOTES.md 23).
     const float* here = u + L.offset(x, y, z);

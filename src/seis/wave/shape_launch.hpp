@@ -113,11 +113,13 @@ void launch_family(const ExecSpace& exec, Shape shape, int radius, Region where,
             policy.set_scratch_size(Kernel::scratch_level, Kokkos::PerTeam(Kernel::scratch_bytes(t)));
           Kokkos::parallel_for(Kernel::label, policy, kernel);
         } else {
-          const int points = t.tx * t.ty * t.nw;
-          // Blocks along the first index: Kokkos 3.4 caps both grid dimensions at the first one's limit, and a
-          // y dimension beyond 65535 blocks fails to launch.
-          Kokkos::parallel_for(Kernel::label, typename Kernel::Policy(exec, {0, 0}, {league, points}, {1, points}),
-                               kernel);
+          for (int b = 0; b < tiles.count; ++b) {
+            const Box& box = tiles.box[b];
+            Kokkos::parallel_for(
+                Kernel::label,
+                typename Kernel::Policy(exec, {box.x0, box.y0, box.z0}, {box.x1, box.y1, box.z1}, {t.tx, t.ty, t.nw}),
+                kernel);
+          }
         }
       });
     });
