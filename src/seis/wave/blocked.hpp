@@ -68,11 +68,12 @@ struct BlockedStep {
   KOKKOS_INLINE_FUNCTION static std::size_t u_floats(const TileShape& s) {
     return U == USource::scratch ? u_band(s, 0) + u_band(s, 1) + u_band(s, 2) : 0;
   }
-  // Place of (c, the star's coordinates in the box with its halo) in the array of `axis`.
-  KOKKOS_INLINE_FUNCTION std::size_t u_index(int axis, const int (&c)[3]) const {
+  // Place of (c, the star's coordinates in the box with its halo) in the array of `axis`. 32-bit (a launched
+  // tile's scratch fits; 64-bit offsets cost two instructions per add).
+  KOKKOS_INLINE_FUNCTION int u_index(int axis, const int (&c)[3]) const {
     const int ex = t.tx + (axis == 0 ? 2 * R : 0), ey = t.ty + (axis == 1 ? 2 * R : 0);
     const int x = c[0] - (axis == 0 ? 0 : R), y = c[1] - (axis == 1 ? 0 : R), z = c[2] - (axis == 2 ? 0 : R);
-    return (axis > 0 ? u_band(t, 0) : 0) + (axis > 1 ? u_band(t, 1) : 0) + (std::size_t(z) * ey + y) * ex + x;
+    return (axis > 0 ? int(u_band(t, 0)) : 0) + (axis > 1 ? int(u_band(t, 1)) : 0) + (z * ey + y) * ex + x;
   }
   KOKKOS_INLINE_FUNCTION static std::size_t eta_floats(const TileShape& s) {
     return eta_tile ? std::size_t(s.tx + 2) * (s.ty + 2) * (s.nw + 2) : 0;
@@ -86,7 +87,7 @@ struct BlockedStep {
   KOKKOS_INLINE_FUNCTION void stage_eta(float* tile, const int (&c)[3], const TileOrigin& o) const {
     const int x = o.x0 - 1 + c[0], y = o.y0 - 1 + c[1], z = o.z0 - 1 + c[2];
     if (x < o.box.x1 + 1 && y < o.box.y1 + 1 && z < o.box.z1 + 1)
-      tile[(std::size_t(c[2]) * (t.ty + 2) + c[1]) * (t.tx + 2) + c[0]] = a.eta_x[x] + a.eta_y[y] + a.eta_z[z];
+      tile[(c[2] * (t.ty + 2) + c[1]) * (t.tx + 2) + c[0]] = a.eta_x[x] + a.eta_y[y] + a.eta_z[z];
   }
 
   template <class Member>
@@ -173,15 +174,16 @@ struct BlockedStep {
                                          const float* eta) const {
     const int lx = l[0], ly = l[1], lz = l[2];
     // Neighbour (dx, dy, dz) of the point, one axis at a time: offsets from the point's place, computed once
-    // (index arithmetic per neighbour made these kernels instruction-bound, perf/NOTES.md 23).
+    // (index arithmetic per neighbour made these kernels instruction-bound, perf/NOTES.md 23), in 32 bits (a
+    // plane's offsets fit; FieldLayout refuses planes that do not).
     const float* here = u + L.offset(x, y, z);
-    const index_t plane = L.plane;
-    std::ptrdiff_t in_x = 0, in_y = 0, in_z = 0;
+    const int plane = L.plane;
+    int in_x = 0, in_y = 0, in_z = 0;
     int y_stride = 0, z_stride = 0;
     if constexpr (U == USource::scratch) {
-      in_x = std::ptrdiff_t(u_index(0, {lx + R, ly + R, lz + R}));
-      in_y = std::ptrdiff_t(u_index(1, {lx + R, ly + R, lz + R}));
-      in_z = std::ptrdiff_t(u_index(2, {lx + R, ly + R, lz + R}));
+      in_x = u_index(0, {lx + R, ly + R, lz + R});
+      in_y = u_index(1, {lx + R, ly + R, lz + R});
+      in_z = u_index(2, {lx + R, ly + R, lz + R});
       y_stride = t.tx;
       z_stride = t.tx * t.ty;
     }
@@ -201,7 +203,7 @@ struct BlockedStep {
     update_point<Where>(a, L, x, y, z, centre, lap, near, [&] {
       if constexpr (eta_tile) {
         const int ex = t.tx + 2, exy = (t.tx + 2) * (t.ty + 2);
-        const float* centre_eta = eta + (std::size_t(lz + 1) * (t.ty + 2) + (ly + 1)) * ex + lx + 1;
+        const float* centre_eta = eta + ((lz + 1) * (t.ty + 2) + (ly + 1)) * ex + lx + 1;
         const auto e = [&](int dx, int dy, int dz) { return centre_eta[dx + dy * ex + dz * exy]; };
         const float s = gradient_scale;
         return Damping<1>{{{e(0, 0, 0)}}, {{(e(1, 0, 0) - e(-1, 0, 0)) * s}}, 0.0f, (e(0, 1, 0) - e(0, -1, 0)) * s,
