@@ -7,6 +7,8 @@
 //                plain stores elsewhere; prefetch_l2 for the host row engine.
 // Pointers must be aligned to the access width (4 * N bytes); the field layout guarantees that for interior rows.
 // load_pack/store_pack are for global memory, load_scratch/store_scratch for team scratch.
+#include <cstdint>
+
 #include "seis/core/compat.hpp"
 
 // Host builds on x86 stream through SSE/AVX intrinsics; GPU builds' host passes (nvcc, hipcc) never need them.
@@ -259,6 +261,22 @@ KOKKOS_FORCEINLINE_FUNCTION void store_output(float* p, const Pack<N>& v, bool n
 }
 KOKKOS_FORCEINLINE_FUNCTION void store_output(float* p, float v, bool nontemporal) {
   store_output(p, Pack<1>{{v}}, nontemporal);
+}
+
+// The host row engine's store of n floats (src in L1) to a row of a field: with `nontemporal`, the part from the
+// first 32-byte boundary on as x86 streaming stores (movntps, AVX), the rest through the cache.
+inline void store_row(float* dst, const float* src, int n, bool nontemporal) {
+  int i = 0;
+#if defined(SEIS_HOST_X86_STREAMING) && defined(__AVX__)
+  if (nontemporal) {
+    const int head = static_cast<int>((32 - reinterpret_cast<std::uintptr_t>(dst) % 32) % 32 / sizeof(float));
+    for (; i < head && i < n; ++i) dst[i] = src[i];
+    for (; i + 8 <= n; i += 8) _mm256_stream_ps(dst + i, _mm256_loadu_ps(src + i));
+  }
+#else
+  (void)nontemporal;
+#endif
+  for (; i < n; ++i) dst[i] = src[i];
 }
 
 // seis::store_nontemporal(ptr, value): the scalar and vector streaming stores, named as the issue tracker does.

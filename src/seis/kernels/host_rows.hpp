@@ -18,8 +18,6 @@
 
 namespace seis {
 
-// 8 floats: one AVX2 register (two SSE ones); the epilogue's lane loops are its unit of vectorisation.
-inline constexpr int host_width = 8;
 // The passes' unit: 16 floats, one AVX-512 register (two AVX2 ones).
 inline constexpr int host_pass_width = 16;
 // Floats of a row per pass: the partial sums (2 KiB) stay in L1 between the passes.
@@ -138,9 +136,7 @@ inline void host_x_pass(const float* c, float* acc, int n, float centre, const f
 
 template <int R, Operator Op, class Epilogue>
 struct HostRows {
-  static constexpr int W = host_width;
   static constexpr int V = host_pass_width;
-  using Fetched = typename Epilogue::template Ahead<W>;
 
   const float* in;
   FieldLayout L;
@@ -164,7 +160,9 @@ struct HostRows {
   }
 
   // n floats of row (y, z) from x: the operator in passes (centre, x and y, then z in groups of four tap pairs)
-  // into partial sums that stay in L1, then the epilogue chunk by chunk. One pass over all 6R + 1 taps needs a
+  // into partial sums that stay in L1, then the epilogue over the row's points in the box (its host_row: loops
+  // over whole rows that the compiler vectorises, where the GPU's per-vector epilogue, run on 8-lane packs here,
+  // assembled its neighbour packs lane by lane, perf/NOTES.md 37). One pass over all 6R + 1 taps needs a
   // pointer per tap row, more than x86-64's 16 registers: GCC spilled them and reloaded one per tap.
   void segment(int x, int n, int y, int z) const {
     alignas(64) float acc[host_span];
@@ -183,16 +181,8 @@ struct HostRows {
       for (int i = 0; i < n; i += V) prefetch_l2(c + std::ptrdiff_t(R + 1) * L.plane + i);
       axis(acc, c, n, L.plane, w.z);
     }
-    const int x_full = (box.x0 + W - 1) / W * W, x_tail = std::max(box.x1 / W * W, x_full);
-    const int chunks_end = std::min(n, (box.x1 - x + W - 1) / W * W);
-    for (int i = std::max(box.x0 - x, 0) / W * W; i < chunks_end; i += W) {
-      const int xc = x + i;
-      // Whole chunks give the epilogue constant lane bounds, so its partial-store branch folds away.
-      if (xc >= x_full && xc < x_tail)
-        chunk(c + i, acc + i, xc, y, z, 0, W);
-      else
-        chunk(c + i, acc + i, xc, y, z, std::max(box.x0 - xc, 0), std::min(box.x1 - xc, W));
-    }
+    const int first = std::max(box.x0, x), last = std::min(box.x1, x + n);
+    if (first < last) epilogue.host_row(L, first, last, y, z, c + (first - x), acc + (first - x));
   }
 
   // acc[i] += the taps m = From..R along the axis of stride s, four pairs (eight row pointers) per pass.
@@ -219,31 +209,6 @@ struct HostRows {
       for (int m = M0; m <= M1; ++m) a += wa[m] * (below[m - M0][i] + above[m - M0][i]);
       acc[i] = a;
     }
-  }
-
-  // Lanes [first, last) of the W points at c (x of row (y, z)), their operator in sum, go to the epilogue.
-  KOKKOS_FORCEINLINE_FUNCTION void chunk(const float* c, const float* sum, int x, int y, int z, int first,
-                                         int last) const {
-    Pack<W> center;
-    float acc[W];
-    for (int l = 0; l < W; ++l) {
-      center.lane[l] = c[l];
-      acc[l] = sum[l];
-    }
-    const std::ptrdiff_t ldx = L.ldx, plane = L.plane;
-    Nearest<W> near{};
-    if constexpr (Epilogue::wants_neighbours) {
-      for (int l = 0; l < W; ++l) {
-        near.x_minus.lane[l] = c[l - 1];
-        near.x_plus.lane[l] = c[l + 1];
-        near.y_minus.lane[l] = c[l - ldx];
-        near.y_plus.lane[l] = c[l + ldx];
-        near.z_minus.lane[l] = c[l - plane];
-        near.z_plus.lane[l] = c[l + plane];
-      }
-    }
-    const Fetched ahead = epilogue.template fetch<W>(L, x, y, z, first, last);
-    epilogue(L, x, y, z, center, near, acc, first, last, ahead);
   }
 };
 

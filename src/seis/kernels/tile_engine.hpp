@@ -62,6 +62,10 @@ struct StoreResult {
     return {};
   }
   void prefetch_row(const FieldLayout&, int, int, int, int) const {}  // the host engine's: nothing to read
+  // The host engine's epilogue: the operator at x0 .. x1 - 1 of row (y, z) in sum is the output.
+  void host_row(const FieldLayout& L, int x0, int x1, int y, int z, const float*, float* sum) const {
+    store_row(out + L.offset(x0, y, z), sum, x1 - x0, nontemporal);
+  }
 
   // acc holds the operator at x .. x + VEC - 1 of row (y, z); lanes [first, last) lie inside the launch's box.
   template <int VEC>

@@ -9,6 +9,8 @@
 // Compulsory traffic: inner points read u, u_prev, q and write u_next (16 B); PML points also read and write
 // phi (24 B); the damping is per axis (1D arrays that stay in cache). u_prev, q and phi are loaded one plane ahead,
 // all as aligned vectors, and the PML's +-1 neighbours of u come from the stencil's registers and scratch.
+#include <algorithm>
+
 #include "seis/core/memory_ops.hpp"
 #include "seis/kernels/tile_engine.hpp"
 #include "seis/wave/pml.hpp"
@@ -102,6 +104,17 @@ struct WaveArrays {
     return 2.0f * u - prev + q_here * lap;
   }
 
+  // A PML point: u_next from its damping eta, its phi gradient term (the sum over axes of (eta[+1] - eta[-1])
+  // (u[+1] - u[-1]) / (4 h^2)), u, u_prev, q, lap(u) and phi; phi's new value in *phi_next.
+  KOKKOS_FORCEINLINE_FUNCTION static float pml_update(float eta, float gradient, float u, float prev, float q_here,
+                                                      float lap, float phi, float* phi_next) {
+    // One division for both denominators: the division is the longest dependent chain of the update.
+    const float phi_damping = 1.0f + eta, u_damping = 1.0f + 2.0f * eta;
+    const float reciprocal = 1.0f / (phi_damping * u_damping);
+    *phi_next = (phi - gradient) * (u_damping * reciprocal);
+    return ((2.0f + 2.0f * eta - eta * eta) * u - prev + q_here * (lap + phi)) * (phi_damping * reciprocal);
+  }
+
   // Lane l of a PML vector: u_next, and phi's new value in *phi_next.
   template <int VEC>
   KOKKOS_FORCEINLINE_FUNCTION static float pml_point(int l, const Damping<VEC>& d, const Pack<VEC>& u,
@@ -111,12 +124,35 @@ struct WaveArrays {
     const float gradient = d.gradient_x.lane[l] * (near.x_plus.lane[l] - near.x_minus.lane[l]) +
                            d.gradient_y * (near.y_plus.lane[l] - near.y_minus.lane[l]) +
                            d.gradient_z * (near.z_plus.lane[l] - near.z_minus.lane[l]);
-    // One division for both denominators: the division is the longest dependent chain of the update.
-    const float phi_damping = 1.0f + eta, u_damping = 1.0f + 2.0f * eta;
-    const float reciprocal = 1.0f / (phi_damping * u_damping);
-    *phi_next = (a.phi.lane[l] - gradient) * (u_damping * reciprocal);
-    return ((2.0f + 2.0f * eta - eta * eta) * u.lane[l] - a.prev.lane[l] + a.q.lane[l] * (lap + a.phi.lane[l])) *
-           (phi_damping * reciprocal);
+    return pml_update(eta, gradient, u.lane[l], a.prev.lane[l], a.q.lane[l], lap, a.phi.lane[l], phi_next);
+  }
+
+  // The host row engine's update of row (y, z) from x0 (u at c, lap(u) in sum, both from x0; sum is overwritten)
+  // for the n points of [b, e): inner points, or points of one slab (their phi row contiguous in x).
+  void host_inner(const float* c, float* sum, const float* prev, const float* q_row, int b, int e) const {
+#if defined(_OPENMP)
+#pragma omp simd
+#endif
+    for (int i = b; i < e; ++i) sum[i] = inner_point(c[i], prev[i], q_row[i], sum[i]);
+  }
+  void host_layer(const FieldLayout& L, int x0, int y, int z, const float* c, float* sum, const float* prev,
+                  const float* q_row, int b, int e) const {
+    if (b >= e) return;
+    float* phi_row = phi + pml.slab_index(pml.slab_of(x0 + b, y, z), x0 + b, y, z) - b;
+    const float* ex = eta_x + x0;
+    const float* gx = gradient_x + x0;
+    const float ey = eta_y[y], ez = eta_z[z], gy = gradient_y[y], gz = gradient_z[z];
+    const std::ptrdiff_t ldx = L.ldx, plane = L.plane;
+#if defined(_OPENMP)
+#pragma omp simd
+#endif
+    for (int i = b; i < e; ++i) {
+      const float gradient =
+          gx[i] * (c[i + 1] - c[i - 1]) + gy * (c[i + ldx] - c[i - ldx]) + gz * (c[i + plane] - c[i - plane]);
+      float phi_next;
+      sum[i] = pml_update(ex[i] + ey + ez, gradient, c[i], prev[i], q_row[i], sum[i], phi_row[i], &phi_next);
+      phi_row[i] = phi_next;
+    }
   }
 
   // Stores u_next: the whole vector, or the lanes [first, last) of a vector that straddles the box's edge (the
@@ -154,6 +190,28 @@ struct WaveUpdate {
       prefetch_l2(a.u_prev + o + i);
       prefetch_l2(a.q + o + i);
     }
+  }
+
+  // The host row engine's epilogue: points x0 .. x1 - 1 of row (y, z), u at c and lap(u) in sum from x0. A row of
+  // the layer's x slabs splits into its low slab, the inner points and its high slab; other layer rows lie in one
+  // y or z slab (the PML launches' boxes are slabs: one run).
+  void host_row(const FieldLayout& L, int x0, int x1, int y, int z, const float* c, float* sum) const {
+    const index_t o = L.offset(x0, y, z);
+    const float* prev = a.u_prev + o;
+    const float* q_row = a.q + o;
+    const int n = x1 - x0;
+    const Box& inner = a.pml.inner;
+    if constexpr (Where == Region::inner) {
+      a.host_inner(c, sum, prev, q_row, 0, n);
+    } else if (y < inner.y0 || y >= inner.y1 || z < inner.z0 || z >= inner.z1) {
+      a.host_layer(L, x0, y, z, c, sum, prev, q_row, 0, n);
+    } else {
+      const int low = std::clamp(inner.x0 - x0, 0, n), high = std::clamp(inner.x1 - x0, low, n);
+      a.host_layer(L, x0, y, z, c, sum, prev, q_row, 0, low);
+      a.host_inner(c, sum, prev, q_row, low, high);
+      a.host_layer(L, x0, y, z, c, sum, prev, q_row, high, n);
+    }
+    store_row(a.u_prev + o, sum, n, a.nontemporal);
   }
 
   template <int VEC>
