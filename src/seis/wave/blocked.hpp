@@ -161,7 +161,7 @@ struct BlockedStep {
 
   // Without scratch (gmem, smem_eta's inner launches) the block is not a team: an MDRangePolicy over the points of
   // one box with tiles of one block, so that the GPU's 3D thread and block indices give the point with no decode
-  // (the paper's shape; decoding a league rank and a team rank was a third of gmem's instructions). Kokkos
+  // (the paper's shape; the decodes were 5% of gmem's instructions, perf/NOTES.md 36). Kokkos
   // launches team kernels preferring shared memory over L1, which left gmem's neighbour reuse 23 KB of L1 on an
   // H100 (perf/NOTES.md 23); MDRange launches keep the L1.
   KOKKOS_FUNCTION void operator()(int x, int y, int z) const {
