@@ -277,13 +277,23 @@ int run(const mpi::World& world, int argc, char** argv) {
   const double copy = world.sum(sim.copy_bandwidth());
   int restarted_at = 0;
   if (config.restart) {
-    require(fs::exists(checkpoint), "--restart: no checkpoint at ", checkpoint);
-    sim.restore(io::read_checkpoint(checkpoint, print));
+    // Ranks stopped while writing a round of checkpoints hold different newest steps; each keeps its previous one
+    // too, so they restart from the newest step they all hold.
+    const std::string previous = io::previous_checkpoint(checkpoint);
+    const int newest = io::checkpoint_step(checkpoint, print), older = io::checkpoint_step(previous, print);
+    require(newest >= 0 || older >= 0, "--restart: no checkpoint at ", checkpoint);
+    const int common = world.min(std::max(newest, older));
+    require(world.min(int(newest == common || older == common)) == 1,
+            "--restart: the ranks' checkpoints have no step in common (the newest all reach is ", common,
+            ", this rank's hold ", newest, " and ", older, "); restart from the beginning");
+    const std::string& from = newest == common ? checkpoint : previous;
+    sim.restore(io::read_checkpoint(from, print));
     restarted_at = sim.step();
-    const int first = world.min(restarted_at), last = world.max(restarted_at);
-    require(first == last, "--restart: the ranks' checkpoints hold steps ", first, " to ", last,
-            " (a checkpoint was cut short); restart from the beginning");
-    if (root) std::cout << "restarted from " << checkpoint << " at step " << restarted_at << "\n";
+    if (root) std::cout << "restarted from " << from << " at step " << restarted_at << "\n";
+  } else if (config.checkpoint_every > 0) {
+    // A new run's checkpoints start afresh: an older run's would otherwise be kept as the previous generation.
+    fs::remove(checkpoint);
+    fs::remove(io::previous_checkpoint(checkpoint));
   }
 
   std::vector<std::string> files;

@@ -42,23 +42,33 @@ echo "bitwise: $passed runs of 1 to 8 ranks identical to the one-process seismog
 grep -q '"halo_buffers": "host memory"' "$work/seven-2x2/run.json"
 grep -q '"parts_y_by_z": "2x4"' "$work/seven-2x4/run.json"
 
-# Restart: SIGTERM to mpirun (it ends every rank) after all four ranks' first checkpoints, then --restart.
+# Restart: SIGTERM to mpirun (it ends every rank) once all four ranks hold two checkpoints, then --restart.
 long=(--grid 64x60x50 --spacing 20 --model layered --duration 4.0 --f0 12 --ndamp 8 --quiet --decomposition 2x2
       --receivers 160,600,200:1100,600,200:48)
 "$serial" "${long[@]/2x2/1x1}" --output "$work/whole" > "$work/whole.log"
 "${launch[@]}" -np 4 "$mpi" "${long[@]}" --output "$work/killed" --checkpoint-every 30 > "$work/killed.log" 2>&1 &
 pid=$!
 for _ in $(seq 1200); do
-  [ "$(ls "$work"/killed/checkpoint.rank000?.bin 2>/dev/null | wc -l)" -eq 4 ] && break
+  [ "$(ls "$work"/killed/checkpoint.rank000?.bin.previous 2>/dev/null | wc -l)" -eq 4 ] && break
   sleep 0.05
 done
 kill -TERM "$pid" 2>/dev/null || { echo "FAIL: the run ended before it could be killed" >&2; exit 1; }
 wait "$pid" 2>/dev/null || true
 [ ! -e "$work/killed/seismogram.sgy" ] || { echo "FAIL: the killed run wrote a seismogram" >&2; exit 1; }
 cp -r "$work/killed" "$work/killed-copy"
+cp -r "$work/killed" "$work/cut-short"
 "${launch[@]}" -np 4 "$mpi" "${long[@]}" --output "$work/killed" --checkpoint-every 30 --restart > "$work/restart.log" 2>&1
 cmp "$work/whole/seismogram.sgy" "$work/killed/seismogram.sgy"
 echo "restart: 4 ranks killed and restarted, seismogram identical ($(grep -o 'at step [0-9]*' "$work/restart.log"))"
+# A round cut short (rank 1 stopped before renaming its newest checkpoint): the ranks go back to the previous round.
+newest=$(grep -o 'at step [0-9]*' "$work/restart.log")
+rm "$work/cut-short/checkpoint.rank0001.bin"
+"${launch[@]}" -np 4 "$mpi" "${long[@]}" --output "$work/cut-short" --checkpoint-every 30 --restart > "$work/cut-short.log" 2>&1
+cmp "$work/whole/seismogram.sgy" "$work/cut-short/seismogram.sgy"
+older=$(grep -o 'at step [0-9]*' "$work/cut-short.log")
+[ "${older#at step }" -eq $(( ${newest#at step } - 30 )) ] ||
+  { echo "FAIL: a round cut short restarted $older, the previous round is 30 steps before $newest" >&2; exit 1; }
+echo "restart: a round cut short on one rank restarted from the previous round ($older), seismogram identical"
 
 expect_failure() {  # expect_failure TEXT RANKS ARGS...: non-zero exit within 120 s, TEXT in the output
   local text=$1 ranks=$2; shift 2
@@ -66,13 +76,15 @@ expect_failure() {  # expect_failure TEXT RANKS ARGS...: non-zero exit within 12
   [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -q -- "$text" "$work/failure.log" ||
     { echo "FAIL: '$*' exited $rc: $(tail -5 "$work/failure.log")" >&2; exit 1; }
 }
-rm "$work/killed-copy/checkpoint.rank0001.bin"
+rm "$work/killed-copy/checkpoint.rank0001.bin" "$work/killed-copy/checkpoint.rank0002.bin.previous"
+expect_failure "have no step in common" 4 "${long[@]}" --output "$work/killed-copy" --restart
+rm "$work/killed-copy/checkpoint.rank0001.bin.previous"
 expect_failure "rank 1: --restart: no checkpoint at $work/killed-copy/checkpoint.rank0001.bin" 4 \
   "${long[@]}" --output "$work/killed-copy" --restart
 expect_failure "belongs to another run" 4 "${long[@]/2x2/4x1}" --output "$work/killed" --restart
 expect_failure "has 6 parts, the run has 4 MPI ranks" 4 "${long[@]/2x2/3x2}" --output "$work/x"
 expect_failure "fewer than the stencil radius" 8 "${small[@]}" --radius 8 --decomposition 8x1 --output "$work/x"
-echo "failures: a missing checkpoint, another decomposition's checkpoints and bad decompositions end every rank"
+echo "failures: checkpoints missing or of no common step, another decomposition's and bad decompositions end every rank"
 
 # A stalled rank: the others give up after --mpi-timeout and end the run.
 "${launch[@]}" -np 2 "$mpi" --grid 64x60x50 --ndamp 8 --duration 30 --quiet --decomposition 2x1 --mpi-timeout 3 \

@@ -11,6 +11,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include <unistd.h>
+
 #include "seis/core/error.hpp"
 #include "seis/io/outputs.hpp"
 
@@ -76,6 +78,21 @@ struct Header {
   std::int64_t step, u, u_prev, phi, traces, fingerprint;
 };
 
+// Opens the checkpoint at PATH and reads its header, refusing a file that is not one or is another run's.
+Header read_header(std::ifstream& in, const std::string& path, const std::string& fingerprint) {
+  require(in.good(), "checkpoint ", path, ": cannot be opened");
+  Header h{};
+  in.read(reinterpret_cast<char*>(&h), sizeof h);
+  require(in.good() && std::memcmp(h.magic, magic, sizeof magic) == 0, "checkpoint ", path,
+          ": not a seis-wave checkpoint");
+  require(h.fingerprint >= 0 && h.fingerprint < (1 << 20), "checkpoint ", path, ": corrupt header");
+  std::string stored(std::size_t(h.fingerprint), '\0');
+  in.read(stored.data(), std::streamsize(stored.size()));
+  require(stored == fingerprint, "checkpoint ", path, " belongs to another run:\n  its parameters: ", stored,
+          "\n  this run's:     ", fingerprint);
+  return h;
+}
+
 }  // namespace
 
 void write_checkpoint(const std::string& path, const wave::State& s, const std::string& fingerprint) {
@@ -96,24 +113,26 @@ void write_checkpoint(const std::string& path, const wave::State& s, const std::
     for (const auto* array : {&s.u, &s.u_prev, &s.phi, &s.traces})
       ok = ok && std::fwrite(array->data(), sizeof(float), array->size(), file) == array->size();
     ok = std::fflush(file) == 0 && ok;
+    // On disk before the rename: after a machine crash the name must not point at blocks never written.
+    ok = ::fsync(::fileno(file)) == 0 && ok;
     ok = std::fclose(file) == 0 && ok;
     require(ok, "checkpoint ", temporary, ": write failed (disk full?)");
   }
+  if (std::filesystem::exists(path)) std::filesystem::rename(path, previous_checkpoint(path));
   std::filesystem::rename(temporary, path);
+}
+
+std::string previous_checkpoint(const std::string& path) { return path + ".previous"; }
+
+int checkpoint_step(const std::string& path, const std::string& fingerprint) {
+  if (!std::filesystem::exists(path)) return -1;
+  std::ifstream in(path, std::ios::binary);
+  return int(read_header(in, path, fingerprint).step);
 }
 
 wave::State read_checkpoint(const std::string& path, const std::string& fingerprint) {
   std::ifstream in(path, std::ios::binary);
-  require(in.good(), "checkpoint ", path, ": cannot be opened");
-  Header h{};
-  in.read(reinterpret_cast<char*>(&h), sizeof h);
-  require(in.good() && std::memcmp(h.magic, magic, sizeof magic) == 0, "checkpoint ", path,
-          ": not a seis-wave checkpoint");
-  require(h.fingerprint >= 0 && h.fingerprint < (1 << 20), "checkpoint ", path, ": corrupt header");
-  std::string stored(std::size_t(h.fingerprint), '\0');
-  in.read(stored.data(), std::streamsize(stored.size()));
-  require(stored == fingerprint, "checkpoint ", path, " belongs to another run:\n  its parameters: ", stored,
-          "\n  this run's:     ", fingerprint);
+  const Header h = read_header(in, path, fingerprint);
   wave::State s;
   s.step = int(h.step);
   auto read = [&](std::vector<float>& array, std::int64_t count) {

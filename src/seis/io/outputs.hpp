@@ -30,10 +30,14 @@ void write_png(const std::string& path, const std::vector<float>& values, int ro
 void write_snapshot(const std::string& path, const std::vector<float>& values, const wave::Subdomain& part, double h,
                     int step, double time);
 
-// Checkpoint: a header (magic, version, sizes, step) and the state's arrays, written to PATH.tmp, flushed, then
-// renamed over PATH, so a crash leaves either the old or the new checkpoint, never half of one. `fingerprint`
-// names the run's parameters; restoring with other parameters is refused.
+// Checkpoint: a header (magic, version, sizes, step) and the state's arrays, written to PATH.tmp, flushed to disk,
+// then renamed over PATH, so a crash leaves either the old or the new checkpoint, never half of one. The one it
+// replaces is kept as previous_checkpoint(PATH): ranks killed while writing a round have a step in common.
+// `fingerprint` names the run's parameters; restoring with other parameters is refused.
 void write_checkpoint(const std::string& path, const wave::State& state, const std::string& fingerprint);
 wave::State read_checkpoint(const std::string& path, const std::string& fingerprint);
+std::string previous_checkpoint(const std::string& path);
+// The step the checkpoint at PATH holds, from its header; -1 where there is none.
+int checkpoint_step(const std::string& path, const std::string& fingerprint);
 
 }  // namespace seis::io
