@@ -36,12 +36,6 @@ inline std::size_t host_block_bytes(int concurrency) {
   return static_cast<std::size_t>(last_level) / std::size_t(2 * std::max(concurrency, 1));
 }
 
-// The +-1 neighbours of VEC points along each axis (the epilogues' wants_neighbours).
-template <int VEC>
-struct Nearest {
-  Pack<VEC> x_minus, x_plus, y_minus, y_plus, z_minus, z_plus;
-};
-
 struct HostBlocks {
   int rows, planes, blocks_y, blocks_z;
   int items() const { return blocks_y * blocks_z; }

@@ -37,6 +37,12 @@ struct Sources {
   static_assert(!ring || Z == ZSource::window, "a ring feeds the z window's front");
 };
 
+// The +-1 neighbours of VEC points along each axis (the epilogues' wants_neighbours).
+template <int VEC>
+struct Nearest {
+  Pack<VEC> x_minus, x_plus, y_minus, y_plus, z_minus, z_plus;
+};
+
 // Launch bounds of a tile kernel: the largest team it is compiled for (0: the backend's default) and, for that
 // team, how many teams an SM should hold at once (which caps registers per thread).
 struct DefaultOccupancy {

@@ -37,6 +37,10 @@ struct PmlGeometry {
   KOKKOS_INLINE_FUNCTION bool is_inner(int i, int j, int k) const {
     return i >= inner.x0 && i < inner.x1 && j >= inner.y0 && j < inner.y1 && k >= inner.z0 && k < inner.z1;
   }
+  // Row (j, k) lies in a y or z slab, all of it in the layer.
+  KOKKOS_INLINE_FUNCTION bool layer_row(int j, int k) const {
+    return j < inner.y0 || j >= inner.y1 || k < inner.z0 || k >= inner.z1;
+  }
   // The slab holding a point outside the inner region, or -1 for an inner point.
   KOKKOS_INLINE_FUNCTION int slab_of(int i, int j, int k) const {
     return k < inner.z0    ? z_low

@@ -55,8 +55,7 @@ struct WaveArrays {
   };
   template <int VEC>
   KOKKOS_FORCEINLINE_FUNCTION LayerVector layer_vector(int x, int y, int z) const {
-    const bool whole = y < pml.inner.y0 || y >= pml.inner.y1 || z < pml.inner.z0 || z >= pml.inner.z1;
-    if (whole) return {true, pml.slab_index(pml.slab_of(x, y, z), x, y, z), -1};
+    if (pml.layer_row(y, z)) return {true, pml.slab_index(pml.slab_of(x, y, z), x, y, z), -1};
     return {false, x < pml.inner.x0 ? pml.slab_index(x_low, x, y, z) : -1,
             x + VEC > pml.inner.x1 ? pml.slab_index(x_high, x, y, z) : -1};
   }
@@ -203,7 +202,7 @@ struct WaveUpdate {
     const Box& inner = a.pml.inner;
     if constexpr (Where == Region::inner) {
       a.host_inner(c, sum, prev, q_row, 0, n);
-    } else if (y < inner.y0 || y >= inner.y1 || z < inner.z0 || z >= inner.z1) {
+    } else if (a.pml.layer_row(y, z)) {
       a.host_layer(L, x0, y, z, c, sum, prev, q_row, 0, n);
     } else {
       const int low = std::clamp(inner.x0 - x0, 0, n), high = std::clamp(inner.x1 - x0, low, n);
