@@ -44,7 +44,10 @@ with segyio.open(sys.argv[1], ignore_geometry=True) as f:
     h = f.header[47]
     assert h[segyio.TraceField.GroupX] == 110000 and h[segyio.TraceField.SourceGroupScalar] == -100, h
     assert np.isfinite(f.trace.raw[:]).all() and np.abs(f.trace.raw[:]).max() > 0
-print("python3-segyio: 48 traces, dt and coordinates as written")
+# No --strategy: the backend's default (two on GPUs, unified on hosts).
+gpu = run["provenance"]["backend"] in ("Cuda", "HIP")
+assert run["parameters"]["strategy"] == ("two" if gpu else "unified"), run["parameters"]["strategy"]
+print("python3-segyio: 48 traces, dt and coordinates as written; default strategy", run["parameters"]["strategy"])
 PY
 
 expect_refusal() {  # expect_refusal TEXT ARGS...: exit code 2 and TEXT in the message

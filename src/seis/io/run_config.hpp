@@ -18,7 +18,7 @@ struct RunConfig {
   int radius = 4;
   std::string boundary = "pml";
   int ndamp = 20;
-  std::string strategy = "two";
+  std::string strategy;         // empty: the backend's default (wave::default_strategy)
   std::string kernel = "tile";  // seis/wave/shape.hpp
   bool list = false;            // print the kernels and exit
   double cfl = 0.8;
