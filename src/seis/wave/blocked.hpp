@@ -1,7 +1,7 @@
 #pragma once
-// 3D blocking (gmem, smem_u, smem_eta_1, smem_eta_3): a team per tx x ty x tz block, a thread per point. Only
-// the star of a staged tile (the block and its six face bands) is loaded, as in the paper; the corners are never
-// read.
+// 3D blocking (gmem, smem_u, smem_eta_1, smem_eta_3): a team per tx x ty x tz block, a thread per point (without
+// scratch: a thread per column of up to four points along z). Only the star of a staged tile (the block and its
+// six face bands) is loaded, as in the paper; the corners are never read.
 #include "seis/wave/shape_launch.hpp"
 
 namespace seis::wave {
@@ -57,6 +57,7 @@ struct BlockedStep {
   TileShape t;
   TileBoxes boxes;
   TileDivisors d;
+  int z_first = 0, z_last = 0;  // an MDRange launch's box along z (launch_box)
 
   // smem_u's tile is its star, stored compactly: the block extended by R along x, along y and along z (three
   // arrays, the block in each), (2R + 1)^3 - (6R + 1) corner points fewer than a box with a halo (R = 8 and a
@@ -80,7 +81,14 @@ struct BlockedStep {
   }
   static std::size_t scratch_bytes(const TileShape& s) { return (u_floats(s) + eta_floats(s)) * sizeof(float); }
   static constexpr const char* label = "seis::wave::blocked";
-  static int threads(const TileShape& s, bool gpu) { return gpu ? s.tx * s.ty * s.nw : 1; }
+  // Without a team a thread computes `depth` consecutive points along z of its block: the launch's parameters and
+  // Kokkos' MDRange loops, about 140 of a one-point thread's 255 instructions (perf/NOTES.md 36), are paid once
+  // per column. The block (the data a block of threads covers) stays tx x ty x nw.
+  static constexpr int max_depth = 4;
+  KOKKOS_INLINE_FUNCTION static int depth(const TileShape& s) {
+    return teams ? 1 : s.nw % 4 == 0 ? 4 : s.nw % 2 == 0 ? 2 : 1;
+  }
+  static int threads(const TileShape& s, bool gpu) { return gpu ? s.tx * s.ty * s.nw / depth(s) : 1; }
 
   // Stages entry (c) of the eta tile (a box with a halo of 1, eta = eta_x + eta_y + eta_z), if the point lies
   // within the box and its halo (the tile may overhang the box; what it covers beyond may be past the profiles).
@@ -159,14 +167,26 @@ struct BlockedStep {
     }
   }
 
-  // Without scratch (gmem, smem_eta's inner launches) the block is not a team: an MDRangePolicy over the points of
-  // one box with tiles of one block, so that the GPU's 3D thread and block indices give the point with no decode
+  // Without scratch (gmem, smem_eta's inner launches) the block is not a team: an MDRangePolicy over the columns of
+  // one box with tiles of one block, so that the GPU's 3D thread and block indices give the column with no decode
   // (the paper's shape; the decodes were 5% of gmem's instructions, perf/NOTES.md 36). Kokkos
   // launches team kernels preferring shared memory over L1, which left gmem's neighbour reuse 23 KB of L1 on an
   // H100 (perf/NOTES.md 23); MDRange launches keep the L1.
-  KOKKOS_FUNCTION void operator()(int x, int y, int z) const {
+  template <class Exec>
+  static void launch_box(const Exec& exec, BlockedStep kernel, const Box& box) {
+    const int n = depth(kernel.t);
+    kernel.z_first = box.z0;
+    kernel.z_last = box.z1;
+    Kokkos::parallel_for(label,
+                         Policy(exec, {box.x0, box.y0, 0}, {box.x1, box.y1, (box.z1 - box.z0 + n - 1) / n},
+                                {kernel.t.tx, kernel.t.ty, kernel.t.nw / n}),
+                         kernel);
+  }
+  KOKKOS_FUNCTION void operator()(int x, int y, int column) const {
     const int none[3] = {0, 0, 0};
-    point(x, y, z, none, nullptr, nullptr);
+    const int n = depth(t), z = z_first + column * n;
+    for (int k = 0; k < max_depth; ++k)
+      if (k < n && z + k < z_last) point(x, y, z + k, none, nullptr, nullptr);
   }
 
   // Point (x, y, z), at l in its block: lap(u) from global memory or the staged star, the update.

@@ -113,13 +113,7 @@ void launch_family(const ExecSpace& exec, Shape shape, int radius, Region where,
             policy.set_scratch_size(Kernel::scratch_level, Kokkos::PerTeam(Kernel::scratch_bytes(t)));
           Kokkos::parallel_for(Kernel::label, policy, kernel);
         } else {
-          for (int b = 0; b < tiles.count; ++b) {
-            const Box& box = tiles.box[b];
-            Kokkos::parallel_for(
-                Kernel::label,
-                typename Kernel::Policy(exec, {box.x0, box.y0, box.z0}, {box.x1, box.y1, box.z1}, {t.tx, t.ty, t.nw}),
-                kernel);
-          }
+          for (int b = 0; b < tiles.count; ++b) Kernel::launch_box(exec, kernel, tiles.box[b]);
         }
       });
     });
