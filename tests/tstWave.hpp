@@ -92,7 +92,7 @@ TEST(TEST_CATEGORY, WaveStrategiesMatchReference) {
 
 // Every code shape of the paper (seis-wave --kernel) against the oracle, with its default tile, and with small odd
 // tiles (blocks and streaming tiles that overhang boxes, teams with inactive columns, streaming teams that walk 7
-// planes and stop mid-cycle; gmem's default threads compute four points along z, the odd tile's two, and the
+// planes and stop mid-cycle; gmem's layer and unified threads compute four points along z, the odd tile's two, and the
 // one-point blocks of WaveShapesLaunchManyBlocks one). The 3.5D shapes run with the unified strategy (the others
 // refused), their odd tiles advanced 7 steps at a time (three launches of two steps, then one step by the shape's
 // one-step companion).

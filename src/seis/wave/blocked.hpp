@@ -1,7 +1,7 @@
 #pragma once
-// 3D blocking (gmem, smem_u, smem_eta_1, smem_eta_3): a team per tx x ty x tz block, a thread per point (without
-// scratch: a thread per column of up to four points along z). Only the star of a staged tile (the block and its
-// six face bands) is loaded, as in the paper; the corners are never read.
+// 3D blocking (gmem, smem_u, smem_eta_1, smem_eta_3): a team per tx x ty x tz block, a thread per point (gmem's
+// layer and unified launches: a thread per column of up to four points along z). Only the star of a staged tile (the
+// block and its six face bands) is loaded, as in the paper; the corners are never read.
 #include "seis/wave/shape_launch.hpp"
 
 namespace seis::wave {
@@ -81,12 +81,16 @@ struct BlockedStep {
   }
   static std::size_t scratch_bytes(const TileShape& s) { return (u_floats(s) + eta_floats(s)) * sizeof(float); }
   static constexpr const char* label = "seis::wave::blocked";
-  // Without a team a thread computes `depth` consecutive points along z of its block: the launch's parameters and
-  // Kokkos' MDRange loops, about 140 of a one-point thread's 255 instructions (perf/NOTES.md 36), are paid once
-  // per column. The block (the data a block of threads covers) stays tx x ty x nw.
+  // Without a team, the layer's and the unified kernel's threads compute `depth` consecutive points along z of
+  // their block: those threads are heavy (damping, phi) and instruction-bound, and the launch's parameters and
+  // Kokkos' MDRange loops (about 140 of a one-point thread's instructions, perf/NOTES.md 36) are paid once per
+  // column (H100, 512^3: slab launches 121-130 -> 95-106 us, unified 2.57 -> 1.76 ms). The inner update's light
+  // threads are latency-bound: four points each cut its instructions by a third but slowed it (1.20 -> 1.28 ms, 79
+  // -> 70% occupancy, perf/NOTES.md 41), so they keep one. The block (the data a block of threads covers) stays
+  // tx x ty x nw.
   static constexpr int max_depth = 4;
   KOKKOS_INLINE_FUNCTION static int depth(const TileShape& s) {
-    return teams ? 1 : s.nw % 4 == 0 ? 4 : s.nw % 2 == 0 ? 2 : 1;
+    return teams || Where == Region::inner ? 1 : s.nw % 4 == 0 ? 4 : s.nw % 2 == 0 ? 2 : 1;
   }
   static int threads(const TileShape& s, bool gpu) { return gpu ? s.tx * s.ty * s.nw / depth(s) : 1; }
 
