@@ -57,7 +57,11 @@ def team(shape, R, region, tile):
         floats = (tx + 2 * R) * ty * tz + tx * (ty + 2 * R) * tz + tx * ty * (tz + 2 * R)
     if shape.startswith("smem_eta") and region != "inner":
         floats = (tx + 2) * (ty + 2) * (tz + 2)
-    return tx * ty * tz, 4 * floats
+    # BlockedStep::depth: a thread computes four points along z (two, one where tz is not a multiple); the inner
+    # launches without a team (gmem's, smem_eta's) one.
+    teamless_inner = region == "inner" and shape != "smem_u"
+    depth = 1 if teamless_inner else 4 if tz % 4 == 0 else 2 if tz % 2 == 0 else 1
+    return tx * ty * tz // depth, 4 * floats
 
 
 def kernels(assembly):

@@ -92,10 +92,10 @@ TEST(TEST_CATEGORY, WaveStrategiesMatchReference) {
 
 // Every code shape of the paper (seis-wave --kernel) against the oracle, with its default tile, and with small odd
 // tiles (blocks and streaming tiles that overhang boxes, teams with inactive columns, streaming teams that walk 7
-// planes and stop mid-cycle; gmem's layer and unified threads compute four points along z, the odd tile's two, and the
-// one-point blocks of WaveShapesLaunchManyBlocks one). The 3.5D shapes run with the unified strategy (the others
-// refused), their odd tiles advanced 7 steps at a time (three launches of two steps, then one step by the shape's
-// one-step companion).
+// planes and stop mid-cycle; 3D blocking threads compute four points along z (gmem's inner ones one), the odd
+// tile's two, the one-point blocks of WaveShapesLaunchManyBlocks one). The 3.5D shapes run with the unified strategy
+// (the others refused), their odd tiles advanced 7 steps at a time (three launches of two steps, then one step by the
+// shape's one-step companion).
 TEST(TEST_CATEGORY, WaveShapesMatchReference) {
   std::mt19937 rng(seis::test::test_seed());
   for (int radius : {1, 4, 8}) {

@@ -1,6 +1,6 @@
 #pragma once
-// 3D blocking (gmem, smem_u, smem_eta_1, smem_eta_3): a team per tx x ty x tz block, a thread per point (gmem's
-// layer and unified launches: a thread per column of up to four points along z). Only the star of a staged tile (the
+// 3D blocking (gmem, smem_u, smem_eta_1, smem_eta_3): a team per tx x ty x tz block, a thread per column of up to
+// four points along z (gmem's inner launches: a thread per point). Only the star of a staged tile (the
 // block and its six face bands) is loaded, as in the paper; the corners are never read.
 #include "seis/wave/shape_launch.hpp"
 
@@ -81,16 +81,15 @@ struct BlockedStep {
   }
   static std::size_t scratch_bytes(const TileShape& s) { return (u_floats(s) + eta_floats(s)) * sizeof(float); }
   static constexpr const char* label = "seis::wave::blocked";
-  // Without a team, the layer's and the unified kernel's threads compute `depth` consecutive points along z of
-  // their block: those threads are heavy (damping, phi) and instruction-bound, and the launch's parameters and
-  // Kokkos' MDRange loops (about 140 of a one-point thread's instructions, perf/NOTES.md 36) are paid once per
-  // column (H100, 512^3: slab launches 121-130 -> 95-106 us, unified 2.57 -> 1.76 ms). The inner update's light
-  // threads are latency-bound: four points each cut its instructions by a third but slowed it (1.20 -> 1.28 ms, 79
-  // -> 70% occupancy, perf/NOTES.md 41), so they keep one. The block (the data a block of threads covers) stays
-  // tx x ty x nw.
+  // A thread computes `depth` points along z of its block (four where nw allows): the launch's parameters, the
+  // team's or MDRange's index setup (about 140 of a one-point gmem thread's 255 instructions, perf/NOTES.md 36)
+  // are paid once per column. Heavy threads gain (H100, 512^3: gmem's slab launches 121-130 -> 95-106 us, unified
+  // 2.57 -> 1.76 ms; smem_u seven 3.25 -> 2.63 ms); gmem's inner update, light and latency-bound, lost (1.20 ->
+  // 1.28 ms, occupancy 79 -> 70%, perf/NOTES.md 41) and keeps one. The block (the data a block of threads covers)
+  // stays tx x ty x nw.
   static constexpr int max_depth = 4;
   KOKKOS_INLINE_FUNCTION static int depth(const TileShape& s) {
-    return teams || Where == Region::inner ? 1 : s.nw % 4 == 0 ? 4 : s.nw % 2 == 0 ? 2 : 1;
+    return Where == Region::inner && !teams ? 1 : s.nw % 4 == 0 ? 4 : s.nw % 2 == 0 ? 2 : 1;
   }
   static int threads(const TileShape& s, bool gpu) { return gpu ? s.tx * s.ty * s.nw / depth(s) : 1; }
 
@@ -113,7 +112,7 @@ struct BlockedStep {
       eta = view.data() + u_floats(t);
     }
     const int rank = team.team_rank(), size = team.team_size(), points = t.tx * t.ty * t.nw;
-    // Point p of the block (one per thread on GPUs; a host thread walks them all).
+    // Point p of the block (a GPU thread walks depth of them, a host thread all).
     const auto decode = [&](int p, int(&l)[3]) {
       l[2] = d.txy.divide(p);
       const int in_plane = p - l[2] * t.tx * t.ty;

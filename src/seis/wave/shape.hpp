@@ -1,9 +1,9 @@
 #pragma once
 // The kernel shapes of the wave step (`seis-wave --kernel`): the tile engine of this library, and the code shapes
 // that the CPE'21 paper compares (its Minimod artifact's kernels), each run with any domain strategy and radius:
-//   3D blocking: one thread per point of a tx x ty x tz block; u from global memory (gmem) or staged with its
-//     halo in team scratch (smem_u), or the PML's eta tile staged in scratch, its halo fetched by one
-//     conditional (smem_eta_1) or three (smem_eta_3);
+//   3D blocking: a tx x ty x tz block, a thread per column of up to four points along z; u from global memory
+//     (gmem) or staged with its halo in team scratch (smem_u), or the PML's eta tile staged in scratch, its halo
+//     fetched by one conditional (smem_eta_1) or three (smem_eta_3);
 //   2.5D streaming along z with a tx x ty team, x and y neighbours from the plane staged in scratch, z from
 //     the 2R + 1 planes in scratch (st_smem), a register window shifted every plane (st_reg_shft), fixed
 //     registers in a loop unrolled 2R + 1 times (st_reg_fixed), or the semi-stencil (st_semi: each plane adds
