@@ -67,8 +67,10 @@ void add_options(CLI::App& app, RunConfig& c) {
   app.add_option("--dt", c.dt, "time step (s), overrides --cfl; refused above the stability bound");
   app.add_option("--output", c.output, "output directory")->capture_default_str();
   app.add_option("--snapshot-every", c.snapshot_every, "wavefield snapshot every N steps (0: at the end only)");
-  app.add_option("--checkpoint-every", c.checkpoint_every, "checkpoint every N steps (written atomically)");
-  app.add_flag("--restart", c.restart, "continue from OUTPUT/checkpoint.bin");
+  app.add_option("--checkpoint-every", c.checkpoint_every,
+                 "checkpoint every N steps (written atomically; the previous one kept as .previous)");
+  app.add_flag("--restart", c.restart,
+               "continue from OUTPUT/checkpoint.bin (MPI: the newest step every rank's checkpoints hold)");
   app.add_option("--tile", c.tile, "GPU tile TXxTY (tile: 4-float vectors x rows; the shapes: points x rows)");
   app.add_option("--nw", c.window, "planes per tile in z (a 3D block's planes; planes a streaming team walks)");
   app.add_flag("--tune", c.tune,
