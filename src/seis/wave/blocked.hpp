@@ -121,35 +121,52 @@ struct BlockedStep {
     };
     // The star of a tile with halo H, staged the paper's way: each point loads itself and, along each axis, the
     // band entries in its row of that axis at the places [its index, 2H) step the block's extent (the threads
-    // near the block's low faces load the bands, one conditional per axis). `put(c)` stores the entry at c
-    // (coordinates in the box with its halo) if it lies within the box and its halo.
-    const auto stage_star = [&](auto halo, const auto& put) {
+    // near the block's low faces load the bands, one conditional per axis). `at(l)` prepares point l and returns
+    // put(axis, delta), which stages the point (axis -1) or the entry delta away from it along `axis`, if that
+    // lies within the box and its halo.
+    const auto stage_star = [&](auto halo, const auto& at) {
       constexpr int H = decltype(halo)::value;
       const int n[3] = {t.tx, t.ty, t.nw};
       for (int p = rank; p < points; p += size) {
         int l[3];
         decode(p, l);
-        put(-1, l[0] + H, l[1] + H, l[2] + H);
+        const auto put = at(l);
+        put(-1, 0);
         for (int d = 0; d < 3; ++d)
-          for (int h = l[d]; h < 2 * H; h += n[d]) {
-            int c[3] = {l[0] + H, l[1] + H, l[2] + H};
-            c[d] = h < H ? h : h + n[d];
-            put(d, c[0], c[1], c[2]);
-          }
+          for (int h = l[d]; h < 2 * H; h += n[d]) put(d, (h < H ? h : h + n[d]) - (l[d] + H));
       }
     };
     if constexpr (U == USource::scratch) {
-      stage_star(Radius<R>{}, [&](int axis, int cx, int cy, int cz) {
-        const int x = o.x0 - R + cx, y = o.y0 - R + cy, z = o.z0 - R + cz;
-        if (x >= o.box.x1 + R || y >= o.box.y1 + R || z >= o.box.z1 + R) return;
-        const float v = u[L.offset(x, y, z)];
-        for (int d = 0; d < 3; ++d)
-          if (axis < 0 || axis == d) u_tile[u_index(d, {cx, cy, cz})] = v;
+      // A point's field offset, places in the three arrays and bounds once: an entry costs a compare, a load and a
+      // store (the entries' own 64-bit offsets and scratch indices doubled smem_u's instructions, perf/NOTES.md 44).
+      stage_star(Radius<R>{}, [&](const int(&l)[3]) {
+        const int x = o.x0 + l[0], y = o.y0 + l[1], z = o.z0 + l[2];
+        const bool inside = x < o.box.x1 + R && y < o.box.y1 + R && z < o.box.z1 + R;
+        const int limit[3] = {o.box.x1 + R - x, o.box.y1 + R - y, o.box.z1 + R - z};
+        const int field_stride[3] = {1, L.ldx, L.plane}, tile_stride[3] = {1, t.tx, t.tx * t.ty};
+        const int c[3] = {l[0] + R, l[1] + R, l[2] + R};
+        const int place[3] = {u_index(0, c), u_index(1, c), u_index(2, c)};
+        const float* here = u + L.offset(x, y, z);
+        return [=](int axis, int delta) {
+          if (!inside) return;
+          if (axis < 0) {
+            const float v = *here;
+            for (int d = 0; d < 3; ++d) u_tile[place[d]] = v;
+          } else if (delta < limit[axis]) {
+            u_tile[place[axis] + delta * tile_stride[axis]] = here[delta * field_stride[axis]];
+          }
+        };
       });
     }
     if constexpr (eta_tile) {
       if constexpr (E == EtaSource::faces_three) {
-        stage_star(Radius<1>{}, [&](int, int cx, int cy, int cz) { stage_eta(eta, {cx, cy, cz}, o); });
+        stage_star(Radius<1>{}, [&](const int(&l)[3]) {
+          return [&](int axis, int delta) {
+            int c[3] = {l[0] + 1, l[1] + 1, l[2] + 1};
+            if (axis >= 0) c[axis] += delta;
+            stage_eta(eta, c, o);
+          };
+        });
       } else {
         // One flat loop over the star's entries, one conditional choosing the part.
         const Star<1> star{{t.tx, t.ty, t.nw}};
