@@ -138,7 +138,7 @@ struct BlockedStep {
     };
     if constexpr (U == USource::scratch) {
       // A point's field offset, places in the three arrays and bounds once: an entry costs a compare, a load and a
-      // store (the entries' own 64-bit offsets and scratch indices doubled smem_u's instructions, perf/NOTES.md 44).
+      // store (its own 64-bit offset, bounds and scratch index cost about 20 instructions, perf/NOTES.md 44).
       stage_star(Radius<R>{}, [&](const int(&l)[3]) {
         const int x = o.x0 + l[0], y = o.y0 + l[1], z = o.z0 + l[2];
         const bool inside = x < o.box.x1 + R && y < o.box.y1 + R && z < o.box.z1 + R;
