@@ -128,7 +128,7 @@ TEST(TEST_CATEGORY, WaveShapesMatchReference) {
           // st_smem_db's 2R + 2 planes, and the 3.5D ring of 2R + 1 widened planes, fit 40 KB.
           s.launch.tile_y = streaming ? (radius > 4 ? 2 : 5) : temporal ? (radius > 4 ? 1 : 3) : 3;
         }
-        s.launch.window = streaming || temporal ? 7 : 6;  // 3D blocking: gmem's threads two points deep
+        s.launch.window = streaming || temporal ? 7 : 6;  // 3D blocking: threads two points deep (gmem inner: one)
         expect_matches(s, reference, temporal ? 7 : 0);
       }
     }
