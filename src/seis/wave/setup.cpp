@@ -18,6 +18,8 @@ const char* to_string(Strategy s) {
       return "two";
     case Strategy::seven:
       return "seven";
+    case Strategy::five:
+      return "five";
   }
   return "?";
 }
@@ -25,9 +27,9 @@ const char* to_string(Boundary b) { return b == Boundary::pml ? "pml" : "none"; 
 const char* to_string(WaveletKind w) { return w == WaveletKind::ricker ? "ricker" : "gaussian-derivative"; }
 
 Strategy parse_strategy(const std::string& text) {
-  for (Strategy s : {Strategy::unified, Strategy::two, Strategy::seven})
+  for (Strategy s : all_strategies)
     if (text == to_string(s)) return s;
-  fail("unknown strategy '", text, "' (unified, two, seven)");
+  fail("unknown strategy '", text, "' (unified, two, seven, five)");
 }
 Boundary parse_boundary(const std::string& text) {
   for (Boundary b : {Boundary::pml, Boundary::none})
