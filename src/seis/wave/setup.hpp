@@ -11,15 +11,14 @@
 
 namespace seis::wave {
 
-enum class Strategy { unified, two, seven, five };
-inline constexpr Strategy all_strategies[] = {Strategy::unified, Strategy::two, Strategy::seven, Strategy::five};
+enum class Strategy { unified, two, seven };
 enum class Boundary { pml, none };
 enum class WaveletKind { ricker, gaussian_derivative };
 
 const char* to_string(Strategy s);
 const char* to_string(Boundary b);
 const char* to_string(WaveletKind w);
-Strategy parse_strategy(const std::string& text);    // "unified", "two", "seven", "five"
+Strategy parse_strategy(const std::string& text);    // "unified", "two", "seven"
 Boundary parse_boundary(const std::string& text);    // "pml", "none"
 WaveletKind parse_wavelet(const std::string& text);  // "ricker", "gaussian-derivative"
 // The strategy of a run that names none: two on GPUs (H100, 512^3: 1.109 ms per step against unified's 1.170,

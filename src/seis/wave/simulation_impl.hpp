@@ -112,19 +112,18 @@ Kokkos::View<T*, Memory> to_device(const std::string& label, const std::vector<T
 }
 
 // Which launch of a step: one slab (Slab), or these.
-enum Launch : int { inner_launch = -1, unified_launch = -2, slabs_launch = -3, rows_launch = -4 };
+enum Launch : int { inner_launch = -1, unified_launch = -2, slabs_launch = -3 };
 
 // Launch options of one launch, where the user chose no tile, on GPUs. The inner kernel keeps the 32 x 8 x 32 tiles
-// (0.89 ms for 512^3 without the layer, 0.99 with 8 x 16 x 16), and so does the five strategy's rows launch. Launches
-// over the layer get tiles of 8 vectors across: x slabs are ndamp points wide (narrow, tall tiles when alone), and in
-// the unified kernel 8 x 16 tiles of 16 planes leave few warps holding both x-slab and inner vectors, which run both
-// updates (H100, 512^3: 1.40 ms per step against 1.55 with 32 x 8 x 32, perf/NOTES.md 21).
+// (0.89 ms for 512^3 without the layer, 0.99 with 8 x 16 x 16). Launches over the layer get tiles of 8 vectors
+// across: x slabs are ndamp points wide (narrow, tall tiles when alone), and in the unified kernel 8 x 16 tiles of
+// 16 planes leave few warps holding both x-slab and inner vectors, which run both updates (H100, 512^3: 1.40 ms
+// per step against 1.55 with 32 x 8 x 32, perf/NOTES.md 21).
 template <class ExecSpace>
 LaunchOptions launch_options(const LaunchOptions& o, int launch) {
   LaunchOptions out = o;
   out.nontemporal = true;
-  if (!is_gpu_space<ExecSpace>() || o.tile_x != 0 || o.tile_y != 0 || launch == inner_launch || launch == rows_launch)
-    return out;
+  if (!is_gpu_space<ExecSpace>() || o.tile_x != 0 || o.tile_y != 0 || launch == inner_launch) return out;
   out.tile_x = 8;
   out.tile_y = launch == x_low || launch == x_high ? 32 : 16;
   if (launch == unified_launch && o.window == 0) out.window = 16;
@@ -166,11 +165,6 @@ void update_region(Impl& m, const Setup& setup, const FieldLayout& layout, const
   const Box inner = intersect(pml.inner, region);
   Box slabs[slab_count];
   for (int s = 0; s < slab_count; ++s) slabs[s] = intersect(pml.slab[s], region);
-  // The five strategy's rows: the inner region's rows of y and z across the whole region in x (the inner points and
-  // the x slabs', whose vectors the unified update selects per lane).
-  Box rows = inner;
-  rows.x0 = region.x0;
-  rows.x1 = region.x1;
   const ShapeStep shape_step{
       m.u.data(), layout, m.coefficients, a, static_cast<float>(0.25 / (setup.h * setup.h)), single_step_options(setup),
       {}};
@@ -202,15 +196,6 @@ void update_region(Impl& m, const Setup& setup, const FieldLayout& layout, const
         if (pml.thickness > 0)
           for (int s = 0; s < slab_count; ++s)
             if (slabs[s].points() > 0) launch(m.instances[1 + s], s, &slabs[s], 1, PmlUpdate{a});
-        m.instances.join();
-        break;
-      case Strategy::five:
-        // The seven strategy with the x slabs updated in the rows launch: their thin launches ran at half the copy
-        // bandwidth, and the inner launch's tiles overhung its rows by 12% (H100, 512^3, perf/NOTES.md 47).
-        m.instances.fork();
-        launch(main, rows_launch, &rows, 1, UnifiedUpdate{a});
-        for (int s : {z_low, z_high, y_low, y_high})
-          if (slabs[s].points() > 0) launch(m.instances[1 + s], s, &slabs[s], 1, PmlUpdate{a});
         m.instances.join();
         break;
     }
@@ -250,8 +235,6 @@ Simulation<ExecSpace>::Simulation(const Setup& setup, const Subdomain& part, Hal
       launcher.template check<R, wave_vec>("wave step", layout_, setup_.launch, InnerUpdate{});
       launcher.template check<R, wave_vec>("wave step (unified)", layout_,
                                            launch_options<ExecSpace>(setup_.launch, unified_launch), UnifiedUpdate{});
-      launcher.template check<R, wave_vec>("wave step (rows)", layout_,
-                                           launch_options<ExecSpace>(setup_.launch, rows_launch), UnifiedUpdate{});
       for (int launch : {int(slabs_launch), int(x_low)})
         launcher.template check<R, wave_vec>("wave step (layer)", layout_,
                                              launch_options<ExecSpace>(setup_.launch, launch), PmlUpdate{});
