@@ -130,6 +130,26 @@ LaunchOptions launch_options(const LaunchOptions& o, int launch) {
   return out;
 }
 
+// A one-box launch's tiles on GPUs, where the user chose none: as many tiles per axis as the launch's tile needs,
+// each the smallest that covers the box evenly. The inner box of 512^3 with ndamp 27 has rows of 116 vectors and
+// 458 planes: four 32-vector tiles and 15 windows of 32 left 9% of the threads and 5% of the planes idle
+// (perf/NOTES.md 48).
+template <class ExecSpace>
+LaunchOptions balanced_tiles(const LaunchOptions& user, LaunchOptions o, const Box& b, const TileShape& fallback) {
+  if (!is_gpu_space<ExecSpace>() || user.tile_x != 0 || user.tile_y != 0 || user.window != 0 || b.points() == 0)
+    return o;
+  const TileShape t = resolve_tile(o, fallback, true);
+  const auto even = [](int n, int tile) {
+    const int tiles = (n + tile - 1) / tile;
+    return (n + tiles - 1) / tiles;
+  };
+  const int first = b.x0 / wave_vec * wave_vec;  // tiles start at x0 rounded down to a vector (tile_boxes)
+  o.tile_x = even((b.x1 - first + wave_vec - 1) / wave_vec, t.tx);
+  o.tile_y = even(b.y1 - b.y0, t.ty);
+  o.window = even(b.z1 - b.z0, t.nw);
+  return o;
+}
+
 // Copies the points of box `b` between a field and a buffer (x fastest, then y, then z).
 template <bool ToBuffer, class ExecSpace>
 void copy_box(const ExecSpace& exec, float* field, const FieldLayout& L, const Box& b, float* buffer) {
@@ -172,13 +192,15 @@ void update_region(Impl& m, const Setup& setup, const FieldLayout& layout, const
     constexpr int R = decltype(r)::value;
     // Launch `which` (a Slab or a Launch) of the boxes, by the tile engine or the setup's shape.
     const auto launch = [&](const ExecSpace& exec, int which, const Box* boxes, int count, const auto& update) {
-      if (setup.shape == Shape::tile)
-        m.launcher.template launch_boxes<R, wave_vec>(exec, m.u.data(), layout, m.coefficients,
-                                                      launch_options<ExecSpace>(setup.launch, which), boxes, count,
+      if (setup.shape == Shape::tile) {
+        LaunchOptions o = launch_options<ExecSpace>(setup.launch, which);
+        if (count == 1) o = balanced_tiles<ExecSpace>(setup.launch, o, boxes[0], m.launcher.gpu_default);
+        m.launcher.template launch_boxes<R, wave_vec>(exec, m.u.data(), layout, m.coefficients, o, boxes, count,
                                                       update);
-      else
+      } else {
         launch_shape(exec, single_step_shape(setup.shape), R, std::decay_t<decltype(update)>::where, shape_step, boxes,
                      count);
+      }
     };
     switch (setup.strategy) {
       case Strategy::unified:
