@@ -87,14 +87,19 @@ struct TileBoxes {
   }
 };
 
+// The vector columns of a box's rows: from x0 rounded down to a whole vector to x1.
+inline int box_columns(const Box& box, int vector_width) {
+  const int x_origin = box.x0 / vector_width * vector_width;
+  return (box.x1 - x_origin + vector_width - 1) / vector_width;
+}
+
 inline TileBoxes tile_boxes(const Box* boxes, int count, const TileShape& s, int vector_width) {
   require(count >= 0 && count <= TileBoxes::capacity, "tile_boxes: ", count, " boxes, at most ", TileBoxes::capacity);
   TileBoxes t;
   for (int b = 0; b < count; ++b) {
     if (boxes[b].points() == 0) continue;
     const Box& box = boxes[b];
-    const int x_origin = box.x0 / vector_width * vector_width;
-    const int columns = (box.x1 - x_origin + vector_width - 1) / vector_width;
+    const int columns = box_columns(box, vector_width);
     t.box[t.count] = box;
     t.tiles_x[t.count] = (columns + s.tx - 1) / s.tx;
     t.tiles_y[t.count] = (box.y1 - box.y0 + s.ty - 1) / s.ty;

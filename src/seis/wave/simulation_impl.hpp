@@ -143,8 +143,7 @@ LaunchOptions balanced_tiles(const LaunchOptions& user, LaunchOptions o, const B
     const int tiles = (n + tile - 1) / tile;
     return (n + tiles - 1) / tiles;
   };
-  const int first = b.x0 / wave_vec * wave_vec;  // tiles start at x0 rounded down to a vector (tile_boxes)
-  o.tile_x = even((b.x1 - first + wave_vec - 1) / wave_vec, t.tx);
+  o.tile_x = even(box_columns(b, wave_vec), t.tx);
   o.tile_y = even(b.y1 - b.y0, t.ty);
   o.window = even(b.z1 - b.z0, t.nw);
   return o;
