@@ -1,7 +1,9 @@
 #pragma once
 // 3D blocking (gmem, smem_u, smem_eta_1, smem_eta_3): a team per tx x ty x tz block, a thread per column of up to
-// four points along z (gmem's inner launches: a thread per point). Only the star of a staged tile (the
-// block and its six face bands) is loaded, as in the paper; the corners are never read.
+// four points along z (gmem's inner launches: two). Only the star of a staged tile (the block and its six face
+// bands) is loaded, as in the paper; the corners are never read.
+#include <algorithm>
+
 #include "seis/wave/shape_launch.hpp"
 
 namespace seis::wave {
@@ -40,12 +42,12 @@ struct Star {
 template <class ExecSpace, int R, Region Where, USource U, EtaSource E>
 struct BlockedStep {
   static constexpr bool eta_tile = E != EtaSource::profiles && Where != Region::inner;
-  static constexpr bool teams = U == USource::scratch || eta_tile;
   static constexpr int scratch_level = 0;
-  using Policy = std::conditional_t<
-      teams, ShapeTeamPolicy<ExecSpace, 512>,
-      Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>,
-                            Kokkos::IndexType<int>, ShapeBounds<ExecSpace, 512>, compat::FunctorAsArgument>>;
+  // Blocks without scratch (gmem, smem_eta's inner launches) are teams too. They were a rank-3 MDRange of blocks
+  // while Kokkos 3.4 launched every team kernel preferring shared memory (23 KB of L1 left on an H100); with patch
+  // 0006 sizing the carveout to the scratch, teams cost less than MDRange's nested tile loops: gmem unified 1.76 ->
+  // 1.22 ms at 512^3, 0.30 -> 0.181 at 256^3 (perf/NOTES.md 49).
+  using Policy = ShapeTeamPolicy<ExecSpace, 512>;
   using ScratchView =
       Kokkos::View<float*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
 
@@ -57,7 +59,6 @@ struct BlockedStep {
   TileShape t;
   TileBoxes boxes;
   TileDivisors d;
-  int z_first = 0, z_last = 0;  // an MDRange launch's box along z (launch_box)
 
   // smem_u's tile is its star, stored compactly: the block extended by R along x, along y and along z (three
   // arrays, the block in each), (2R + 1)^3 - (6R + 1) corner points fewer than a box with a halo (R = 8 and a
@@ -81,15 +82,14 @@ struct BlockedStep {
   }
   static std::size_t scratch_bytes(const TileShape& s) { return (u_floats(s) + eta_floats(s)) * sizeof(float); }
   static constexpr const char* label = "seis::wave::blocked";
-  // A thread computes `depth` points along z of its block (four where nw allows): the launch's parameters, the
-  // team's or MDRange's index setup (about 140 of a one-point gmem thread's 255 instructions, perf/NOTES.md 36)
-  // are paid once per column. Heavy threads gain (H100, 512^3: gmem's slab launches 121-130 -> 95-106 us, unified
-  // 2.57 -> 1.76 ms; smem_u seven 3.25 -> 2.63 ms); gmem's inner update, light and latency-bound, lost (1.20 ->
-  // 1.28 ms, occupancy 79 -> 70%, perf/NOTES.md 41) and keeps one. The block (the data a block of threads covers)
-  // stays tx x ty x nw.
-  static constexpr int max_depth = 4;
+  // A thread computes `depth` points along z of its block (four where nw allows): the launch's parameters and
+  // the team's index setup are paid once per column. Heavy threads gain (H100, 512^3: smem_u seven 3.25 -> 2.63
+  // ms, perf/NOTES.md 41; gmem unified 1.61 / 1.34 / 1.22 ms with one / two / four, perf/NOTES.md 49); gmem's
+  // inner update, light and latency-bound, runs fastest at two (seven 1.71 / 1.59 / 1.65 ms with one / two / four).
+  // The block (the data a block of threads covers) stays tx x ty x nw.
   KOKKOS_INLINE_FUNCTION static int depth(const TileShape& s) {
-    return Where == Region::inner && !teams ? 1 : s.nw % 4 == 0 ? 4 : s.nw % 2 == 0 ? 2 : 1;
+    const int most = Where == Region::inner && U == USource::global ? 2 : 4;
+    return s.nw % most == 0 ? most : s.nw % 2 == 0 ? 2 : 1;
   }
   static int threads(const TileShape& s, bool gpu) { return gpu ? s.tx * s.ty * s.nw / depth(s) : 1; }
 
@@ -177,36 +177,27 @@ struct BlockedStep {
         }
       }
     }
-    if constexpr (teams) team.team_barrier();
+    // Teams without scratch (gmem) pass it too: without it ptxas schedules their point loop's loads later (H100,
+    // 512^3, gmem unified 1.22 -> 1.35 ms, 19.8 -> 22.8 cycles per issued instruction, perf/NOTES.md 49).
+    team.team_barrier();
 
-    for (int p = rank; p < points; p += size) {
-      int l[3];
-      decode(p, l);
-      const int x = o.x0 + l[0], y = o.y0 + l[1], z = o.z0 + l[2];
-      if (x < o.box.x1 && y < o.box.y1 && z < o.box.z1) point(x, y, z, l, u_tile, eta);
+    if constexpr (!is_gpu_space<ExecSpace>()) {
+      // A host team is one thread: it walks the block's part of the box row by row, with no decode per point
+      // (OpenMP, 128^3, unified: gmem 22-25 ms per step decoding, 16-17 walking as the MDRange it was; smem_u
+      // 46-49 -> 36-39; perf/NOTES.md 49).
+      const int ex = std::min(t.tx, o.box.x1 - o.x0), ey = std::min(t.ty, o.box.y1 - o.y0);
+      const int ez = std::min(t.nw, o.box.z1 - o.z0);
+      for (int lz = 0; lz < ez; ++lz)
+        for (int ly = 0; ly < ey; ++ly)
+          for (int lx = 0; lx < ex; ++lx) point(o.x0 + lx, o.y0 + ly, o.z0 + lz, {lx, ly, lz}, u_tile, eta);
+    } else {
+      for (int p = rank; p < points; p += size) {
+        int l[3];
+        decode(p, l);
+        const int x = o.x0 + l[0], y = o.y0 + l[1], z = o.z0 + l[2];
+        if (x < o.box.x1 && y < o.box.y1 && z < o.box.z1) point(x, y, z, l, u_tile, eta);
+      }
     }
-  }
-
-  // Without scratch (gmem, smem_eta's inner launches) the block is not a team: an MDRangePolicy over the columns of
-  // one box with tiles of one block, so that the GPU's 3D thread and block indices give the column with no decode
-  // (the paper's shape; the decodes were 5% of gmem's instructions, perf/NOTES.md 36). Kokkos
-  // launches team kernels preferring shared memory over L1, which left gmem's neighbour reuse 23 KB of L1 on an
-  // H100 (perf/NOTES.md 23); MDRange launches keep the L1.
-  template <class Exec>
-  static void launch_box(const Exec& exec, BlockedStep kernel, const Box& box) {
-    const int n = depth(kernel.t);
-    kernel.z_first = box.z0;
-    kernel.z_last = box.z1;
-    Kokkos::parallel_for(label,
-                         Policy(exec, {box.x0, box.y0, 0}, {box.x1, box.y1, (box.z1 - box.z0 + n - 1) / n},
-                                {kernel.t.tx, kernel.t.ty, kernel.t.nw / n}),
-                         kernel);
-  }
-  KOKKOS_FUNCTION void operator()(int x, int y, int column) const {
-    const int none[3] = {0, 0, 0};
-    const int n = depth(t), z = z_first + column * n;
-    for (int k = 0; k < max_depth; ++k)
-      if (k < n && z + k < z_last) point(x, y, z + k, none, nullptr, nullptr);
   }
 
   // Point (x, y, z), at l in its block: lap(u) from global memory or the staged star, the update.

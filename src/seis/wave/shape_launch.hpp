@@ -31,13 +31,10 @@ std::size_t scratch_limit() {
   return static_cast<std::size_t>(Kokkos::TeamPolicy<Exec>::scratch_size_max(Kernel::scratch_level));
 }
 
-// Threads a team of the kernel may have on its backend (MDRange blocks: CUDA's and HIP's 1024 per block).
+// Threads a team of the kernel may have on its backend.
 template <class Kernel>
 int team_limit(const Kernel& kernel) {
-  if constexpr (Kernel::teams)
-    return typename Kernel::Policy(1, 1).team_size_max(kernel, Kokkos::ParallelForTag());
-  else
-    return 1024;
+  return typename Kernel::Policy(1, 1).team_size_max(kernel, Kokkos::ParallelForTag());
 }
 
 // Kernels of two steps per launch (3.5D) take the launch's TwoSteps.
@@ -55,7 +52,6 @@ void check_shape_limits(Shape shape, const Kernel& kernel, const TileShape& t, i
   const int team_max = team_limit(kernel);
   require(threads <= team_max, "kernel '", name, "': tile ", t.tx, "x", t.ty, "x", t.nw, " needs ", threads,
           " threads per team, more than this backend's limit of ", team_max);
-  if constexpr (!Kernel::teams) return;
   const std::size_t scratch_max = scratch_limit<Kernel>();
   require(scratch <= scratch_max, "kernel '", name, "': tile ", t.tx, "x", t.ty, "x", t.nw, " needs ", scratch,
           " bytes of team scratch, more than the device limit of ", scratch_max, " bytes");
@@ -107,14 +103,10 @@ void launch_family(const ExecSpace& exec, Shape shape, int radius, Region where,
           kernel = make();
         const int league = kernel.boxes.league();
         if (league == 0) return;
-        if constexpr (Kernel::teams) {
-          typename Kernel::Policy policy(exec, league, Kernel::threads(t, gpu));
-          if (Kernel::scratch_bytes(t) > 0)
-            policy.set_scratch_size(Kernel::scratch_level, Kokkos::PerTeam(Kernel::scratch_bytes(t)));
-          Kokkos::parallel_for(Kernel::label, policy, kernel);
-        } else {
-          for (int b = 0; b < tiles.count; ++b) Kernel::launch_box(exec, kernel, tiles.box[b]);
-        }
+        typename Kernel::Policy policy(exec, league, Kernel::threads(t, gpu));
+        if (Kernel::scratch_bytes(t) > 0)
+          policy.set_scratch_size(Kernel::scratch_level, Kokkos::PerTeam(Kernel::scratch_bytes(t)));
+        Kokkos::parallel_for(Kernel::label, policy, kernel);
       });
     });
   });

@@ -53,7 +53,6 @@ struct PlaneStar {
 
 template <class ExecSpace, int R, Region Where, ZWalk Z, bool DB>
 struct StreamingStep {
-  static constexpr bool teams = true;
   static constexpr int scratch_level = 0;
   using Policy = ShapeTeamPolicy<ExecSpace, 512>;
   using Member = typename Policy::member_type;

@@ -15,7 +15,6 @@ namespace seis::wave {
 
 template <class ExecSpace, int R, Region Where, bool Shift>
 struct TwoStepStreaming {
-  static constexpr bool teams = true;
   static constexpr bool gpu = is_gpu_space<ExecSpace>();
   // Hosts keep every column's registers in scratch too: more than level 0's 32 KB.
   static constexpr int scratch_level = gpu ? 0 : 1;
