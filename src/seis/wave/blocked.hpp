@@ -43,6 +43,7 @@ template <class ExecSpace, int R, Region Where, USource U, EtaSource E>
 struct BlockedStep {
   static constexpr bool eta_tile = E != EtaSource::profiles && Where != Region::inner;
   static constexpr int scratch_level = 0;
+  static constexpr bool host = !is_gpu_space<ExecSpace>();  // a constant device code may read
   // Blocks without scratch (gmem, smem_eta's inner launches) are teams too. They were a rank-3 MDRange of blocks
   // while Kokkos 3.4 launched every team kernel preferring shared memory (23 KB of L1 left on an H100); with patch
   // 0006 sizing the carveout to the scratch, teams cost less than MDRange's nested tile loops: gmem unified 1.76 ->
@@ -181,7 +182,7 @@ struct BlockedStep {
     // 512^3, gmem unified 1.22 -> 1.35 ms, 19.8 -> 22.8 cycles per issued instruction, perf/NOTES.md 49).
     team.team_barrier();
 
-    if constexpr (!is_gpu_space<ExecSpace>()) {
+    if constexpr (host) {
       // A host team is one thread: it walks the block's part of the box row by row, with no decode per point
       // (OpenMP, 128^3, unified: gmem 22-25 ms per step decoding, 16-17 walking as the MDRange it was; smem_u
       // 46-49 -> 36-39; perf/NOTES.md 49).

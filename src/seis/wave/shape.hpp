@@ -47,8 +47,11 @@ struct ShapeInfo {
   Shape shape;
   const char* name;
   ShapeFamily family;
-  int tile_x, tile_y, tile_z;  // default GPU block (tile_z: planes of a 3D block; 0: streaming_planes; -1: the
-                               // whole depth). 3.5D: the tile of step n + 2, its team R wider on each side.
+  // Default GPU block (tile_z: planes of a 3D block; 0: streaming_planes; -1: the whole depth). 3.5D: the tile of
+  // step n + 2, its team R wider on each side. The 3D blocking defaults are the fastest measured on the H100 (512^3,
+  // R = 4): smem_eta at the paper's 8x8x8 ran 2.76 ms (seven), at 32x8x4 1.73; smem_u unified 2.17 at the paper's
+  // 32x4x4, 1.96 at 32x8x4 (perf/NOTES.md 43, 50). gmem keeps 32x4x4, its best.
+  int tile_x, tile_y, tile_z;
   const char* summary;
 };
 
@@ -56,10 +59,10 @@ inline constexpr ShapeInfo shape_table[] = {
     {Shape::tile, "tile", ShapeFamily::tile, 32, 8, 32,
      "the library's fused tile engine: 4-float vectors, y in scratch, z register window (default)"},
     {Shape::gmem, "gmem", ShapeFamily::blocked, 32, 4, 4, "3D blocking, every neighbour from global memory"},
-    {Shape::smem_u, "smem_u", ShapeFamily::blocked, 32, 4, 4, "3D blocking, the u block and its halo in scratch"},
-    {Shape::smem_eta_1, "smem_eta_1", ShapeFamily::blocked, 8, 8, 8,
+    {Shape::smem_u, "smem_u", ShapeFamily::blocked, 32, 8, 4, "3D blocking, the u block and its halo in scratch"},
+    {Shape::smem_eta_1, "smem_eta_1", ShapeFamily::blocked, 32, 8, 4,
      "3D blocking, the PML's eta block in scratch, halo by one conditional"},
-    {Shape::smem_eta_3, "smem_eta_3", ShapeFamily::blocked, 8, 8, 8,
+    {Shape::smem_eta_3, "smem_eta_3", ShapeFamily::blocked, 32, 8, 4,
      "3D blocking, the PML's eta block in scratch, halo by three conditionals"},
     {Shape::st_smem, "st_smem", ShapeFamily::streaming, 16, 16, 0, "2.5D streaming, the 2R + 1 planes in scratch"},
     {Shape::st_smem_db, "st_smem_db", ShapeFamily::streaming, 16, 16, 0, "st_smem, double-buffered"},
