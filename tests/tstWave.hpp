@@ -82,7 +82,7 @@ TEST(TEST_CATEGORY, WaveStrategiesMatchReference) {
     const auto setup = agreement_setup(radius, rng, nx);
     seis::reference::WaveReference reference(setup);
     reference.advance(setup.steps);
-    for (Strategy strategy : {Strategy::unified, Strategy::two, Strategy::seven}) {
+    for (Strategy strategy : seis::wave::all_strategies) {
       auto s = setup;
       s.strategy = strategy;
       expect_matches(s, reference);
@@ -110,7 +110,7 @@ TEST(TEST_CATEGORY, WaveShapesMatchReference) {
       // Each region's kernel (inner, slabs, both) at every radius; `two` (the same kernels as seven, the slabs in
       // one launch) at R = 4; the odd tiles with seven, whose launches cover the most box shapes.
       const bool temporal = shape.family == seis::wave::ShapeFamily::temporal;
-      for (Strategy strategy : {Strategy::unified, Strategy::two, Strategy::seven}) {
+      for (Strategy strategy : seis::wave::all_strategies) {
         if (strategy == Strategy::two && radius != 4) continue;
         auto s = setup;
         s.shape = shape.shape;
@@ -223,7 +223,7 @@ TEST(TEST_CATEGORY, WavePartsMatchWhole) {
     setup.steps = 24;
     setup.sources.push_back({100.5, 95.0, 115.0});     // grid (10.05, 9.5, 11.5): y 9|10, z 11|12
     setup.receivers.push_back({150.0, 195.0, 117.0});  // y 19|20
-    for (Strategy strategy : {Strategy::unified, Strategy::two, Strategy::seven}) {
+    for (Strategy strategy : seis::wave::all_strategies) {
       setup.strategy = strategy;
       Simulation<Exec> whole(setup);
       whole.advance(setup.steps);

@@ -88,7 +88,7 @@ struct BlockedStep {
   // ms, perf/NOTES.md 41; gmem unified 1.61 / 1.34 / 1.22 ms with one / two / four, perf/NOTES.md 49); gmem's
   // inner update, light and latency-bound, runs fastest at two (seven 1.71 / 1.59 / 1.65 ms with one / two / four).
   // The block (the data a block of threads covers) stays tx x ty x nw.
-  KOKKOS_INLINE_FUNCTION static int depth(const TileShape& s) {
+  static int depth(const TileShape& s) {
     const int most = Where == Region::inner && U == USource::global ? 2 : 4;
     return s.nw % most == 0 ? most : s.nw % 2 == 0 ? 2 : 1;
   }

@@ -25,7 +25,7 @@ const char* to_string(Boundary b) { return b == Boundary::pml ? "pml" : "none"; 
 const char* to_string(WaveletKind w) { return w == WaveletKind::ricker ? "ricker" : "gaussian-derivative"; }
 
 Strategy parse_strategy(const std::string& text) {
-  for (Strategy s : {Strategy::unified, Strategy::two, Strategy::seven})
+  for (Strategy s : all_strategies)
     if (text == to_string(s)) return s;
   fail("unknown strategy '", text, "' (unified, two, seven)");
 }

@@ -12,6 +12,8 @@
 namespace seis::wave {
 
 enum class Strategy { unified, two, seven };
+// Every strategy, for parsing and for the tests that run each.
+inline constexpr Strategy all_strategies[] = {Strategy::unified, Strategy::two, Strategy::seven};
 enum class Boundary { pml, none };
 enum class WaveletKind { ricker, gaussian_derivative };
 
