@@ -102,6 +102,21 @@ struct BlockedStep {
       tile[(c[2] * (t.ty + 2) + c[1]) * (t.tx + 2) + c[0]] = a.eta_x[x] + a.eta_y[y] + a.eta_z[z];
   }
 
+  // The block's points as columns along z: a team of fewer threads than columns (the host's one) takes columns
+  // rank, rank + size, ... whole; a larger team (a GPU's: tx * ty * nw / depth threads) gives each thread one column
+  // and every (size / columns)-th point of it. f(lx, ly, first lz, step); z is the inner walk, so a point's offsets
+  // are its column's plus a step along z (a decode per point cost about 20 instructions).
+  template <class F>
+  KOKKOS_INLINE_FUNCTION void for_columns(int rank, int size, const F& f) const {
+    const int columns = t.tx * t.ty;
+    const bool spread = size > columns;
+    const int first = spread ? d.txy.divide(rank) : 0, step = spread ? d.txy.divide(size) : 1;
+    for (int c = rank - first * columns; c < columns; c += spread ? columns : size) {
+      const int ly = d.tx.divide(c);
+      f(c - ly * t.tx, ly, first, step);
+    }
+  }
+
   template <class Member>
   KOKKOS_FUNCTION void operator()(const Member& team) const {
     const TileOrigin o = tile_origin(boxes, d, t, team.league_rank());
@@ -113,59 +128,64 @@ struct BlockedStep {
       eta = view.data() + u_floats(t);
     }
     const int rank = team.team_rank(), size = team.team_size(), points = t.tx * t.ty * t.nw;
-    // Point p of the block (a GPU thread walks depth of them, a host thread all).
-    const auto decode = [&](int p, int(&l)[3]) {
-      l[2] = d.txy.divide(p);
-      const int in_plane = p - l[2] * t.tx * t.ty;
-      l[1] = d.tx.divide(in_plane);
-      l[0] = in_plane - l[1] * t.tx;
-    };
     // The star of a tile with halo H, staged the paper's way: each point loads itself and, along each axis, the
     // band entries in its row of that axis at the places [its index, 2H) step the block's extent (the threads
-    // near the block's low faces load the bands, one conditional per axis). `at(l)` prepares point l and returns
-    // put(axis, delta), which stages the point (axis -1) or the entry delta away from it along `axis`, if that
-    // lies within the box and its halo.
+    // near the block's low faces load the bands, one conditional per axis). `at(lx, ly)` prepares a column and
+    // returns its points' preparation, which for lz returns put(axis, delta): put stages the point (axis -1) or
+    // the entry delta away from it along `axis`, if that lies within the box and its halo.
     const auto stage_star = [&](auto halo, const auto& at) {
       constexpr int H = decltype(halo)::value;
       const int n[3] = {t.tx, t.ty, t.nw};
-      for (int p = rank; p < points; p += size) {
-        int l[3];
-        decode(p, l);
-        const auto put = at(l);
-        put(-1, 0);
-        for (int d = 0; d < 3; ++d)
-          for (int h = l[d]; h < 2 * H; h += n[d]) put(d, (h < H ? h : h + n[d]) - (l[d] + H));
-      }
+      for_columns(rank, size, [&](int lx, int ly, int first, int step) {
+        const auto column = at(lx, ly);
+        for (int lz = first; lz < t.nw; lz += step) {
+          const int l[3] = {lx, ly, lz};
+          const auto put = column(lz);
+          put(-1, 0);
+          for (int d = 0; d < 3; ++d)
+            for (int h = l[d]; h < 2 * H; h += n[d]) put(d, (h < H ? h : h + n[d]) - (l[d] + H));
+        }
+      });
     };
     if constexpr (U == USource::scratch) {
-      // A point's field offset, places in the three arrays and bounds once: an entry costs a compare, a load and a
-      // store (its own 64-bit offset, bounds and scratch index cost about 20 instructions, perf/NOTES.md 44).
-      stage_star(Radius<R>{}, [&](const int(&l)[3]) {
-        const int x = o.x0 + l[0], y = o.y0 + l[1], z = o.z0 + l[2];
-        const bool inside = x < o.box.x1 + R && y < o.box.y1 + R && z < o.box.z1 + R;
-        const int limit[3] = {o.box.x1 + R - x, o.box.y1 + R - y, o.box.z1 + R - z};
+      // A column's field offset, places in the three arrays and bounds once, a point's from them by one step
+      // along z: an entry costs a compare, a load and a store (its own 64-bit offset, bounds and scratch index
+      // cost about 20 instructions, perf/NOTES.md 44).
+      stage_star(Radius<R>{}, [&](int lx, int ly) {
+        const int x = o.x0 + lx, y = o.y0 + ly;
+        const bool inside_xy = x < o.box.x1 + R && y < o.box.y1 + R;
         const int field_stride[3] = {1, L.ldx, L.plane}, tile_stride[3] = {1, t.tx, t.tx * t.ty};
-        const int c[3] = {l[0] + R, l[1] + R, l[2] + R};
-        const int place[3] = {u_index(0, c), u_index(1, c), u_index(2, c)};
-        const float* here = u + L.offset(x, y, z);
-        return [=](int axis, int delta) {
-          if (!inside) return;
-          if (axis < 0) {
-            const float v = *here;
-            for (int d = 0; d < 3; ++d) u_tile[place[d]] = v;
-          } else if (delta < limit[axis]) {
-            u_tile[place[axis] + delta * tile_stride[axis]] = here[delta * field_stride[axis]];
-          }
+        const int c[3] = {lx + R, ly + R, R};
+        const int base[3] = {u_index(0, c), u_index(1, c), u_index(2, c)};
+        const int plane[3] = {(t.tx + 2 * R) * t.ty, t.tx * (t.ty + 2 * R), t.tx * t.ty};
+        const float* column = u + L.offset(x, y, o.z0);
+        return [=](int lz) {
+          const int z = o.z0 + lz;
+          const bool inside = inside_xy && z < o.box.z1 + R;
+          const int limit[3] = {o.box.x1 + R - x, o.box.y1 + R - y, o.box.z1 + R - z};
+          const int place[3] = {base[0] + lz * plane[0], base[1] + lz * plane[1], base[2] + lz * plane[2]};
+          const float* here = column + std::ptrdiff_t(lz) * L.plane;
+          return [=](int axis, int delta) {
+            if (!inside) return;
+            if (axis < 0) {
+              const float v = *here;
+              for (int d = 0; d < 3; ++d) u_tile[place[d]] = v;
+            } else if (delta < limit[axis]) {
+              u_tile[place[axis] + delta * tile_stride[axis]] = here[delta * field_stride[axis]];
+            }
+          };
         };
       });
     }
     if constexpr (eta_tile) {
       if constexpr (E == EtaSource::faces_three) {
-        stage_star(Radius<1>{}, [&](const int(&l)[3]) {
-          return [&](int axis, int delta) {
-            int c[3] = {l[0] + 1, l[1] + 1, l[2] + 1};
-            if (axis >= 0) c[axis] += delta;
-            stage_eta(eta, c, o);
+        stage_star(Radius<1>{}, [&](int lx, int ly) {
+          return [&, lx, ly](int lz) {
+            return [&, lx, ly, lz](int axis, int delta) {
+              int c[3] = {lx + 1, ly + 1, lz + 1};
+              if (axis >= 0) c[axis] += delta;
+              stage_eta(eta, c, o);
+            };
           };
         });
       } else {
@@ -192,9 +212,15 @@ struct BlockedStep {
         for (int ly = 0; ly < ey; ++ly)
           for (int lx = 0; lx < ex; ++lx) point(o.x0 + lx, o.y0 + ly, o.z0 + lz, {lx, ly, lz}, u_tile, eta);
     } else {
+      // The points decoded one by one, not walked as columns: with the column walk ptxas keeps each column's
+      // offsets live, gmem's unified kernel took 56 registers instead of 32 and ran 1.22 -> 1.76 ms at 512^3
+      // (perf/NOTES.md 51).
       for (int p = rank; p < points; p += size) {
         int l[3];
-        decode(p, l);
+        l[2] = d.txy.divide(p);
+        const int in_plane = p - l[2] * t.tx * t.ty;
+        l[1] = d.tx.divide(in_plane);
+        l[0] = in_plane - l[1] * t.tx;
         const int x = o.x0 + l[0], y = o.y0 + l[1], z = o.z0 + l[2];
         if (x < o.box.x1 && y < o.box.y1 && z < o.box.z1) point(x, y, z, l, u_tile, eta);
       }
