@@ -128,11 +128,12 @@ struct BlockedStep {
       eta = view.data() + u_floats(t);
     }
     const int rank = team.team_rank(), size = team.team_size(), points = t.tx * t.ty * t.nw;
-    // The star of a tile with halo H, staged the paper's way: each point loads itself and, along each axis, the
+    // The star of a tile with halo H, staged the paper's way: each point loads itself and, along x and y, the
     // band entries in its row of that axis at the places [its index, 2H) step the block's extent (the threads
-    // near the block's low faces load the bands, one conditional per axis). `at(lx, ly)` prepares a column and
-    // returns its points' preparation, which for lz returns put(axis, delta): put stages the point (axis -1) or
-    // the entry delta away from it along `axis`, if that lies within the box and its halo.
+    // near the block's low faces load the bands, one conditional per axis); a column's z band in one loop.
+    // `at(lx, ly)` prepares a column and returns its points' preparation, which for lz returns put(axis, delta):
+    // put stages the point (axis -1) or the entry delta away from it along `axis`, if that lies within the box
+    // and its halo.
     const auto stage_star = [&](auto halo, const auto& at) {
       constexpr int H = decltype(halo)::value;
       const int n[3] = {t.tx, t.ty, t.nw};
@@ -142,9 +143,13 @@ struct BlockedStep {
           const int l[3] = {lx, ly, lz};
           const auto put = column(lz);
           put(-1, 0);
-          for (int d = 0; d < 3; ++d)
+          for (int d = 0; d < 2; ++d)
             for (int h = l[d]; h < 2 * H; h += n[d]) put(d, (h < H ? h : h + n[d]) - (l[d] + H));
         }
+        // The column's z band, entry h of [0, 2H) staged by the thread holding point h mod nw (the rule above):
+        // those with h mod step = first, as offsets from the column's first plane, in one loop per column.
+        const auto put = column(0);
+        for (int h = first; h < 2 * H; h += step) put(2, h < H ? h - H : h - H + t.nw);
       });
     };
     if constexpr (U == USource::scratch) {
