@@ -136,7 +136,7 @@ struct BlockedStep {
     // and its halo.
     const auto stage_star = [&](auto halo, const auto& at) {
       constexpr int H = decltype(halo)::value;
-      const int n[3] = {t.tx, t.ty, t.nw};
+      const int n[2] = {t.tx, t.ty};
       for_columns(rank, size, [&](int lx, int ly, int first, int step) {
         const auto column = at(lx, ly);
         for (int lz = first; lz < t.nw; lz += step) {
