@@ -76,6 +76,7 @@ struct TileBoxes {
   int count = 0;
   Box box[capacity];
   int tiles_x[capacity] = {}, tiles_y[capacity] = {};
+  int x_origin[capacity] = {};   // first x of each box's tiles: its x0, or x0 rounded down (tile_boxes' x_align)
   int first[capacity + 1] = {};  // league rank of each box's first tile
 
   int league() const { return first[count]; }
@@ -93,14 +94,19 @@ inline int box_columns(const Box& box, int vector_width) {
   return (box.x1 - x_origin + vector_width - 1) / vector_width;
 }
 
-inline TileBoxes tile_boxes(const Box* boxes, int count, const TileShape& s, int vector_width) {
+// x_align > 1 (one-point columns only): tiles start at x0 rounded down to a multiple of x_align floats.
+inline TileBoxes tile_boxes(const Box* boxes, int count, const TileShape& s, int vector_width, int x_align = 1) {
   require(count >= 0 && count <= TileBoxes::capacity, "tile_boxes: ", count, " boxes, at most ", TileBoxes::capacity);
+  require(x_align == 1 || vector_width == 1, "tile_boxes: x_align ", x_align, " with ", vector_width, "-float vectors");
   TileBoxes t;
   for (int b = 0; b < count; ++b) {
     if (boxes[b].points() == 0) continue;
     const Box& box = boxes[b];
-    const int columns = box_columns(box, vector_width);
+    Box tiled = box;
+    tiled.x0 = box.x0 / x_align * x_align;
+    const int columns = box_columns(tiled, vector_width);
     t.box[t.count] = box;
+    t.x_origin[t.count] = tiled.x0;
     t.tiles_x[t.count] = (columns + s.tx - 1) / s.tx;
     t.tiles_y[t.count] = (box.y1 - box.y0 + s.ty - 1) / s.ty;
     const int tiles_z = (box.z1 - box.z0 + s.nw - 1) / s.nw;

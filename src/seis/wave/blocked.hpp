@@ -3,6 +3,7 @@
 // four points along z (gmem's inner launches: two). Only the star of a staged tile (the block and its six face
 // bands) is loaded, as in the paper; the corners are never read.
 #include <algorithm>
+#include <type_traits>
 
 #include "seis/wave/shape_launch.hpp"
 
@@ -39,11 +40,26 @@ struct Star {
   }
 };
 
-template <class ExecSpace, int R, Region Where, USource U, EtaSource E>
+// A block's extents known at compile time (0: the launch's TileShape): smem_u's default tile on CUDA.
+template <int TX = 0, int TY = 0, int NW = 0>
+struct FixedTile {
+  static constexpr int tx = TX, ty = TY, nw = NW;
+};
+
+template <class ExecSpace, int R, Region Where, USource U, EtaSource E, class Fixed = FixedTile<>>
 struct BlockedStep {
   static constexpr bool eta_tile = E != EtaSource::profiles && Where != Region::inner;
   static constexpr int scratch_level = 0;
   static constexpr bool host = !is_gpu_space<ExecSpace>();  // a constant device code may read
+  // smem_u on CUDA launches its default tile as a kernel of that tile: its staging loops and scratch offsets fold to
+  // constants (perf/NOTES.md 53). HIP keeps the run-time tile (its resource gate covers those kernels).
+  static constexpr ShapeInfo default_shape = table_info(Shape::smem_u);
+  using FixedVariant =
+      std::conditional_t<U == USource::scratch && is_gpu_space<ExecSpace>() && !is_hip_space<ExecSpace>() &&
+                             Fixed::tx == 0,
+                         BlockedStep<ExecSpace, R, Where, U, E,
+                                     FixedTile<default_shape.tile_x, default_shape.tile_y, default_shape.tile_z>>,
+                         void>;
   // Blocks without scratch (gmem, smem_eta's inner launches) are teams too. They were a rank-3 MDRange of blocks
   // while Kokkos 3.4 launched every team kernel preferring shared memory (23 KB of L1 left on an H100); with patch
   // 0006 sizing the carveout to the scratch, teams cost less than MDRange's nested tile loops: gmem unified 1.76 ->
@@ -61,6 +77,27 @@ struct BlockedStep {
   TileBoxes boxes;
   TileDivisors d;
 
+  // The block: Fixed's where it has one (the launch's t is then the same), so that its extents fold into the
+  // index arithmetic and loop bounds; else t.
+  KOKKOS_INLINE_FUNCTION TileShape tile() const {
+    if constexpr (Fixed::tx > 0)
+      return {Fixed::tx, Fixed::ty, Fixed::nw};
+    else
+      return t;
+  }
+  KOKKOS_INLINE_FUNCTION int per_row(int v) const {  // v / tx, v >= 0
+    if constexpr (Fixed::tx > 0)
+      return int(unsigned(v) / unsigned(Fixed::tx));
+    else
+      return d.tx.divide(v);
+  }
+  KOKKOS_INLINE_FUNCTION int per_plane(int v) const {  // v / (tx ty), v >= 0
+    if constexpr (Fixed::tx > 0)
+      return int(unsigned(v) / unsigned(Fixed::tx * Fixed::ty));
+    else
+      return d.txy.divide(v);
+  }
+
   // smem_u's tile is its star, stored compactly: the block extended by R along x, along y and along z (three
   // arrays, the block in each), (2R + 1)^3 - (6R + 1) corner points fewer than a box with a halo (R = 8 and a
   // 32 x 4 x 4 block: 23 KB instead of 77 KB).
@@ -74,9 +111,9 @@ struct BlockedStep {
   // Place of (c, the star's coordinates in the box with its halo) in the array of `axis`. 32-bit (a launched
   // tile's scratch fits; 64-bit offsets cost two instructions per add).
   KOKKOS_INLINE_FUNCTION int u_index(int axis, const int (&c)[3]) const {
-    const int ex = t.tx + (axis == 0 ? 2 * R : 0), ey = t.ty + (axis == 1 ? 2 * R : 0);
+    const int ex = tile().tx + (axis == 0 ? 2 * R : 0), ey = tile().ty + (axis == 1 ? 2 * R : 0);
     const int x = c[0] - (axis == 0 ? 0 : R), y = c[1] - (axis == 1 ? 0 : R), z = c[2] - (axis == 2 ? 0 : R);
-    return (axis > 0 ? int(u_band(t, 0)) : 0) + (axis > 1 ? int(u_band(t, 1)) : 0) + (z * ey + y) * ex + x;
+    return (axis > 0 ? int(u_band(tile(), 0)) : 0) + (axis > 1 ? int(u_band(tile(), 1)) : 0) + (z * ey + y) * ex + x;
   }
   KOKKOS_INLINE_FUNCTION static std::size_t eta_floats(const TileShape& s) {
     return eta_tile ? std::size_t(s.tx + 2) * (s.ty + 2) * (s.nw + 2) : 0;
@@ -93,13 +130,18 @@ struct BlockedStep {
     return s.nw % most == 0 ? most : s.nw % 2 == 0 ? 2 : 1;
   }
   static int threads(const TileShape& s, bool gpu) { return gpu ? s.tx * s.ty * s.nw / depth(s) : 1; }
+  // On GPUs, rows of 32-point tiles start at a multiple of 32 floats (a 128-byte line) where the box does not, and
+  // the points before the box are skipped: a warp's row is then one line, not two. The seven strategy's inner box
+  // starts at x = ndamp (H100, 512^3, ndamp 27: smem_u's inner launch 1.24 ms for 458^3 points; 0.88 for 448^3 at
+  // ndamp 32, perf/NOTES.md 53). Not for eta tiles, whose staging would read the profiles before the box.
+  static int x_align(const TileShape& s, bool gpu) { return gpu && !eta_tile && s.tx % 32 == 0 ? 32 : 1; }
 
   // Stages entry (c) of the eta tile (a box with a halo of 1, eta = eta_x + eta_y + eta_z), if the point lies
   // within the box and its halo (the tile may overhang the box; what it covers beyond may be past the profiles).
-  KOKKOS_INLINE_FUNCTION void stage_eta(float* tile, const int (&c)[3], const TileOrigin& o) const {
+  KOKKOS_INLINE_FUNCTION void stage_eta(float* target, const int (&c)[3], const TileOrigin& o) const {
     const int x = o.x0 - 1 + c[0], y = o.y0 - 1 + c[1], z = o.z0 - 1 + c[2];
     if (x < o.box.x1 + 1 && y < o.box.y1 + 1 && z < o.box.z1 + 1)
-      tile[(c[2] * (t.ty + 2) + c[1]) * (t.tx + 2) + c[0]] = a.eta_x[x] + a.eta_y[y] + a.eta_z[z];
+      target[(c[2] * (tile().ty + 2) + c[1]) * (tile().tx + 2) + c[0]] = a.eta_x[x] + a.eta_y[y] + a.eta_z[z];
   }
 
   // The block's points as columns along z: a team of fewer threads than columns (the host's one) takes columns
@@ -108,26 +150,26 @@ struct BlockedStep {
   // are its column's plus a step along z (a decode per point cost about 20 instructions).
   template <class F>
   KOKKOS_INLINE_FUNCTION void for_columns(int rank, int size, const F& f) const {
-    const int columns = t.tx * t.ty;
+    const int columns = tile().tx * tile().ty;
     const bool spread = size > columns;
-    const int first = spread ? d.txy.divide(rank) : 0, step = spread ? d.txy.divide(size) : 1;
+    const int first = spread ? per_plane(rank) : 0, step = spread ? per_plane(size) : 1;
     for (int c = rank - first * columns; c < columns; c += spread ? columns : size) {
-      const int ly = d.tx.divide(c);
-      f(c - ly * t.tx, ly, first, step);
+      const int ly = per_row(c);
+      f(c - ly * tile().tx, ly, first, step);
     }
   }
 
   template <class Member>
   KOKKOS_FUNCTION void operator()(const Member& team) const {
-    const TileOrigin o = tile_origin(boxes, d, t, team.league_rank());
+    const TileOrigin o = tile_origin(boxes, d, tile(), team.league_rank());
     float* u_tile = nullptr;
     float* eta = nullptr;
     if constexpr (U == USource::scratch || eta_tile) {
-      ScratchView view(team.team_scratch(0), u_floats(t) + eta_floats(t));
+      ScratchView view(team.team_scratch(0), u_floats(tile()) + eta_floats(tile()));
       u_tile = view.data();
-      eta = view.data() + u_floats(t);
+      eta = view.data() + u_floats(tile());
     }
-    const int rank = team.team_rank(), size = team.team_size(), points = t.tx * t.ty * t.nw;
+    const int rank = team.team_rank(), size = team.team_size(), points = tile().tx * tile().ty * tile().nw;
     // The star of a tile with halo H, staged the paper's way: each point loads itself and, along x and y, the
     // band entries in its row of that axis at the places [its index, 2H) step the block's extent (the threads
     // near the block's low faces load the bands, one conditional per axis); a column's z band in one loop.
@@ -136,10 +178,10 @@ struct BlockedStep {
     // and its halo.
     const auto stage_star = [&](auto halo, const auto& at) {
       constexpr int H = decltype(halo)::value;
-      const int n[2] = {t.tx, t.ty};
+      const int n[2] = {tile().tx, tile().ty};
       for_columns(rank, size, [&](int lx, int ly, int first, int step) {
         const auto column = at(lx, ly);
-        for (int lz = first; lz < t.nw; lz += step) {
+        for (int lz = first; lz < tile().nw; lz += step) {
           const int l[3] = {lx, ly, lz};
           const auto put = column(lz);
           put(-1, 0);
@@ -149,7 +191,7 @@ struct BlockedStep {
         // The column's z band, entry h of [0, 2H) staged by the thread holding point h mod nw (the rule above):
         // those with h mod step = first, as offsets from the column's first plane, in one loop per column.
         const auto put = column(0);
-        for (int h = first; h < 2 * H; h += step) put(2, h < H ? h - H : h - H + t.nw);
+        for (int h = first; h < 2 * H; h += step) put(2, h < H ? h - H : h - H + tile().nw);
       });
     };
     if constexpr (U == USource::scratch) {
@@ -159,10 +201,10 @@ struct BlockedStep {
       stage_star(Radius<R>{}, [&](int lx, int ly) {
         const int x = o.x0 + lx, y = o.y0 + ly;
         const bool inside_xy = x < o.box.x1 + R && y < o.box.y1 + R;
-        const int field_stride[3] = {1, L.ldx, L.plane}, tile_stride[3] = {1, t.tx, t.tx * t.ty};
+        const int field_stride[3] = {1, L.ldx, L.plane}, tile_stride[3] = {1, tile().tx, tile().tx * tile().ty};
         const int c[3] = {lx + R, ly + R, R};
         const int base[3] = {u_index(0, c), u_index(1, c), u_index(2, c)};
-        const int plane[3] = {(t.tx + 2 * R) * t.ty, t.tx * (t.ty + 2 * R), t.tx * t.ty};
+        const int plane[3] = {(tile().tx + 2 * R) * tile().ty, tile().tx * (tile().ty + 2 * R), tile().tx * tile().ty};
         const float* column = u + L.offset(x, y, o.z0);
         return [=](int lz) {
           const int z = o.z0 + lz;
@@ -195,7 +237,7 @@ struct BlockedStep {
         });
       } else {
         // One flat loop over the star's entries, one conditional choosing the part.
-        const Star<1> star{{t.tx, t.ty, t.nw}};
+        const Star<1> star{{tile().tx, tile().ty, tile().nw}};
         for (int e = rank; e < star.count(); e += size) {
           int c[3];
           star.entry(e, c);
@@ -211,8 +253,8 @@ struct BlockedStep {
       // A host team is one thread: it walks the block's part of the box row by row, with no decode per point
       // (OpenMP, 128^3, unified: gmem 22-25 ms per step decoding, 16-17 walking as the MDRange it was; smem_u
       // 46-49 -> 36-39; perf/NOTES.md 49).
-      const int ex = std::min(t.tx, o.box.x1 - o.x0), ey = std::min(t.ty, o.box.y1 - o.y0);
-      const int ez = std::min(t.nw, o.box.z1 - o.z0);
+      const int ex = std::min(tile().tx, o.box.x1 - o.x0), ey = std::min(tile().ty, o.box.y1 - o.y0);
+      const int ez = std::min(tile().nw, o.box.z1 - o.z0);
       for (int lz = 0; lz < ez; ++lz)
         for (int ly = 0; ly < ey; ++ly)
           for (int lx = 0; lx < ex; ++lx) point(o.x0 + lx, o.y0 + ly, o.z0 + lz, {lx, ly, lz}, u_tile, eta);
@@ -222,12 +264,12 @@ struct BlockedStep {
       // (perf/NOTES.md 51).
       for (int p = rank; p < points; p += size) {
         int l[3];
-        l[2] = d.txy.divide(p);
-        const int in_plane = p - l[2] * t.tx * t.ty;
-        l[1] = d.tx.divide(in_plane);
-        l[0] = in_plane - l[1] * t.tx;
+        l[2] = per_plane(p);
+        const int in_plane = p - l[2] * tile().tx * tile().ty;
+        l[1] = per_row(in_plane);
+        l[0] = in_plane - l[1] * tile().tx;
         const int x = o.x0 + l[0], y = o.y0 + l[1], z = o.z0 + l[2];
-        if (x < o.box.x1 && y < o.box.y1 && z < o.box.z1) point(x, y, z, l, u_tile, eta);
+        if (x >= o.box.x0 && x < o.box.x1 && y < o.box.y1 && z < o.box.z1) point(x, y, z, l, u_tile, eta);
       }
     }
   }
@@ -247,8 +289,8 @@ struct BlockedStep {
       in_x = u_index(0, {lx + R, ly + R, lz + R});
       in_y = u_index(1, {lx + R, ly + R, lz + R});
       in_z = u_index(2, {lx + R, ly + R, lz + R});
-      y_stride = t.tx;
-      z_stride = t.tx * t.ty;
+      y_stride = tile().tx;
+      z_stride = tile().tx * tile().ty;
     }
     const auto at = [&](int dx, int dy, int dz) {
       if constexpr (U == USource::scratch)
@@ -265,8 +307,8 @@ struct BlockedStep {
                           {{at(0, 1, 0)}},  {{at(0, 0, -1)}}, {{at(0, 0, 1)}}};
     update_point<Where>(a, L, x, y, z, centre, lap, near, [&] {
       if constexpr (eta_tile) {
-        const int ex = t.tx + 2, exy = (t.tx + 2) * (t.ty + 2);
-        const float* centre_eta = eta + ((lz + 1) * (t.ty + 2) + (ly + 1)) * ex + lx + 1;
+        const int ex = tile().tx + 2, exy = (tile().tx + 2) * (tile().ty + 2);
+        const float* centre_eta = eta + ((lz + 1) * (tile().ty + 2) + (ly + 1)) * ex + lx + 1;
         const auto e = [&](int dx, int dy, int dz) { return centre_eta[dx + dy * ex + dz * exy]; };
         const float s = gradient_scale;
         return Damping<1>{{{e(0, 0, 0)}}, {{(e(1, 0, 0) - e(-1, 0, 0)) * s}}, 0.0f, (e(0, 1, 0) - e(0, -1, 0)) * s,

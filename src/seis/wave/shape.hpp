@@ -82,6 +82,12 @@ inline constexpr ShapeInfo shape_table[] = {
 };
 
 const ShapeInfo& info(Shape s);
+// info() for compile-time use (kernels specialised for a shape's default tile).
+constexpr ShapeInfo table_info(Shape s) {
+  for (const ShapeInfo& i : shape_table)
+    if (i.shape == s) return i;
+  return shape_table[0];
+}
 const char* to_string(Shape s);
 Shape parse_shape(const std::string& text);  // a name of shape_table
 std::string shape_names();                   // "tile, gmem, ..."

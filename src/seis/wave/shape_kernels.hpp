@@ -158,7 +158,7 @@ KOKKOS_INLINE_FUNCTION TileOrigin tile_origin(const TileBoxes& boxes, const Tile
   const int in_plane = league - bz * boxes.tiles_x[b] * boxes.tiles_y[b];
   const int by = d.tiles_x[b].divide(in_plane);
   const int bx = in_plane - by * boxes.tiles_x[b];
-  return {box, box.x0 + bx * t.tx, box.y0 + by * t.ty, box.z0 + bz * t.nw};
+  return {box, boxes.x_origin[b] + bx * t.tx, box.y0 + by * t.ty, box.z0 + bz * t.nw};
 }
 
 // The damping at a point from the per-axis profiles.

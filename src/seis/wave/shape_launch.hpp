@@ -75,6 +75,59 @@ TileShape fitted_tile(Shape shape, const FieldLayout& L, const LaunchOptions& o,
   return t;
 }
 
+// Kernels specialised for one tile (Kernel::FixedVariant, not void) launch that variant where the tile is its own.
+template <class Kernel, class = void>
+struct fixed_variant {
+  using type = void;
+};
+template <class Kernel>
+struct fixed_variant<Kernel, std::void_t<typename Kernel::FixedVariant>> {
+  using type = typename Kernel::FixedVariant;
+};
+
+// Kernels that align their tiles' x origin (Kernel::x_align) say by how much; others start at the box.
+template <class Kernel, class = void>
+struct has_x_align : std::false_type {};
+template <class Kernel>
+struct has_x_align<Kernel, std::void_t<decltype(Kernel::x_align(TileShape{}, true))>> : std::true_type {};
+
+// Launches Kernel over the boxes with tile t.
+template <class Kernel, class ExecSpace, int R>
+void launch_kernel(const ExecSpace& exec, const ShapeStep& s, const TileShape& t, const Box* boxes, int count) {
+  using Fixed = typename fixed_variant<Kernel>::type;
+  if constexpr (!std::is_void_v<Fixed>) {
+    const TileShape f = Fixed{}.tile();
+    if (t.tx == f.tx && t.ty == f.ty && t.nw == f.nw)
+      return launch_kernel<Fixed, ExecSpace, R>(exec, s, t, boxes, count);
+  }
+  constexpr bool gpu = is_gpu_space<ExecSpace>();
+  int x_align = 1;
+  if constexpr (has_x_align<Kernel>::value) x_align = Kernel::x_align(t, gpu);
+  const TileBoxes tiles = tile_boxes(boxes, count, t, 1, x_align);
+  const auto make = [&](auto... two) {
+    return Kernel{s.u,
+                  s.L,
+                  device_weights<R>(s.c, Operator::laplacian),
+                  s.a,
+                  s.gradient_scale,
+                  t,
+                  tiles,
+                  TileDivisors(t, tiles),
+                  two...};
+  };
+  Kernel kernel;
+  if constexpr (takes_two_steps<Kernel>::value)
+    kernel = make(s.two);
+  else
+    kernel = make();
+  const int league = kernel.boxes.league();
+  if (league == 0) return;
+  typename Kernel::Policy policy(exec, league, Kernel::threads(t, gpu));
+  if (Kernel::scratch_bytes(t) > 0)
+    policy.set_scratch_size(Kernel::scratch_level, Kokkos::PerTeam(Kernel::scratch_bytes(t)));
+  Kokkos::parallel_for(Kernel::label, policy, kernel);
+}
+
 template <class Family, class ExecSpace>
 void launch_family(const ExecSpace& exec, Shape shape, int radius, Region where, const ShapeStep& s, const Box* boxes,
                    int count) {
@@ -83,30 +136,8 @@ void launch_family(const ExecSpace& exec, Shape shape, int radius, Region where,
     with_region(where, [&](auto region) {
       Family::template with<ExecSpace, R, decltype(region)::value>(shape, [&](auto kernel) {
         using Kernel = decltype(kernel);
-        constexpr bool gpu = is_gpu_space<ExecSpace>();
-        const TileShape t = fitted_tile<Kernel>(shape, s.L, s.o, gpu);
-        const TileBoxes tiles = tile_boxes(boxes, count, t, 1);
-        const auto make = [&](auto... two) {
-          return Kernel{s.u,
-                        s.L,
-                        device_weights<R>(s.c, Operator::laplacian),
-                        s.a,
-                        s.gradient_scale,
-                        t,
-                        tiles,
-                        TileDivisors(t, tiles),
-                        two...};
-        };
-        if constexpr (takes_two_steps<Kernel>::value)
-          kernel = make(s.two);
-        else
-          kernel = make();
-        const int league = kernel.boxes.league();
-        if (league == 0) return;
-        typename Kernel::Policy policy(exec, league, Kernel::threads(t, gpu));
-        if (Kernel::scratch_bytes(t) > 0)
-          policy.set_scratch_size(Kernel::scratch_level, Kokkos::PerTeam(Kernel::scratch_bytes(t)));
-        Kokkos::parallel_for(Kernel::label, policy, kernel);
+        const TileShape t = fitted_tile<Kernel>(shape, s.L, s.o, is_gpu_space<ExecSpace>());
+        launch_kernel<Kernel, ExecSpace, R>(exec, s, t, boxes, count);
       });
     });
   });
