@@ -40,7 +40,7 @@ struct Star {
   }
 };
 
-// A block's extents known at compile time (0: the launch's TileShape): smem_u's default tile on CUDA.
+// A block's extents known at compile time (0: the launch's TileShape): the staging shapes' default tiles on CUDA.
 template <int TX = 0, int TY = 0, int NW = 0>
 struct FixedTile {
   static constexpr int tx = TX, ty = TY, nw = NW;
@@ -51,12 +51,15 @@ struct BlockedStep {
   static constexpr bool eta_tile = E != EtaSource::profiles && Where != Region::inner;
   static constexpr int scratch_level = 0;
   static constexpr bool host = !is_gpu_space<ExecSpace>();  // a constant device code may read
-  // smem_u on CUDA launches its default tile as a kernel of that tile: its staging loops and scratch offsets fold to
-  // constants (perf/NOTES.md 53). HIP keeps the run-time tile (its resource gate covers those kernels).
-  static constexpr ShapeInfo default_shape = table_info(Shape::smem_u);
+  // The staging kernels (smem_u, smem_eta's layer launches) on CUDA launch their default tile as a kernel of that
+  // tile: the staging loops unroll and the scratch offsets fold to constants (perf/NOTES.md 53, 55). HIP keeps the
+  // run-time tile (its resource gate covers those kernels).
+  static constexpr ShapeInfo default_shape = table_info(E == EtaSource::faces_one     ? Shape::smem_eta_1
+                                                        : E == EtaSource::faces_three ? Shape::smem_eta_3
+                                                                                      : Shape::smem_u);
   using FixedVariant =
-      std::conditional_t<U == USource::scratch && is_gpu_space<ExecSpace>() && !is_hip_space<ExecSpace>() &&
-                             Fixed::tx == 0,
+      std::conditional_t<(U == USource::scratch || eta_tile) && is_gpu_space<ExecSpace>() &&
+                             !is_hip_space<ExecSpace>() && Fixed::tx == 0,
                          BlockedStep<ExecSpace, R, Where, U, E,
                                      FixedTile<default_shape.tile_x, default_shape.tile_y, default_shape.tile_z>>,
                          void>;
