@@ -20,9 +20,10 @@ import sys
 REGION = {"0": "inner", "1": "pml", "2": "both"}
 BLOCKED = {("0", "0"): "gmem", ("1", "0"): "smem_u", ("0", "1"): "smem_eta_1", ("0", "2"): "smem_eta_3"}
 ZWALK = {"0": "st_smem", "1": "st_reg_shft", "2": "st_reg_fixed", "3": "st_semi"}
+# BlockedStep's last argument, its FixedTile, is not part of the shape's name.
 FUNCTOR = re.compile(
     r"seis::wave::(BlockedStep|StreamingStep|TwoStepStreaming)<Kokkos::(?:Experimental::)?HIP, (\d+), "
-    r"\(seis::wave::Region\)(\d)(?:, ([^<>]*))?>")
+    r"\(seis::wave::Region\)(\d)(?:, ([^<>]*?))?(?:, seis::wave::FixedTile<[^<>]*>)? ?>")
 
 
 def shape_of(kind, args):
@@ -57,10 +58,10 @@ def team(shape, R, region, tile):
         floats = (tx + 2 * R) * ty * tz + tx * (ty + 2 * R) * tz + tx * ty * (tz + 2 * R)
     if shape.startswith("smem_eta") and region != "inner":
         floats = (tx + 2) * (ty + 2) * (tz + 2)
-    # BlockedStep::depth: a thread computes four points along z (two, one where tz is not a multiple); the inner
-    # launches without a team (gmem's, smem_eta's) one.
-    teamless_inner = region == "inner" and shape != "smem_u"
-    depth = 1 if teamless_inner else 4 if tz % 4 == 0 else 2 if tz % 2 == 0 else 1
+    # BlockedStep::depth: a thread computes four points along z (the inner launches that read u from global
+    # memory, gmem's and smem_eta's, two; two or one where tz is not a multiple).
+    most = 2 if region == "inner" and shape != "smem_u" else 4
+    depth = most if tz % most == 0 else 2 if tz % 2 == 0 else 1
     return tx * ty * tz // depth, 4 * floats
 
 
@@ -102,9 +103,10 @@ def main():
                 if r["spills"]:
                     spills.append(f"{shape} R={R} {REGION[region]}: {r['spills']} spill stores, scratch "
                                   f"{r['scratch']} bytes/lane")
-    if not rows:
-        sys.exit("hip_shape_resources: no code-shape kernel found in the gfx90a assembly")
     order = list(tiles)
+    missing = [s for s in order if s != "tile" and not any(key[0] == s for key in rows)]
+    if missing:
+        sys.exit("hip_shape_resources: no gfx90a kernel found for " + ", ".join(missing))
     lines = ["| kernel | R | launch | VGPR | AGPR | SGPR | scratch B/lane | spill stores | occupancy (regs) | "
              "default tile | threads | LDS B/team | occupancy (regs, LDS) |", "|" + "---|" * 13]
     for (shape, R, region), r in sorted(rows.items(), key=lambda kv: (order.index(kv[0][0]), kv[0][1], kv[0][2])):
