@@ -54,9 +54,9 @@ struct BlockedStep {
   // The staging kernels (smem_u, smem_eta's layer launches) on CUDA launch their default tile as a kernel of that
   // tile: the staging loops unroll and the scratch offsets fold to constants (perf/NOTES.md 53, 55). HIP keeps the
   // run-time tile (its resource gate covers those kernels).
-  static constexpr ShapeInfo default_shape = table_info(E == EtaSource::faces_one     ? Shape::smem_eta_1
-                                                        : E == EtaSource::faces_three ? Shape::smem_eta_3
-                                                                                      : Shape::smem_u);
+  static constexpr ShapeInfo default_shape = *find_shape(E == EtaSource::faces_one     ? Shape::smem_eta_1
+                                                         : E == EtaSource::faces_three ? Shape::smem_eta_3
+                                                                                       : Shape::smem_u);
   using FixedVariant =
       std::conditional_t<(U == USource::scratch || eta_tile) && is_gpu_space<ExecSpace>() &&
                              !is_hip_space<ExecSpace>() && Fixed::tx == 0,

@@ -5,8 +5,7 @@
 namespace seis::wave {
 
 const ShapeInfo& info(Shape s) {
-  for (const ShapeInfo& i : shape_table)
-    if (i.shape == s) return i;
+  if (const ShapeInfo* i = find_shape(s)) return *i;
   fail("unknown kernel shape ", static_cast<int>(s));
 }
 

@@ -82,11 +82,12 @@ inline constexpr ShapeInfo shape_table[] = {
 };
 
 const ShapeInfo& info(Shape s);
-// info() for compile-time use (kernels specialised for a shape's default tile).
-constexpr ShapeInfo table_info(Shape s) {
+// The table's entry of a shape, nullptr if none (info() refuses that; in a constant expression the dereference
+// does not compile).
+constexpr const ShapeInfo* find_shape(Shape s) {
   for (const ShapeInfo& i : shape_table)
-    if (i.shape == s) return i;
-  return shape_table[0];
+    if (i.shape == s) return &i;
+  return nullptr;
 }
 const char* to_string(Shape s);
 Shape parse_shape(const std::string& text);  // a name of shape_table
