@@ -19,7 +19,7 @@ import subprocess
 
 SOURCES = {  # (operator, y source, z source) of TileStencil -> the variants built on it
     ("1", "0", "0"): "x, x_vec", ("2", "0", "0"): "y, y_vec", ("4", "0", "0"): "z",
-    ("4", "0", "1"): "z_window, z_window_vec", ("2", "1", "0"): "y_scratch", ("3", "1", "0"): "xy_fused",
+    ("4", "0", "1"): "z_window, z_window_vec, y_window_vec", ("2", "1", "0"): "y_scratch", ("3", "1", "0"): "xy_fused",
     ("7", "1", "1"): "xyz_fused, tb_register_tiling", ("7", "0", "1"): "xyz_fused_cached", ("7", "2", "1"): "xyz_fused_async",
 }
 

@@ -8,6 +8,23 @@
 
 namespace {
 
+// What a kernel run through the y-z transposed view computes: the operator and the weights with y and z exchanged.
+TEST(Coefficients, SwapYZExchangesTheYAndZAxes) {
+  using seis::Operator;
+  static_assert(seis::swap_yz(Operator::d2y) == Operator::d2z && seis::swap_yz(Operator::d2z) == Operator::d2y);
+  static_assert(seis::swap_yz(Operator::d2xy) == Operator::d2xz && seis::swap_yz(Operator::d2xz) == Operator::d2xy);
+  static_assert(seis::swap_yz(Operator::d2x) == Operator::d2x &&
+                seis::swap_yz(Operator::laplacian) == Operator::laplacian);
+  const auto c = seis::make_coefficients(4, 1.0, 0.8, 1.25);
+  const auto s = seis::swap_yz(c);
+  for (int m = 0; m <= 4; ++m) {
+    EXPECT_EQ(s.x[m], c.x[m]);
+    EXPECT_EQ(s.y[m], c.z[m]);
+    EXPECT_EQ(s.z[m], c.y[m]);
+  }
+  EXPECT_NE(c.y[1], c.z[1]);
+}
+
 TEST(Coefficients, SecondOrderIsOneMinusTwoOne) {
   const auto w = seis::second_derivative_weights(1);
   ASSERT_EQ(w.size(), 2u);

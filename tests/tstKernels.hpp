@@ -208,8 +208,8 @@ TEST(TEST_CATEGORY, EveryKernelAddressesFieldsBeyondTwoToThe31Floats) {
   for (const auto& variant : seis::kernel_registry<Exec>()) {
     const int radius = std::min(4, variant.max_radius);
     const auto coefficients = seis::make_coefficients(radius, 1.0, 1.0, 1.0);
-    if (variant.name == "spmv") {
-      EXPECT_THROW(seis::apply(variant, Exec(), in, out, coefficients), seis::InvalidArgument);
+    if (variant.name == "spmv" || variant.walks_y) {
+      EXPECT_THROW(seis::apply(variant, Exec(), in, out, coefficients), seis::InvalidArgument) << variant.name;
       continue;
     }
     Kokkos::deep_copy(out.span(), std::nanf(""));

@@ -69,6 +69,26 @@ TEST(Layout, OffsetsBeyondTwoToThe31AreExact) {
   EXPECT_EQ(L.offset(0, 0, 1400 + 3) - L.offset(0, 0, 1400 + 2), L.plane);
 }
 
+// The y-z transposed view addresses the same floats with y and z exchanged, and refuses fields whose offsets would
+// pass its 32-bit in-plane limit.
+TEST(Layout, TransposedViewExchangesYAndZ) {
+  const auto L = seis::make_layout(37, 23, 11, 4);
+  const auto T = seis::transposed_yz(L);
+  EXPECT_EQ(T.nx, 37);
+  EXPECT_EQ(T.ny, 11);
+  EXPECT_EQ(T.nz, 23);
+  EXPECT_EQ(T.size, L.size);
+  for (int k = -4; k < 11 + 4; ++k)
+    for (int j = -4; j < 23 + 4; ++j)
+      for (int i : {-4, 0, 17, 36, 40}) ASSERT_EQ(T.offset(i, k, j), L.offset(i, j, k)) << i << " " << j << " " << k;
+  try {
+    seis::transposed_yz(seis::make_layout(1400, 1400, 1400, 4));
+    FAIL() << "a 2.8e9-float field accepted";
+  } catch (const seis::InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("32-bit limit"), std::string::npos) << e.what();
+  }
+}
+
 TEST(Field, DeepCopyRejectsDifferentLayouts) {
   seis::Field<Kokkos::HostSpace> a("a", seis::make_layout(4, 4, 4, 1));
   seis::Field<Kokkos::HostSpace> b("b", seis::make_layout(4, 4, 5, 1));

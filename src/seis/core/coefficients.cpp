@@ -1,6 +1,7 @@
 #include "seis/core/coefficients.hpp"
 
 #include <cmath>
+#include <utility>
 
 #include "seis/core/error.hpp"
 
@@ -49,6 +50,11 @@ StencilCoefficients make_coefficients(int radius, double hx, double hy, double h
   return c;
 }
 
+StencilCoefficients swap_yz(StencilCoefficients c) {
+  std::swap(c.y, c.z);
+  return c;
+}
+
 const char* to_string(Operator op) {
   switch (op) {
     case Operator::laplacian:
@@ -61,6 +67,8 @@ const char* to_string(Operator op) {
       return "d2z";
     case Operator::d2xy:
       return "d2xy";
+    case Operator::d2xz:
+      return "d2xz";
   }
   return "?";
 }

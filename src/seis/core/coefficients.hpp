@@ -19,14 +19,21 @@ struct StencilCoefficients {
 };
 
 StencilCoefficients make_coefficients(int radius, double hx = 1.0, double hy = 1.0, double hz = 1.0);
+// The weights with y and z exchanged, for a kernel run through transposed_yz.
+StencilCoefficients swap_yz(StencilCoefficients c);
 
 // What a kernel computes: the sum of the second derivatives along a set of axes (a bit mask): the Laplacian, one
 // axis (the directional kernels) or x + y (the fused xy kernel).
-enum class Operator : unsigned { d2x = 1, d2y = 2, d2xy = 3, d2z = 4, laplacian = 7 };
+enum class Operator : unsigned { d2x = 1, d2y = 2, d2xy = 3, d2z = 4, d2xz = 5, laplacian = 7 };
 const char* to_string(Operator op);
 KOKKOS_INLINE_FUNCTION constexpr bool uses_x(Operator op) { return (static_cast<unsigned>(op) & 1u) != 0; }
 KOKKOS_INLINE_FUNCTION constexpr bool uses_y(Operator op) { return (static_cast<unsigned>(op) & 2u) != 0; }
 KOKKOS_INLINE_FUNCTION constexpr bool uses_z(Operator op) { return (static_cast<unsigned>(op) & 4u) != 0; }
+// The operator seen through a view with y and z exchanged (transposed_yz).
+constexpr Operator swap_yz(Operator op) {
+  const unsigned bits = static_cast<unsigned>(op);
+  return static_cast<Operator>((bits & 1u) | (bits & 2u ? 4u : 0u) | (bits & 4u ? 2u : 0u));
+}
 KOKKOS_INLINE_FUNCTION constexpr int axis_count(Operator op) {
   return int(uses_x(op)) + int(uses_y(op)) + int(uses_z(op));
 }

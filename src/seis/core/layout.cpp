@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <utility>
 
 #include "seis/core/error.hpp"
 
@@ -41,6 +42,19 @@ FieldLayout make_layout(int nx, int ny, int nz, int halo) {
   layout.plane = static_cast<int>(ldx * ldy);
   layout.size = static_cast<std::size_t>(ldx * ldy * planes);
   return layout;
+}
+
+FieldLayout transposed_yz(const FieldLayout& L) {
+  const std::size_t limit = static_cast<std::size_t>(std::numeric_limits<int>::max());
+  require(L.size <= limit, "grid ", L.nx, " x ", L.ny, " x ", L.nz, " with halo ", L.halo, " has ", L.size,
+          " padded points; walking y through a y-z transposed view needs its offsets within the 32-bit limit of ",
+          limit);
+  FieldLayout t = L;
+  std::swap(t.ny, t.nz);
+  t.ldx = L.plane;
+  t.ldy = L.nz + 2 * L.halo;
+  t.plane = L.ldx;
+  return t;
 }
 
 }  // namespace seis

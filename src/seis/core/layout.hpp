@@ -53,4 +53,9 @@ struct FieldLayout {
 // overflow 32 bits.
 FieldLayout make_layout(int nx, int ny, int nz, int halo);
 
+// The same memory with y and z exchanged: point (i, k, j) of the view is point (i, j, k) of `L`, so a kernel that
+// walks planes walks rows through it. Its planes are L's rows and its in-plane offsets span L's whole field, so it
+// throws seis::InvalidArgument for fields of more than 2^31 - 1 floats.
+FieldLayout transposed_yz(const FieldLayout& L);
+
 }  // namespace seis

@@ -26,6 +26,7 @@ struct KernelVariant {
   int max_radius = seis::max_radius;
   std::vector<int> vector_widths{1};  // VEC values it accepts; the first is its default
   bool ring = false;                  // stages planes in a scratch ring (LaunchOptions::stages applies)
+  bool walks_y = false;               // walks rows through transposed_yz: fields up to 2^31 - 1 floats
   Launcher launch;
   // Variant-specific limits (team scratch against the device's, tile shapes); throws seis::InvalidArgument.
   std::function<void(const FieldLayout&, int radius, const LaunchOptions&)> check_limits;

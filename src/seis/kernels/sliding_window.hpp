@@ -1,6 +1,9 @@
 #pragma once
 // z from a register sliding window: each thread walks nw planes keeping 2R+1 values (vectors) in registers,
-// loading one new plane per step (AMD seismic-stencil lab notes, z kernel; 2.5D register shifting).
+// loading one new plane per step (AMD seismic-stencil lab notes, z kernel; 2.5D register shifting). The same
+// kernel walking rows (Walk::y) gives y: a warp's next load is the row after its last, and the y taps come from
+// registers instead of 2R row loads through the caches (x + y so, x from the row's loads, ran slower than
+// xy_fused: perf/NOTES.md 59).
 #include "seis/kernels/tile_variants.hpp"
 
 namespace seis {
@@ -14,6 +17,9 @@ void register_sliding_window(std::vector<KernelVariant<ExecSpace>>& registry) {
   registry.push_back(tile_variant<ExecSpace, Z, DefaultOccupancy, 4, 2, 1>(
       "z_window_vec", "sliding_window", "d2/dz2 from a register window of 2R+1 vectors, nw planes per thread",
       TileShape{32, 4, 16}));
+  registry.push_back(tile_variant<ExecSpace, Z, DefaultOccupancy, 4, 2, 1>(
+      "y_window_vec", "sliding_window", "d2/dy2 from a register window of 2R+1 vectors, nw rows per thread",
+      TileShape{32, 4, 16}, Walk::y));
 }
 
 }  // namespace seis

@@ -12,31 +12,54 @@ void with_vector_width(int vec, Function&& function) {
   if (!found) fail("vector width VEC = ", vec, " is not instantiated for this kernel");
 }
 
+// The axis a variant's teams walk: z (planes), or y (rows) through the fields' y-z transposed view, where the
+// kernel computes Src::op with y and z exchanged: its window slides along rows, whose next one follows in memory.
+// Host backends run the row engine, which keeps no GPU shape, on the fields as they are.
+enum class Walk { z, y };
+
+template <int... VECs, class Launcher, class ExecSpace, class FieldType>
+void launch_tile(const Launcher& launcher, int default_vec, const ExecSpace& exec, const FieldType& in,
+                 const FieldType& out, const FieldLayout& L, const StencilCoefficients& c, const LaunchOptions& o) {
+  with_radius(c.radius, [&](auto r) {
+    with_vector_width<VECs...>(o.vector_width ? o.vector_width : default_vec, [&](auto vec) {
+      launcher.template launch<decltype(r)::value, decltype(vec)::value>(exec, in.data(), out.data(), L, c, o);
+    });
+  });
+}
+
 template <class ExecSpace, class Src, class Occupancy, int... VECs>
 KernelVariant<ExecSpace> tile_variant(const std::string& name, const std::string& family,
-                                      const std::string& description, const TileShape& gpu_default) {
+                                      const std::string& description, const TileShape& gpu_default,
+                                      Walk walk = Walk::z) {
   const TileKernelLauncher<ExecSpace, Src, Occupancy> launcher{gpu_default};
   KernelVariant<ExecSpace> v;
   v.name = name;
   v.family = family;
   v.description = description;
-  v.op = Src::op;
+  v.walks_y = walk == Walk::y;
+  v.op = v.walks_y ? swap_yz(Src::op) : Src::op;
   v.vector_widths = {VECs...};
   v.ring = Src::ring;
   const int default_vec = v.vector_widths.front();
-  v.launch = [launcher, default_vec](const ExecSpace& exec, const auto& in, const auto& out,
-                                     const StencilCoefficients& c, const LaunchOptions& o) {
-    with_radius(c.radius, [&](auto r) {
-      with_vector_width<VECs...>(o.vector_width ? o.vector_width : default_vec, [&](auto vec) {
-        launcher.template launch<decltype(r)::value, decltype(vec)::value>(exec, in.data(), out.data(), in.layout(), c,
-                                                                           o);
-      });
-    });
+  const bool transposed = v.walks_y && is_gpu_space<ExecSpace>();
+  const auto view = [transposed](const FieldLayout& L) { return transposed ? transposed_yz(L) : L; };
+  v.launch = [launcher, default_vec, walks_y = v.walks_y, view](const ExecSpace& exec, const auto& in, const auto& out,
+                                                                const StencilCoefficients& c, const LaunchOptions& o) {
+    if constexpr (!is_gpu_space<ExecSpace>()) {
+      if (walks_y) {
+        using Unexchanged = Sources<swap_yz(Src::op), Src::y, Src::z>;
+        const TileKernelLauncher<ExecSpace, Unexchanged, Occupancy> rows{launcher.gpu_default};
+        launch_tile<VECs...>(rows, default_vec, exec, in, out, in.layout(), c, o);
+        return;
+      }
+    }
+    launch_tile<VECs...>(launcher, default_vec, exec, in, out, view(in.layout()), walks_y ? swap_yz(c) : c, o);
   };
-  v.check_limits = [launcher, default_vec, name](const FieldLayout& L, int radius, const LaunchOptions& o) {
+  v.check_limits = [launcher, default_vec, name, view](const FieldLayout& L, int radius, const LaunchOptions& o) {
+    const FieldLayout walked = view(L);
     with_radius(radius, [&](auto r) {
       with_vector_width<VECs...>(o.vector_width ? o.vector_width : default_vec, [&](auto vec) {
-        launcher.template check<decltype(r)::value, decltype(vec)::value>(name, L, o);
+        launcher.template check<decltype(r)::value, decltype(vec)::value>(name, walked, o);
       });
     });
   };
