@@ -23,7 +23,7 @@ StencilCoefficients make_coefficients(int radius, double hx = 1.0, double hy = 1
 StencilCoefficients swap_yz(StencilCoefficients c);
 
 // What a kernel computes: the sum of the second derivatives along a set of axes (a bit mask): the Laplacian, one
-// axis (the directional kernels) or x + y (the fused xy kernel).
+// axis (the directional kernels), x + y (the fused xy kernel) or x + z (x + y seen through transposed_yz).
 enum class Operator : unsigned { d2x = 1, d2y = 2, d2xy = 3, d2z = 4, d2xz = 5, laplacian = 7 };
 const char* to_string(Operator op);
 KOKKOS_INLINE_FUNCTION constexpr bool uses_x(Operator op) { return (static_cast<unsigned>(op) & 1u) != 0; }

@@ -2,8 +2,8 @@
 // z from a register sliding window: each thread walks nw planes keeping 2R+1 values (vectors) in registers,
 // loading one new plane per step (AMD seismic-stencil lab notes, z kernel; 2.5D register shifting). The same
 // kernel walking rows (Walk::y) gives y: a warp's next load is the row after its last, and the y taps come from
-// registers instead of 2R row loads through the caches (x + y so, x from the row's loads, ran slower than
-// xy_fused: perf/NOTES.md 59).
+// registers instead of 2R row loads through the caches (x + y walked the same way, x from the row's vector loads,
+// ran slower than xy_fused: perf/NOTES.md 59).
 #include "seis/kernels/tile_variants.hpp"
 
 namespace seis {
