@@ -14,10 +14,12 @@ void register_sliding_window(std::vector<KernelVariant<ExecSpace>>& registry) {
   registry.push_back(tile_variant<ExecSpace, Z, DefaultOccupancy, 1>(
       "z_window", "sliding_window", "d2/dz2 from a register window of 2R+1 planes, nw planes per thread",
       TileShape{64, 4, 16}));
-  registry.push_back(tile_variant<ExecSpace, Z, DefaultOccupancy, 4, 2, 1>(
+  // 64-bit vectors by default: faster than 128-bit ones in 16 of 18 H100 cases (R = 1, 4, 8; 256^3, 512^3,
+  // 509x497x251), up to 9 points of the copy (perf/NOTES.md 61).
+  registry.push_back(tile_variant<ExecSpace, Z, DefaultOccupancy, 2, 4, 1>(
       "z_window_vec", "sliding_window", "d2/dz2 from a register window of 2R+1 vectors, nw planes per thread",
       TileShape{32, 4, 16}));
-  registry.push_back(tile_variant<ExecSpace, Z, DefaultOccupancy, 4, 2, 1>(
+  registry.push_back(tile_variant<ExecSpace, Z, DefaultOccupancy, 2, 4, 1>(
       "y_window_vec", "sliding_window", "d2/dy2 from a register window of 2R+1 vectors, nw rows per thread",
       TileShape{32, 4, 16}, Walk::y));
 }
