@@ -17,13 +17,19 @@ void with_vector_width(int vec, Function&& function) {
 // Host backends run the row engine, which keeps no GPU shape, on the fields as they are.
 enum class Walk { z, y };
 
+// Calls function(radius, VEC) as compile-time constants: the instance a launch or a limits check of the variant uses.
+template <int... VECs, class Function>
+void with_instance(int radius, int default_vec, const LaunchOptions& o, Function&& function) {
+  with_radius(radius, [&](auto r) {
+    with_vector_width<VECs...>(o.vector_width ? o.vector_width : default_vec, [&](auto vec) { function(r, vec); });
+  });
+}
+
 template <int... VECs, class Launcher, class ExecSpace, class FieldType>
 void launch_tile(const Launcher& launcher, int default_vec, const ExecSpace& exec, const FieldType& in,
                  const FieldType& out, const FieldLayout& L, const StencilCoefficients& c, const LaunchOptions& o) {
-  with_radius(c.radius, [&](auto r) {
-    with_vector_width<VECs...>(o.vector_width ? o.vector_width : default_vec, [&](auto vec) {
-      launcher.template launch<decltype(r)::value, decltype(vec)::value>(exec, in.data(), out.data(), L, c, o);
-    });
+  with_instance<VECs...>(c.radius, default_vec, o, [&](auto r, auto vec) {
+    launcher.template launch<decltype(r)::value, decltype(vec)::value>(exec, in.data(), out.data(), L, c, o);
   });
 }
 
@@ -57,10 +63,8 @@ KernelVariant<ExecSpace> tile_variant(const std::string& name, const std::string
   };
   v.check_limits = [launcher, default_vec, name, view](const FieldLayout& L, int radius, const LaunchOptions& o) {
     const FieldLayout walked = view(L);
-    with_radius(radius, [&](auto r) {
-      with_vector_width<VECs...>(o.vector_width ? o.vector_width : default_vec, [&](auto vec) {
-        launcher.template check<decltype(r)::value, decltype(vec)::value>(name, walked, o);
-      });
+    with_instance<VECs...>(radius, default_vec, o, [&](auto r, auto vec) {
+      launcher.template check<decltype(r)::value, decltype(vec)::value>(name, walked, o);
     });
   };
   return v;
