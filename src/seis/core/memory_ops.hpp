@@ -263,15 +263,24 @@ KOKKOS_FORCEINLINE_FUNCTION void store_output(float* p, float v, bool nontempora
   store_output(p, Pack<1>{{v}}, nontemporal);
 }
 
-// The host row engine's store of n floats (src in L1) to a row of a field: with `nontemporal`, the part from the
-// first 32-byte boundary on as x86 streaming stores (movntps, AVX), the rest through the cache.
+// The host row engine's store of n floats (src in L1) to a row of a field: with `nontemporal`, the whole 64-byte
+// lines of the row as x86 streaming stores (movntps, AVX), the partial lines at its ends through the cache. A line
+// written partly by movntps leaves the write-combining buffer as a partial write, and one written partly through
+// the cache as well flushes it: rows of 255 floats (the last line 15/16 streamed) ran at half the speed of rows of
+// 256 (perf/NOTES.md 62).
 inline void store_row(float* dst, const float* src, int n, bool nontemporal) {
   int i = 0;
 #if defined(SEIS_HOST_X86_STREAMING) && defined(__AVX__)
   if (nontemporal) {
-    const int head = static_cast<int>((32 - reinterpret_cast<std::uintptr_t>(dst) % 32) % 32 / sizeof(float));
-    for (; i < head && i < n; ++i) dst[i] = src[i];
-    for (; i + 8 <= n; i += 8) _mm256_stream_ps(dst + i, _mm256_loadu_ps(src + i));
+    constexpr int line = 64 / sizeof(float);
+    const int head = static_cast<int>((64 - reinterpret_cast<std::uintptr_t>(dst) % 64) % 64 / sizeof(float));
+    if (head + line <= n) {
+      for (; i < head; ++i) dst[i] = src[i];
+      for (; i + line <= n; i += line) {
+        _mm256_stream_ps(dst + i, _mm256_loadu_ps(src + i));
+        _mm256_stream_ps(dst + i + line / 2, _mm256_loadu_ps(src + i + line / 2));
+      }
+    }
   }
 #else
   (void)nontemporal;
