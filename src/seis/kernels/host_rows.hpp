@@ -2,13 +2,14 @@
 // The host shape of every tile-engine variant. A GPU tile (one thread per vector column, a register window, a
 // staged plane, barriers) makes no sense for an OS thread, so on host backends the engine's launcher runs this
 // instead; only the variant's operator and epilogue carry over, not where a GPU would keep each axis' neighbours.
-// A work item is a block of rows (y) over a run of planes (z): it walks the planes and, in each, its rows, each
-// row in passes (HostRows::segment) of packed FMAs. The 2R + 1 planes of a block that the z taps touch stay in the
-// thread's share of the last-level cache (host_blocks keeps them under host_block_bytes), so each input float comes
-// from memory about once, like the GPU's 2.5D streaming.
+// A work item is a block of rows (y) over a run of planes (z): it walks the planes two at a time and, in each pair,
+// its rows, each row of both planes in one pass (HostRows::segment) of packed FMAs. The 2R + 1 planes of a block
+// that the z taps touch stay in the core's L2 (host_blocks keeps them under host_block_bytes), so each input float
+// comes from memory about once, like the GPU's 2.5D streaming.
 #include <unistd.h>
 
 #include <algorithm>
+#include <type_traits>
 #include <utility>
 
 #include "seis/core/coefficients.hpp"
@@ -20,20 +21,16 @@ namespace seis {
 
 // The passes' unit: 16 floats, one AVX-512 register (two AVX2 ones).
 inline constexpr int host_pass_width = 16;
-// Floats of a row per pass: the partial sums (2 KiB) stay in L1 between the passes.
+// Floats of a row per pass: the operator's values (2 KiB a row) stay in L1 for the epilogue.
 inline constexpr int host_span = 512;
 
-// The bytes a work item's z window (2R + 1 planes of its rows) may take: half of the last-level cache's share per
-// thread (the rest for the output and the other threads' streams); 1 MiB where the host does not say. Whole planes
-// stream best (the prefetchers follow long runs: 24-row blocks sized for L2 ran at 0.82-0.95 GPts/s against 1.47
-// for whole planes at 256^3, R = 4, perf/NOTES.md 34); blocks of rows only where planes outgrow the share.
-inline std::size_t host_block_bytes(int concurrency) {
-  static const long last_level = [] {
-    const long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE), l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
-    return l3 > 0 ? l3 : l2;
-  }();
-  if (last_level <= 0) return std::size_t(1) << 20;
-  return static_cast<std::size_t>(last_level) / std::size_t(2 * std::max(concurrency, 1));
+// The bytes a work item's z window (2R + 2 planes of its rows with their y halo: the planes the z taps touch and the
+// one prefetched ahead) may take: half of the core's L2 (the rest for the epilogue's streams and the output); 1 MiB
+// where the host does not say. Blocks that keep the window in L2 ran the fused kernel 2.2 x faster than whole
+// planes on a 2-core Xeon whose planes' window fell to a far last-level cache (256^3, R = 4, perf/NOTES.md 63).
+inline std::size_t host_block_bytes() {
+  static const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+  return l2 > 0 ? static_cast<std::size_t>(l2) / 2 : std::size_t(1) << 20;
 }
 
 struct HostBlocks {
@@ -41,37 +38,60 @@ struct HostBlocks {
   int items() const { return blocks_y * blocks_z; }
 };
 
-// Rows per block from the cache budget (or the options' tile_y), planes per item (or the options' window) so that
-// every thread gets one run of planes per block: each run first reads the 2R planes before it, which 16-plane runs
-// at 256^3 paid for with half again the input traffic.
+// Rows per block from the cache budget (or the options' tile_y), planes per item (or the options' window), and as
+// many items as make every thread's share equal: blocks of a column rounded up to a multiple of the threads, or to
+// a divisor of them with the planes split into runs for the rest (each run first reads the 2R planes before it).
+// Three blocks on two threads ran the fused kernel at 2.2 GPts/s against 3.4 for four (256^3, perf/NOTES.md 63).
 inline HostBlocks host_blocks(const FieldLayout& L, const Box& box, int radius, const LaunchOptions& o,
                               int concurrency) {
   const int ny = std::max(box.y1 - box.y0, 1), nz = std::max(box.z1 - box.z0, 1);
-  const std::size_t row_bytes = std::size_t(L.ldx) * sizeof(float) * std::size_t(2 * radius + 1);
-  int rows =
-      o.tile_y > 0 ? o.tile_y : static_cast<int>(std::max<std::size_t>(host_block_bytes(concurrency) / row_bytes, 1));
-  rows = std::min(rows, ny);
-  const int blocks_y = (ny + rows - 1) / rows;
-  int planes = o.window;
-  if (planes <= 0) {
-    const int wanted = std::max(concurrency / blocks_y, 1);
-    planes = (nz + wanted - 1) / wanted;
+  const int threads = std::max(concurrency, 1);
+  const std::size_t row_bytes = std::size_t(L.ldx) * sizeof(float) * std::size_t(2 * radius + 2);
+  const int budget = static_cast<int>(std::min<std::size_t>(host_block_bytes() / row_bytes, 1 << 20));
+  int rows = std::min(o.tile_y > 0 ? o.tile_y : std::max(budget - 2 * radius, 2), ny);
+  int blocks_y = (ny + rows - 1) / rows;
+  int runs = 1;
+  if (o.tile_y <= 0) {
+    if (blocks_y >= threads) {
+      blocks_y = (blocks_y + threads - 1) / threads * threads;
+    } else {
+      while (threads % blocks_y != 0) ++blocks_y;
+      runs = threads / blocks_y;
+    }
+    blocks_y = std::min(blocks_y, ny);
+    rows = (ny + blocks_y - 1) / blocks_y;
+    blocks_y = (ny + rows - 1) / rows;
+  } else if (blocks_y < threads) {
+    runs = (threads + blocks_y - 1) / blocks_y;
   }
+  int planes = o.window > 0 ? o.window : (nz + runs - 1) / runs;
   planes = std::min(planes, nz);
   return {rows, planes, blocks_y, (nz + planes - 1) / planes};
 }
 
 namespace detail {
-// The x pass of a row segment: acc[i] = centre * c[i] + sum of w[m] (c[i - m] + c[i + m]) for n floats (a multiple
-// of host_pass_width; c may be unaligned). With GCC or Clang on the host, three vector loads per 16 floats and the
-// +-m neighbours shuffled out of them (valignd, vpermt2ps on AVX-512) instead of 2R unaligned loads, half of which
-// split cache lines; elsewhere a loop the compiler vectorises.
+// One pass of the operator over a row of n floats in adjacent planes from c (n a multiple of host_pass_width; c may
+// be unaligned): every tap in registers, no partial sums in memory. With GCC or Clang on the host, x comes from
+// three vector loads per 16 floats with the +-m neighbours shuffled out of them (valignd on AVX-512) instead of 2R
+// unaligned loads, half of which split cache lines; elsewhere a loop the compiler vectorises. The row that the
+// next pass reads first (NZ planes past the newest plane this one reads) is prefetched into L2 as the pass goes.
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__) && !defined(__HIPCC__)
+// Epilogues define their vector members (host_direct, host_vector) only where the passes have vectors to give.
+#define SEIS_HOST_VECTORS 1
+// The vectors are passed and returned between inline functions of one translation unit only: GCC's note that a
+// 64-byte vector's calling convention differs without AVX-512 concerns no interface here.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
 // may_alias: the vectors read and write float arrays (as the compilers' own unaligned __m512_u does).
 typedef float HostVector __attribute__((vector_size(4 * host_pass_width), aligned(4), __may_alias__));
 template <int S>
 inline HostVector host_shifted(HostVector a, HostVector b) {  // floats S .. S + 15 of a followed by b
-#if defined(__clang__)
+#if defined(__AVX512F__)
+  // One valignd; GCC turns the generic shuffle into vpermt2ps plus a register copy. (The maskz form: GCC 12 warns
+  // that the plain one's undefined pass-through may be used uninitialized.)
+  return reinterpret_cast<HostVector>(
+      _mm512_maskz_alignr_epi32(0xffff, reinterpret_cast<__m512i>(b), reinterpret_cast<__m512i>(a), S));
+#elif defined(__clang__)
   return __builtin_shufflevector(a, b, S, S + 1, S + 2, S + 3, S + 4, S + 5, S + 6, S + 7, S + 8, S + 9, S + 10, S + 11,
                                  S + 12, S + 13, S + 14, S + 15);
 #else
@@ -81,49 +101,126 @@ inline HostVector host_shifted(HostVector a, HostVector b) {  // floats S .. S +
                                  S + 12, S + 13, S + 14, S + 15});
 #endif
 }
-template <int R, int... M>
-inline HostVector host_x_taps(HostVector before, HostVector here, HostVector after, const float (&w)[R + 1],
-                              std::integer_sequence<int, M...>) {
-  HostVector sum = {};
-  ((sum += w[M + 1] * (host_shifted<host_pass_width - M - 1>(before, here) + host_shifted<M + 1>(here, after))), ...);
-  return sum;
+// sum + the x taps m = 1..R of `here`, from the vectors before and after it.
+// a * b + c rounded once, as fmaf does lane by lane. Every tap is one explicit FMA: left to contraction, GCC fused
+// different products in the one- and two-plane passes, and a decomposed run must match the whole one bitwise.
+inline HostVector host_fma(HostVector a, HostVector b, HostVector c) {
+#if defined(__AVX512F__)
+  return reinterpret_cast<HostVector>(
+      _mm512_fmadd_ps(reinterpret_cast<__m512>(a), reinterpret_cast<__m512>(b), reinterpret_cast<__m512>(c)));
+#elif defined(__FMA__)
+  __m256 part[3][2];  // a, b, c in two halves
+  __builtin_memcpy(part[0], &a, sizeof a);
+  __builtin_memcpy(part[1], &b, sizeof b);
+  __builtin_memcpy(part[2], &c, sizeof c);
+  const __m256 result[2] = {_mm256_fmadd_ps(part[0][0], part[1][0], part[2][0]),
+                            _mm256_fmadd_ps(part[0][1], part[1][1], part[2][1])};
+  HostVector r;
+  __builtin_memcpy(&r, result, sizeof r);
+  return r;
+#else
+  HostVector r;
+  for (int l = 0; l < host_pass_width; ++l) r[l] = __builtin_fmaf(a[l], b[l], c[l]);
+  return r;
+#endif
 }
-// The y taps m = 1..Y of the 16 floats at c: the rows above and below as unaligned vector loads.
 template <int R, int... M>
-inline HostVector host_y_taps(const float* c, std::ptrdiff_t s, const float (&w)[R + 1],
-                              std::integer_sequence<int, M...>) {
-  HostVector sum = {};
-  ((sum += w[M + 1] * (*reinterpret_cast<const HostVector*>(c - (M + 1) * s) +
-                       *reinterpret_cast<const HostVector*>(c + (M + 1) * s))),
+inline HostVector host_x_taps(HostVector sum, HostVector before, HostVector here, HostVector after,
+                              const HostVector (&w)[R + 1], std::integer_sequence<int, M...>) {
+  ((sum = host_fma(w[M + 1], host_shifted<host_pass_width - M - 1>(before, here) + host_shifted<M + 1>(here, after),
+                   sum)),
    ...);
   return sum;
 }
-// With Y > 0 the pass adds the y taps m = 1..Y too (wy, row pitch s): one pass less over the partial sums.
-template <int R, int Y>
-inline void host_x_pass(const float* c, float* acc, int n, float centre, const float (&w)[R + 1],
-                        const float (&wy)[R + 1], std::ptrdiff_t s) {
+inline HostVector host_load(const float* p) { return *reinterpret_cast<const HostVector*>(p); }
+// p on a 64-byte boundary where nontemporal (a pass's vectors start at multiples of 16 floats of aligned rows).
+inline void host_store(float* p, HostVector v, bool nontemporal) {
+#if defined(__AVX512F__)
+  if (nontemporal) return _mm512_stream_ps(p, reinterpret_cast<__m512>(v));
+#elif defined(__AVX__)
+  if (nontemporal) {
+    const float* f = reinterpret_cast<const float*>(&v);
+    _mm256_stream_ps(p, _mm256_loadu_ps(f));
+    return _mm256_stream_ps(p + 8, _mm256_loadu_ps(f + 8));
+  }
+#endif
+  (void)nontemporal;
+  *reinterpret_cast<HostVector*>(p) = v;
+}
+
+// The weights as vectors, once per pass: stores through the may_alias vectors could otherwise reach them, and GCC
+// broadcast every weight again in every iteration.
+template <int R>
+struct HostWeights {
+  HostVector center, x[R + 1], y[R + 1], z[R + 1];
+  explicit HostWeights(const DeviceWeights<R>& w) : center(w.center - HostVector{}) {
+    for (int m = 0; m <= R; ++m) {
+      x[m] = w.x[m] - HostVector{};
+      y[m] = w.y[m] - HostVector{};
+      z[m] = w.z[m] - HostVector{};
+    }
+  }
+};
+
+// The operator over floats [b, e) (multiples of 16) of one row in NZ adjacent planes from c (line k: plane k);
+// sink(k, i, v): its value at floats i .. i + 15 of line k. The lines share their z neighbours, so a pass loads
+// each input plane's row once per vector for all of them.
+template <int R, Operator Op, int NZ, class Sink>
+inline void host_pass(const float* c, int b, int e, const DeviceWeights<R>& weights, std::ptrdiff_t s, std::ptrdiff_t p,
+                      const Sink& sink) {
   static_assert(R < host_pass_width, "the x neighbours must lie in the adjacent vectors");
-  HostVector before = *reinterpret_cast<const HostVector*>(c - host_pass_width);
-  HostVector here = *reinterpret_cast<const HostVector*>(c);
-  for (int i = 0; i < n; i += host_pass_width) {
-    const HostVector after = *reinterpret_cast<const HostVector*>(c + i + host_pass_width);
-    HostVector sum = centre * here + host_x_taps<R>(before, here, after, w, std::make_integer_sequence<int, R>{});
-    if constexpr (Y > 0) sum += host_y_taps<R>(c + i, s, wy, std::make_integer_sequence<int, Y>{});
-    *reinterpret_cast<HostVector*>(acc + i) = sum;
-    before = here;
-    here = after;
+  constexpr int V = host_pass_width;
+  const HostWeights<R> w(weights);
+  HostVector before[NZ], here[NZ];
+  for (int k = 0; k < NZ; ++k) {
+    before[k] = host_load(c + k * p + b - V);
+    here[k] = host_load(c + k * p + b);
+  }
+  // The row of the plane that the pass over the next NZ planes reads first.
+  const std::ptrdiff_t front = std::ptrdiff_t((uses_z(Op) ? R : 0) + NZ) * p;
+  for (int i = b; i < e; i += V) {
+    HostVector sum[NZ], after[NZ];
+    for (int k = 0; k < NZ; ++k) {
+      prefetch_l2(c + k * p + i + front);
+      after[k] = host_load(c + k * p + i + V);
+      sum[k] = w.center * here[k];
+      if constexpr (uses_x(Op))
+        sum[k] = host_x_taps<R>(sum[k], before[k], here[k], after[k], w.x, std::make_integer_sequence<int, R>{});
+      if constexpr (uses_y(Op))
+        for (int m = 1; m <= R; ++m)
+          sum[k] = host_fma(w.y[m], host_load(c + k * p + i - m * s) + host_load(c + k * p + i + m * s), sum[k]);
+    }
+    if constexpr (uses_z(Op)) {
+      HostVector planes[NZ + 2 * R];  // planes -R .. NZ - 1 + R, the pass's own from `here`
+      for (int q = 0; q < NZ + 2 * R; ++q)
+        planes[q] = q >= R && q < R + NZ ? here[q - R] : host_load(c + (q - R) * p + i);
+      for (int m = 1; m <= R; ++m)
+        for (int k = 0; k < NZ; ++k) sum[k] = host_fma(w.z[m], planes[R + k - m] + planes[R + k + m], sum[k]);
+    }
+    for (int k = 0; k < NZ; ++k) {
+      sink(k, i, sum[k]);
+      before[k] = here[k];
+      here[k] = after[k];
+    }
   }
 }
+#pragma GCC diagnostic pop
 #else
-template <int R, int Y>
-inline void host_x_pass(const float* c, float* acc, int n, float centre, const float (&w)[R + 1],
-                        const float (&wy)[R + 1], std::ptrdiff_t s) {
-  for (int i = 0; i < n; ++i) {
-    float a = centre * c[i];
-    for (int m = 1; m <= R; ++m) a += w[m] * (c[i - m] + c[i + m]);
-    for (int m = 1; m <= Y; ++m) a += wy[m] * (c[i - m * s] + c[i + m * s]);
-    acc[i] = a;
-  }
+// The operator of plane k at floats i .. into acc[k] + i (no sink: the epilogue takes whole rows).
+template <int R, Operator Op, int NZ>
+inline void host_pass(const float* c, float (*acc)[host_span], int n, const DeviceWeights<R>& w, std::ptrdiff_t s,
+                      std::ptrdiff_t p) {
+  for (int k = 0; k < NZ; ++k)
+    for (int i = 0; i < n; ++i) {
+      const float* x = c + k * p + i;
+      float a = w.center * x[0];
+      for (int m = 1; m <= R; ++m) {
+        if constexpr (uses_x(Op)) a += w.x[m] * (x[-m] + x[m]);
+        if constexpr (uses_y(Op)) a += w.y[m] * (x[-m * s] + x[m * s]);
+        if constexpr (uses_z(Op)) a += w.z[m] * (x[-m * p] + x[m * p]);
+      }
+      acc[k][i] = a;
+    }
 }
 #endif
 }  // namespace detail
@@ -131,6 +228,9 @@ inline void host_x_pass(const float* c, float* acc, int n, float centre, const f
 template <int R, Operator Op, class Epilogue>
 struct HostRows {
   static constexpr int V = host_pass_width;
+  // Planes per pass: two share their z rows' loads; a third, or two rows of a plane sharing their y rows instead,
+  // ran no faster, and at R = 8 the two planes' registers spill (perf/NOTES.md 63).
+  static constexpr int NZ = R < 8 ? 2 : 1;
 
   const float* in;
   FieldLayout L;
@@ -147,61 +247,82 @@ struct HostRows {
     // before x = 0 lies the row's lead (>= V floats in host builds), past nx its padding and the next row's lead
     // (never past the allocation: halo rows follow every interior row).
     const int x_head = box.x0 / V * V, x_end = (box.x1 + V - 1) / V * V;
-    for (int z = z_begin; z < z_end; ++z)
+    for (int z = z_begin; z < z_end;) {
+      const int planes = z + NZ <= z_end ? NZ : 1;
+      // The next planes' y halo rows are read first by their y taps; the passes prefetch their other rows.
+      if constexpr (uses_y(Op))
+        for (int k = z + planes; k < std::min(z + 2 * planes, z_end); ++k)
+          for (int m = 1; m <= R; ++m) {
+            prefetch_span(L.offset(x_head - V, y_begin - m, k), x_end - x_head + 2 * V);
+            prefetch_span(L.offset(x_head - V, y_end - 1 + m, k), x_end - x_head + 2 * V);
+          }
       for (int y = y_begin; y < y_end; ++y)
-        for (int x = x_head; x < x_end; x += host_span) segment(x, std::min(host_span, x_end - x), y, z);
+        for (int x = x_head; x < x_end; x += host_span) {
+          const int n = std::min(host_span, x_end - x);
+          if (planes == NZ) {
+            segment<NZ>(x, n, y, z);
+          } else {
+            segment<1>(x, n, y, z);
+          }
+        }
+      z += planes;
+    }
     nontemporal_fence();
   }
 
-  // n floats of row (y, z) from x: the operator in passes (centre, x and y, then z in groups of four tap pairs)
-  // into partial sums that stay in L1, then the epilogue over the row's points in the box (its host_row: loops
-  // over whole rows that the compiler vectorises, where the GPU's per-vector epilogue, run on 8-lane packs here,
-  // assembled its neighbour packs lane by lane, perf/NOTES.md 37). One pass over all 6R + 1 taps needs a
-  // pointer per tap row, more than x86-64's 16 registers: GCC spilled them and reloaded one per tap.
-  void segment(int x, int n, int y, int z) const {
-    alignas(64) float acc[host_span];
-    const float* c = in + L.offset(x, y, z);
-    epilogue.prefetch_row(L, x, y, z, n);
-    // The y taps up to 4 join the x pass (9 row pointers in all); further ones take a pass of their own.
-    constexpr int joined = uses_x(Op) && uses_y(Op) ? (R < 4 ? R : 4) : 0;
-    if constexpr (uses_x(Op)) {
-      detail::host_x_pass<R, joined>(c, acc, n, w.center, w.x, w.y, L.ldx);
-    } else {
-      for (int i = 0; i < n; ++i) acc[i] = w.center * c[i];
-    }
-    if constexpr (uses_y(Op)) axis<joined + 1>(acc, c, n, L.ldx, w.y);
-    if constexpr (uses_z(Op)) {
-      // The row R + 1 planes on is this row's next new input: ask for it now, a plane's work ahead.
-      for (int i = 0; i < n; i += V) prefetch_l2(c + std::ptrdiff_t(R + 1) * L.plane + i);
-      axis(acc, c, n, L.plane, w.z);
-    }
-    const int first = std::max(box.x0, x), last = std::min(box.x1, x + n);
-    if (first < last) epilogue.host_row(L, first, last, y, z, c + (first - x), acc + (first - x));
+  void prefetch_span(index_t offset, int n) const {
+    for (int i = 0; i < n; i += V) prefetch_l2(in + offset + i);
   }
 
-  // acc[i] += the taps m = From..R along the axis of stride s, four pairs (eight row pointers) per pass.
-  template <int From = 1>
-  static void axis(float* acc, const float* c, int n, std::ptrdiff_t s, const float (&wa)[R + 1]) {
-    if constexpr (From <= R) {
-      axis_pass<From, (From + 3 < R ? From + 3 : R)>(acc, c, n, s, wa);
-      axis<From + 4>(acc, c, n, s, wa);
+  // n floats of row y of planes z .. z + planes - 1 from x: the operator in one pass. The epilogue takes the whole
+  // vectors of the x range it names (host_direct: the Laplacian's output, the wave's inner points) straight from
+  // the pass, so their loads and streaming stores interleave with the arithmetic (stored from a buffer after the
+  // pass, the Laplacian ran 12% slower, perf/NOTES.md 63); the other points' values stay in L1 for its host_row
+  // (loops over whole rows that the compiler vectorises, perf/NOTES.md 37).
+  template <int planes>
+  void segment(int x, int n, int y, int z) const {
+    alignas(64) float acc[planes][host_span];
+    const float* c = in + L.offset(x, y, z);
+    const index_t offset = L.offset(x, y, z);
+    const std::ptrdiff_t ldx = L.ldx, plane = L.plane;
+    // What the epilogue reads in the next pass (the next row), all at once: spread over the pass, a line per
+    // vector, the wave's inner step ran 19.7 ms against 14.3 (256^3, perf/NOTES.md 63).
+    for (int k = 0; k < planes; ++k)
+      for (int i = 0; i < n; i += V) epilogue.host_prefetch(offset + k * plane + ldx + i);
+    const int first = std::max(box.x0, x), last = std::min(box.x1, x + n);
+    // [direct_begin, direct_end): the whole vectors (offsets from x, multiples of V) inside every plane's range.
+    int direct_begin = 0, direct_end = 0;
+#if defined(SEIS_HOST_VECTORS)
+    int lo = first, hi = last;
+    for (int k = 0; k < planes; ++k) {
+      const auto range = epilogue.host_direct(y, z + k);
+      lo = std::max(lo, range.first);
+      hi = std::min(hi, range.second);
     }
-  }
-  template <int M0, int M1>
-  static void axis_pass(float* acc, const float* c, int n, std::ptrdiff_t s, const float (&wa)[R + 1]) {
-    const float* below[M1 - M0 + 1];
-    const float* above[M1 - M0 + 1];
-    for (int m = M0; m <= M1; ++m) {
-      below[m - M0] = c - m * s;
-      above[m - M0] = c + m * s;
+    if (hi - lo >= V) {
+      direct_begin = (lo - x + V - 1) / V * V;
+      direct_end = std::max((hi - x) / V * V, direct_begin);
     }
-#if defined(_OPENMP)
-#pragma omp simd aligned(acc : 64)
+    const auto buffer = [&](int k, int i, const detail::HostVector& value) {
+      *reinterpret_cast<detail::HostVector*>(acc[k] + i) = value;
+    };
+    // A local copy: the may_alias stores could reach the members, which GCC then reloaded for every vector.
+    const Epilogue sink = epilogue;
+    const auto direct = [&](int k, int i, const detail::HostVector& value) {
+      sink.host_vector(offset + k * plane + i, c + k * plane + i, value);
+    };
+    detail::host_pass<R, Op, planes>(c, 0, direct_begin, w, ldx, plane, buffer);
+    detail::host_pass<R, Op, planes>(c, direct_begin, direct_end, w, ldx, plane, direct);
+    detail::host_pass<R, Op, planes>(c, direct_end, n, w, ldx, plane, buffer);
+#else
+    detail::host_pass<R, Op, planes>(c, acc, n, w, ldx, plane);
 #endif
-    for (int i = 0; i < n; ++i) {
-      float a = acc[i];
-      for (int m = M0; m <= M1; ++m) a += wa[m] * (below[m - M0][i] + above[m - M0][i]);
-      acc[i] = a;
+    for (int k = 0; k < planes; ++k) {
+      const auto rest = [&](int b, int e) {  // floats [b, e) from x
+        if (b >= 0 && b < e) epilogue.host_row(L, x + b, x + e, y, z + k, c + k * plane + b, acc[k] + b);
+      };
+      rest(first - x, direct_begin);
+      rest(std::max(direct_end, first - x), last - x);
     }
   }
 };

@@ -15,7 +15,9 @@
 // epilogue. An epilogue that reads fields of its own has them loaded one plane ahead, like the stencil's input
 // (its fetch() and Ahead), and one that needs the six nearest neighbours of its points gets them from the registers
 // and scratch the stencil already holds (wants_neighbours).
+#include <climits>
 #include <cstdint>
+#include <utility>
 
 #include "seis/core/coefficients.hpp"
 #include "seis/core/memory_ops.hpp"
@@ -67,11 +69,18 @@ struct StoreResult {
   KOKKOS_FORCEINLINE_FUNCTION Ahead<VEC> fetch(const FieldLayout&, int, int, int, int, int) const {
     return {};
   }
-  void prefetch_row(const FieldLayout&, int, int, int, int) const {}  // the host engine's: nothing to read
-  // The host engine's epilogue: the operator at x0 .. x1 - 1 of row (y, z) in sum is the output.
+  void host_prefetch(index_t) const {}  // the host engine's: nothing to read
+  // The host engine's epilogue: the operator at x0 .. x1 - 1 of row (y, z) in sum is the output; every whole
+  // vector of a row (host_direct's range: all of it) is stored as the pass computes it (host_vector).
   void host_row(const FieldLayout& L, int x0, int x1, int y, int z, const float*, float* sum) const {
     store_row(out + L.offset(x0, y, z), sum, x1 - x0, nontemporal);
   }
+#if defined(SEIS_HOST_VECTORS)
+  std::pair<int, int> host_direct(int, int) const { return {INT_MIN, INT_MAX}; }
+  void host_vector(index_t offset, const float*, const detail::HostVector& value) const {
+    detail::host_store(out + offset, value, nontemporal);
+  }
+#endif
 
   // acc holds the operator at x .. x + VEC - 1 of row (y, z); lanes [first, last) lie inside the launch's box.
   template <int VEC>

@@ -10,6 +10,9 @@
 // phi (24 B); the damping is per axis (1D arrays that stay in cache). u_prev, q and phi are loaded one plane ahead,
 // all as aligned vectors, and the PML's +-1 neighbours of u come from the stencil's registers and scratch.
 #include <algorithm>
+#include <climits>
+#include <cmath>
+#include <utility>
 
 #include "seis/core/memory_ops.hpp"
 #include "seis/kernels/tile_engine.hpp"
@@ -99,8 +102,11 @@ struct WaveArrays {
         load_pack<VEC>(eta_x + x), load_pack<VEC>(gradient_x + x), eta_y[y], gradient_y[y], eta_z[z], gradient_z[z]};
   }
 
+  // One explicit FMA: the host engine updates a point either from a whole vector (host_vector) or in a row loop
+  // (host_inner), and a decomposed run must match the whole one bitwise whichever path each point takes; left to
+  // contraction, the two paths rounded q lap differently.
   KOKKOS_FORCEINLINE_FUNCTION static float inner_point(float u, float prev, float q_here, float lap) {
-    return 2.0f * u - prev + q_here * lap;
+    return fmaf(q_here, lap, 2.0f * u - prev);
   }
 
   // A PML point: u_next from its damping eta, its phi gradient term (the sum over axes of (eta[+1] - eta[-1])
@@ -181,15 +187,27 @@ struct WaveUpdate {
   KOKKOS_FORCEINLINE_FUNCTION Ahead<VEC> fetch(const FieldLayout& L, int x, int y, int z, int first, int last) const {
     return a.template fetch<VEC, Where>(L, x, y, z, first, last);
   }
-  // The host row engine asks for the rows of u_prev and q under n floats from x before the operator's passes, so
-  // that their misses overlap the passes instead of stalling the update (perf/NOTES.md 34).
-  void prefetch_row(const FieldLayout& L, int x, int y, int z, int n) const {
-    const index_t o = L.offset(x, y, z);
-    for (int i = 0; i < n; i += 16) {
-      prefetch_l2(a.u_prev + o + i);
-      prefetch_l2(a.q + o + i);
-    }
+  // The host row engine asks for the 16 floats of u_prev and q at offset o a pass ahead of their update, so that
+  // their misses overlap the passes instead of stalling the update (perf/NOTES.md 34, 63).
+  void host_prefetch(index_t o) const {
+    prefetch_l2(a.u_prev + o);
+    prefetch_l2(a.q + o);
   }
+
+#if defined(SEIS_HOST_VECTORS)
+  // The host row engine's in-pass epilogue: the inner points of row (y, z) (for the inner launch, all of its box),
+  // whole vectors of them updated as the pass computes lap(u); the rest goes through host_row.
+  std::pair<int, int> host_direct(int y, int z) const {
+    if constexpr (Where == Region::inner) return {INT_MIN, INT_MAX};
+    if (Where == Region::pml || a.pml.layer_row(y, z)) return {0, 0};
+    return {a.pml.inner.x0, a.pml.inner.x1};
+  }
+  void host_vector(index_t o, const float* c, const detail::HostVector& lap) const {  // o: the point's offset, u at c
+    using detail::host_load;
+    const detail::HostVector u = host_load(c), prev = host_load(a.u_prev + o), q = host_load(a.q + o);
+    detail::host_store(a.u_prev + o, detail::host_fma(q, lap, 2.0f * u - prev), a.nontemporal);  // inner_point
+  }
+#endif
 
   // The host row engine's epilogue: points x0 .. x1 - 1 of row (y, z), u at c and lap(u) in sum from x0. A row of
   // the layer's x slabs splits into its low slab, the inner points and its high slab; other layer rows lie in one
