@@ -101,7 +101,6 @@ inline HostVector host_shifted(HostVector a, HostVector b) {  // floats S .. S +
                                  S + 12, S + 13, S + 14, S + 15});
 #endif
 }
-// sum + the x taps m = 1..R of `here`, from the vectors before and after it.
 // a * b + c rounded once, as fmaf does lane by lane. Every tap is one explicit FMA: left to contraction, GCC fused
 // different products in the one- and two-plane passes, and a decomposed run must match the whole one bitwise.
 inline HostVector host_fma(HostVector a, HostVector b, HostVector c) {
@@ -124,6 +123,7 @@ inline HostVector host_fma(HostVector a, HostVector b, HostVector c) {
   return r;
 #endif
 }
+// sum + the x taps m = 1..R of `here`, from the vectors before and after it.
 template <int R, int... M>
 inline HostVector host_x_taps(HostVector sum, HostVector before, HostVector here, HostVector after,
                               const HostVector (&w)[R + 1], std::integer_sequence<int, M...>) {
