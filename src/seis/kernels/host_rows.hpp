@@ -78,10 +78,6 @@ namespace detail {
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__) && !defined(__HIPCC__)
 // Epilogues define their vector members (host_direct, host_vector) only where the passes have vectors to give.
 #define SEIS_HOST_VECTORS 1
-// The vectors are passed and returned between inline functions of one translation unit only: GCC's note that a
-// 64-byte vector's calling convention differs without AVX-512 concerns no interface here.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpsabi"
 // may_alias: the vectors read and write float arrays (as the compilers' own unaligned __m512_u does).
 typedef float HostVector __attribute__((vector_size(4 * host_pass_width), aligned(4), __may_alias__));
 template <int S>
@@ -204,7 +200,6 @@ inline void host_pass(const float* c, int b, int e, const DeviceWeights<R>& weig
     }
   }
 }
-#pragma GCC diagnostic pop
 #else
 // The operator of plane k at floats i .. into acc[k] + i (no sink: the epilogue takes whole rows).
 template <int R, Operator Op, int NZ>
