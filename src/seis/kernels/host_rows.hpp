@@ -277,8 +277,8 @@ struct HostRows {
   template <int planes>
   void segment(int x, int n, int y, int z) const {
     alignas(64) float acc[planes][host_span];
-    const float* c = in + L.offset(x, y, z);
     const index_t offset = L.offset(x, y, z);
+    const float* c = in + offset;
     const std::ptrdiff_t ldx = L.ldx, plane = L.plane;
     // What the epilogue reads in the next pass (the next row), all at once: spread over the pass, a line per
     // vector, the wave's inner step ran 19.7 ms against 14.3 (256^3, perf/NOTES.md 63).
