@@ -19,8 +19,15 @@
 
 namespace seis {
 
-// The passes' unit: 16 floats, one AVX-512 register (two AVX2 ones).
+// The passes' unit: one vector register, 16 floats with AVX-512, 8 elsewhere. 16-float vectors on AVX2 took two
+// registers each, spilled the two-plane pass and ran the fused kernel below the plain loop (perf/NOTES.md 63, 64).
+#if defined(__AVX512F__)
 inline constexpr int host_pass_width = 16;
+#else
+inline constexpr int host_pass_width = 8;
+#endif
+// Floats per 64-byte cache line: the unit of the prefetches.
+inline constexpr int host_line = 16;
 // Floats of a row per pass: the operator's values (2 KiB a row) stay in L1 for the epilogue.
 inline constexpr int host_span = 512;
 
@@ -72,7 +79,7 @@ inline HostBlocks host_blocks(const FieldLayout& L, const Box& box, int radius, 
 namespace detail {
 // One pass of the operator over a row of n floats in adjacent planes from c (n a multiple of host_pass_width; c may
 // be unaligned): every tap in registers, no partial sums in memory. With GCC or Clang on the host, x comes from
-// three vector loads per 16 floats with the +-m neighbours shuffled out of them (valignd on AVX-512) instead of 2R
+// three vector loads per vector with the +-m neighbours shuffled out of them (valignd on AVX-512) instead of 2R
 // unaligned loads, half of which split cache lines; elsewhere a loop the compiler vectorises. The row that the
 // next pass reads first (NZ planes past the newest plane this one reads) is prefetched into L2 as the pass goes.
 #if (defined(__GNUC__) || defined(__clang__)) && !defined(__CUDACC__) && !defined(__HIPCC__)
@@ -80,22 +87,32 @@ namespace detail {
 #define SEIS_HOST_VECTORS 1
 // may_alias: the vectors read and write float arrays (as the compilers' own unaligned __m512_u does).
 typedef float HostVector __attribute__((vector_size(4 * host_pass_width), aligned(4), __may_alias__));
-template <int S>
-inline HostVector host_shifted(HostVector a, HostVector b) {  // floats S .. S + 15 of a followed by b
-#if defined(__AVX512F__)
-  // One valignd; GCC turns the generic shuffle into vpermt2ps plus a register copy. (The maskz form: GCC 12 warns
-  // that the plain one's undefined pass-through may be used uninitialized.)
-  return reinterpret_cast<HostVector>(
-      _mm512_maskz_alignr_epi32(0xffff, reinterpret_cast<__m512i>(b), reinterpret_cast<__m512i>(a), S));
-#elif defined(__clang__)
-  return __builtin_shufflevector(a, b, S, S + 1, S + 2, S + 3, S + 4, S + 5, S + 6, S + 7, S + 8, S + 9, S + 10, S + 11,
-                                 S + 12, S + 13, S + 14, S + 15);
+template <int S, int... L>
+inline HostVector host_shuffled(HostVector a, HostVector b, std::integer_sequence<int, L...>) {
+#if defined(__clang__)
+  return __builtin_shufflevector(a, b, (S + L)...);
 #else
   typedef int Index __attribute__((vector_size(4 * host_pass_width)));
-  return __builtin_shuffle(a, b,
-                           Index{S, S + 1, S + 2, S + 3, S + 4, S + 5, S + 6, S + 7, S + 8, S + 9, S + 10, S + 11,
-                                 S + 12, S + 13, S + 14, S + 15});
+  return __builtin_shuffle(a, b, Index{(S + L)...});
 #endif
+}
+template <int S>
+inline HostVector host_shifted(HostVector a, HostVector b) {  // floats S .. S + V - 1 of a followed by b
+  static_assert(S >= 0 && S <= host_pass_width);
+  if constexpr (S == 0) {
+    return a;
+  } else if constexpr (S == host_pass_width) {
+    return b;
+  } else {
+#if defined(__AVX512F__)
+    // One valignd; GCC turns the generic shuffle into vpermt2ps plus a register copy. (The maskz form: GCC 12
+    // warns that the plain one's undefined pass-through may be used uninitialized.)
+    return reinterpret_cast<HostVector>(
+        _mm512_maskz_alignr_epi32(0xffff, reinterpret_cast<__m512i>(b), reinterpret_cast<__m512i>(a), S));
+#else
+    return host_shuffled<S>(a, b, std::make_integer_sequence<int, host_pass_width>{});
+#endif
+  }
 }
 // a * b + c rounded once, as fmaf does lane by lane. Every tap is one explicit FMA: left to contraction, GCC fused
 // different products in the one- and two-plane passes, and a decomposed run must match the whole one bitwise.
@@ -104,15 +121,8 @@ inline HostVector host_fma(HostVector a, HostVector b, HostVector c) {
   return reinterpret_cast<HostVector>(
       _mm512_fmadd_ps(reinterpret_cast<__m512>(a), reinterpret_cast<__m512>(b), reinterpret_cast<__m512>(c)));
 #elif defined(__FMA__)
-  __m256 part[3][2];  // a, b, c in two halves
-  __builtin_memcpy(part[0], &a, sizeof a);
-  __builtin_memcpy(part[1], &b, sizeof b);
-  __builtin_memcpy(part[2], &c, sizeof c);
-  const __m256 result[2] = {_mm256_fmadd_ps(part[0][0], part[1][0], part[2][0]),
-                            _mm256_fmadd_ps(part[0][1], part[1][1], part[2][1])};
-  HostVector r;
-  __builtin_memcpy(&r, result, sizeof r);
-  return r;
+  return reinterpret_cast<HostVector>(
+      _mm256_fmadd_ps(reinterpret_cast<__m256>(a), reinterpret_cast<__m256>(b), reinterpret_cast<__m256>(c)));
 #else
   HostVector r;
   for (int l = 0; l < host_pass_width; ++l) r[l] = __builtin_fmaf(a[l], b[l], c[l]);
@@ -129,16 +139,12 @@ inline HostVector host_x_taps(HostVector sum, HostVector before, HostVector here
   return sum;
 }
 inline HostVector host_load(const float* p) { return *reinterpret_cast<const HostVector*>(p); }
-// p on a 64-byte boundary where nontemporal (a pass's vectors start at multiples of 16 floats of aligned rows).
+// p on a vector's boundary where nontemporal (a pass's vectors start at multiples of V floats of aligned rows).
 inline void host_store(float* p, HostVector v, bool nontemporal) {
 #if defined(__AVX512F__)
   if (nontemporal) return _mm512_stream_ps(p, reinterpret_cast<__m512>(v));
 #elif defined(__AVX__)
-  if (nontemporal) {
-    const float* f = reinterpret_cast<const float*>(&v);
-    _mm256_stream_ps(p, _mm256_loadu_ps(f));
-    return _mm256_stream_ps(p + 8, _mm256_loadu_ps(f + 8));
-  }
+  if (nontemporal) return _mm256_stream_ps(p, reinterpret_cast<__m256>(v));
 #endif
   (void)nontemporal;
   *reinterpret_cast<HostVector*>(p) = v;
@@ -159,12 +165,12 @@ struct HostWeights {
 };
 
 // The operator over floats [b, e) (multiples of 16) of one row in NZ adjacent planes from c (line k: plane k);
-// sink(k, i, v): its value at floats i .. i + 15 of line k. The lines share their z neighbours, so a pass loads
+// sink(k, i, v): its value at floats i .. i + V - 1 of line k. The lines share their z neighbours, so a pass loads
 // each input plane's row once per vector for all of them.
 template <int R, Operator Op, int NZ, class Sink>
 inline void host_pass(const float* c, int b, int e, const DeviceWeights<R>& weights, std::ptrdiff_t s, std::ptrdiff_t p,
                       const Sink& sink) {
-  static_assert(R < host_pass_width, "the x neighbours must lie in the adjacent vectors");
+  static_assert(R <= host_pass_width, "the x neighbours must lie in the adjacent vectors");
   constexpr int V = host_pass_width;
   const HostWeights<R> w(weights);
   HostVector before[NZ], here[NZ];
@@ -177,7 +183,7 @@ inline void host_pass(const float* c, int b, int e, const DeviceWeights<R>& weig
   for (int i = b; i < e; i += V) {
     HostVector sum[NZ], after[NZ];
     for (int k = 0; k < NZ; ++k) {
-      prefetch_l2(c + k * p + i + front);
+      if (V >= host_line || i % host_line == 0) prefetch_l2(c + k * p + i + front);
       after[k] = host_load(c + k * p + i + V);
       sum[k] = w.center * here[k];
       if constexpr (uses_x(Op))
@@ -266,7 +272,7 @@ struct HostRows {
   }
 
   void prefetch_span(index_t offset, int n) const {
-    for (int i = 0; i < n; i += V) prefetch_l2(in + offset + i);
+    for (int i = 0; i < n; i += host_line) prefetch_l2(in + offset + i);
   }
 
   // n floats of row y of planes z .. z + planes - 1 from x: the operator in one pass. The epilogue takes the whole
@@ -283,7 +289,7 @@ struct HostRows {
     // What the epilogue reads in the next pass (the next row), all at once: spread over the pass, a line per
     // vector, the wave's inner step ran 19.7 ms against 14.3 (256^3, perf/NOTES.md 63).
     for (int k = 0; k < planes; ++k)
-      for (int i = 0; i < n; i += V) epilogue.host_prefetch(offset + k * plane + ldx + i);
+      for (int i = 0; i < n; i += host_line) epilogue.host_prefetch(offset + k * plane + ldx + i);
     const int first = std::max(box.x0, x), last = std::min(box.x1, x + n);
     // [direct_begin, direct_end): the whole vectors (offsets from x, multiples of V) inside every plane's range.
     int direct_begin = 0, direct_end = 0;

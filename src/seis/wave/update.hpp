@@ -187,7 +187,7 @@ struct WaveUpdate {
   KOKKOS_FORCEINLINE_FUNCTION Ahead<VEC> fetch(const FieldLayout& L, int x, int y, int z, int first, int last) const {
     return a.template fetch<VEC, Where>(L, x, y, z, first, last);
   }
-  // The host row engine asks for the 16 floats of u_prev and q at offset o a pass ahead of their update, so that
+  // The host row engine asks for the line of u_prev and q at offset o a pass ahead of their update, so that
   // their misses overlap the passes instead of stalling the update (perf/NOTES.md 34, 63).
   void host_prefetch(index_t o) const {
     prefetch_l2(a.u_prev + o);
