@@ -288,8 +288,7 @@ struct HostRows {
     const std::ptrdiff_t ldx = L.ldx, plane = L.plane;
     // What the epilogue reads in the next pass (the next row), all at once: spread over the pass, a line per
     // vector, the wave's inner step ran 19.7 ms against 14.3 (256^3, perf/NOTES.md 63).
-    for (int k = 0; k < planes; ++k)
-      for (int i = 0; i < n; i += host_line) epilogue.host_prefetch(offset + k * plane + ldx + i);
+    for (int k = 0; k < planes; ++k) epilogue.host_prefetch(offset + k * plane + ldx, n, y + 1, z + k);
     const int first = std::max(box.x0, x), last = std::min(box.x1, x + n);
     // [direct_begin, direct_end): the whole vectors (offsets from x, multiples of V) inside every plane's range.
     int direct_begin = 0, direct_end = 0;

@@ -69,7 +69,7 @@ struct StoreResult {
   KOKKOS_FORCEINLINE_FUNCTION Ahead<VEC> fetch(const FieldLayout&, int, int, int, int, int) const {
     return {};
   }
-  void host_prefetch(index_t) const {}  // the host engine's: nothing to read
+  void host_prefetch(index_t, int, int, int) const {}  // the host engine's: nothing to read
   // The host engine's epilogue: the operator at x0 .. x1 - 1 of row (y, z) in sum is the output; every whole
   // vector of a row (host_direct's range: all of it) is stored as the pass computes it (host_vector).
   void host_row(const FieldLayout& L, int x0, int x1, int y, int z, const float*, float* sum) const {
