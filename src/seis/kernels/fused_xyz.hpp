@@ -12,13 +12,16 @@ namespace seis {
 
 template <class ExecSpace>
 void register_fused_xyz(std::vector<KernelVariant<ExecSpace>>& registry) {
-  using XYZ = Sources<Operator::laplacian, YSource::scratch, ZSource::window>;
+  using XYZ = Sources<Operator::laplacian, YSource::scratch, ZSource::window, walk_prefetch>;
+  // The occupancy variant asks for no prefetches: with them it ran 0.4 (R = 4) and 3 (R = 8) points slower on the
+  // H100 (perf/NOTES.md 65).
+  using XYZOccupancy = Sources<Operator::laplacian, YSource::scratch, ZSource::window>;
   using XYZRing = Sources<Operator::laplacian, YSource::ring, ZSource::window>;
-  using XYZCached = Sources<Operator::laplacian, YSource::global, ZSource::window>;
+  using XYZCached = Sources<Operator::laplacian, YSource::global, ZSource::window, walk_prefetch>;
   registry.push_back(tile_variant<ExecSpace, XYZ, DefaultOccupancy, 4, 2, 1>(
       "xyz_fused", "fused", "Laplacian in one pass: x registers, y team scratch, z register window, vectors",
       TileShape{32, 8, 32}));
-  registry.push_back(tile_variant<ExecSpace, XYZ, HighOccupancy, 4, 2, 1>(
+  registry.push_back(tile_variant<ExecSpace, XYZOccupancy, HighOccupancy, 4, 2, 1>(
       "xyz_fused_occupancy", "fused",
       "xyz_fused with launch bounds for 2-3 teams per SM: fewer registers, more loads in flight",
       TileShape{32, 8, 32}));

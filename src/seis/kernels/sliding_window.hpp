@@ -10,7 +10,7 @@ namespace seis {
 
 template <class ExecSpace>
 void register_sliding_window(std::vector<KernelVariant<ExecSpace>>& registry) {
-  using Z = Sources<Operator::d2z, YSource::global, ZSource::window>;
+  using Z = Sources<Operator::d2z, YSource::global, ZSource::window, walk_prefetch>;
   registry.push_back(tile_variant<ExecSpace, Z, DefaultOccupancy, 1>(
       "z_window", "sliding_window", "d2/dz2 from a register window of 2R+1 planes, nw planes per thread",
       TileShape{64, 4, 16}));

@@ -8,8 +8,8 @@ namespace seis {
 
 template <class ExecSpace>
 void register_team_scratch(std::vector<KernelVariant<ExecSpace>>& registry) {
-  using Y = Sources<Operator::d2y, YSource::scratch, ZSource::global>;
-  using XY = Sources<Operator::d2xy, YSource::scratch, ZSource::global>;
+  using Y = Sources<Operator::d2y, YSource::scratch, ZSource::global, walk_prefetch>;
+  using XY = Sources<Operator::d2xy, YSource::scratch, ZSource::global, walk_prefetch>;
   registry.push_back(tile_variant<ExecSpace, Y, DefaultOccupancy, 4, 2, 1>(
       "y_scratch", "scratch", "d2/dy2 from a (ty+2R)-row tile staged in team scratch, vectors (AMD lab notes, LDS)",
       TileShape{32, 8, 8}));

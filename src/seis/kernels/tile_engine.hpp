@@ -29,15 +29,25 @@ namespace seis {
 enum class YSource { global, scratch, ring };
 enum class ZSource { global, window };
 
-template <Operator Op, YSource Y, ZSource Z>
+// Prefetch: how many planes past the pipelined loads (the window's front, the staged plane's own value and halo)
+// each thread asks into L2 as it walks, 0 for none; staged kernels ask only up to R = 4 (TileStencil::Prefetch).
+// The hint holds no register and adds no barrier (perf/NOTES.md 65). The wave step's kernels keep none: the same
+// hints there, u_prev and q included, left seven level and unified slower.
+template <Operator Op, YSource Y, ZSource Z, int Prefetch = 0>
 struct Sources {
   static constexpr Operator op = Op;
   static constexpr YSource y = Y;
   static constexpr ZSource z = Z;
   static constexpr bool staged = Y != YSource::global;
   static constexpr bool ring = Y == YSource::ring;
+  static constexpr int prefetch = Prefetch;
   static_assert(!ring || Z == ZSource::window, "a ring feeds the z window's front");
+  static_assert(Prefetch == 0 || (!ring && (staged || Z == ZSource::window)),
+                "prefetches run ahead of the pipelined loads of a walk that a ring does not stage");
 };
+// The prefetch distance of the walking Laplacian kernels: two planes came within a point of one plane in each of
+// the 12 H100 cases measured (six kernels, R = 4 and 8) and ahead in six (perf/NOTES.md 65).
+inline constexpr int walk_prefetch = 2;
 
 // The +-1 neighbours of VEC points along each axis (the epilogues' wants_neighbours).
 template <int VEC>
@@ -108,6 +118,9 @@ struct TileStencil {
   static constexpr int HaloSlots = R > 4 ? 3 : 2;
   // Kernels that walk planes (a window or a staged tile) load the next plane ahead; single-plane kernels do not.
   static constexpr bool Pipelined = Src::staged || Src::z == ZSource::window;
+  // Past R = 4 the staged kernels' hints (three halo cells per thread) cost more than they gain: xy_fused 63.5 ->
+  // 60.5% of the copy at R = 8 on the H100, against 81 -> 86% at R = 4 (perf/NOTES.md 65).
+  static constexpr int Prefetch = Src::staged && R > 4 ? 0 : Src::prefetch;
   using Vec = Pack<VEC>;
   using Fetched = typename Epilogue::template Ahead<VEC>;
   using ScratchView =
@@ -298,9 +311,13 @@ struct TileStencil {
       } else if constexpr (Src::z == ZSource::window) {
         center = window[R];
         ahead = loads && more ? load(x, y, z + 1 + R) : Vec{};
+        if constexpr (Prefetch > 0)
+          if (loads && z + 1 + Prefetch < z_end) prefetch_l2(in + L.offset(x, y, z + 1 + R + Prefetch));
       } else if constexpr (Pipelined) {
         center = ahead;
         ahead = loads && more ? load(x, y, z + 1) : Vec{};
+        if constexpr (Prefetch > 0)
+          if (loads && z + 1 + Prefetch < z_end) prefetch_l2(in + L.offset(x, y, z + 1 + Prefetch));
       } else {
         center = loads ? load(x, y, z) : Vec{};
       }
@@ -313,6 +330,9 @@ struct TileStencil {
         for (int i = 0; i < HaloSlots; ++i) {
           if (slot_cell[i].target >= 0) store_scratch(tile + slot_cell[i].target, slot_value[i]);
           slot_value[i] = more ? load_halo(slot_cell[i], z + 1) : Vec{};
+          if constexpr (Prefetch > 0)
+            if (slot_cell[i].source >= 0 && z + 1 + Prefetch < z_end)
+              prefetch_l2(in + L.plane_offset(z + 1 + Prefetch) + slot_cell[i].source);
         }
         // Tiles too small for HaloSlots cells per thread load the rest here, without prefetching.
         for (int h = prefetched + team.team_rank(); h < halo_total; h += team.team_size()) {
