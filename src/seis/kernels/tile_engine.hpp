@@ -42,8 +42,7 @@ struct Sources {
   static constexpr bool ring = Y == YSource::ring;
   static constexpr int prefetch = Prefetch;
   static_assert(!ring || Z == ZSource::window, "a ring feeds the z window's front");
-  static_assert(Prefetch == 0 || (!ring && (staged || Z == ZSource::window)),
-                "prefetches run ahead of the pipelined loads of a walk that a ring does not stage");
+  static_assert(Prefetch == 0 || !ring, "a ring stages its planes ahead itself");
 };
 // The prefetch distance of the walking Laplacian kernels: two planes came within a point of one plane in each of
 // the 12 H100 cases measured (six kernels, R = 4 and 8) and ahead in six (perf/NOTES.md 65).
@@ -320,6 +319,8 @@ struct TileStencil {
           if (loads && z + 1 + Prefetch < z_end) prefetch_l2(in + L.offset(x, y, z + 1 + Prefetch));
       } else {
         center = loads ? load(x, y, z) : Vec{};
+        if constexpr (Prefetch > 0)
+          if (loads && z + Prefetch < z_end) prefetch_l2(in + L.offset(x, y, z + Prefetch));
       }
       const Fetched here = fetched;
       if (writes && more) fetched = epilogue.template fetch<VEC>(L, x, y, z + 1, first_lane, last_lane);
