@@ -164,7 +164,7 @@ struct HostWeights {
   }
 };
 
-// The operator over floats [b, e) (multiples of 16) of one row in NZ adjacent planes from c (line k: plane k);
+// The operator over floats [b, e) (multiples of V) of one row in NZ adjacent planes from c (line k: plane k);
 // sink(k, i, v): its value at floats i .. i + V - 1 of line k. The lines share their z neighbours, so a pass loads
 // each input plane's row once per vector for all of them.
 template <int R, Operator Op, int NZ, class Sink>

@@ -29,8 +29,9 @@ namespace seis {
 enum class YSource { global, scratch, ring };
 enum class ZSource { global, window };
 
-// Prefetch: how many planes past the pipelined loads (the window's front, the staged plane's own value and halo)
-// each thread asks into L2 as it walks, 0 for none; staged kernels ask only up to R = 4 (TileStencil::Prefetch).
+// Prefetch: how many planes past its loads (the window's front, the staged plane's own value and halo, or the own
+// value of a plane-by-plane walk) each thread asks into L2 as it walks, 0 for none; staged kernels ask only up to
+// R = 4 (TileStencil::Prefetch).
 // The hint holds no register and adds no barrier (perf/NOTES.md 65). The wave step's kernels keep none: the same
 // hints there, u_prev and q included, left seven level and unified slower.
 template <Operator Op, YSource Y, ZSource Z, int Prefetch = 0>
@@ -45,7 +46,7 @@ struct Sources {
   static_assert(Prefetch == 0 || !ring, "a ring stages its planes ahead itself");
 };
 // The prefetch distance of the walking Laplacian kernels: two planes came within a point of one plane in each of
-// the 12 H100 cases measured (six kernels, R = 4 and 8) and ahead in six (perf/NOTES.md 65).
+// the 12 H100 cases measured (six kernels, R = 4 and 8) and ahead in six (perf/NOTES.md 65; x_vec's walk: 66).
 inline constexpr int walk_prefetch = 2;
 
 // The +-1 neighbours of VEC points along each axis (the epilogues' wants_neighbours).
