@@ -13,9 +13,11 @@ void register_team_scratch(std::vector<KernelVariant<ExecSpace>>& registry) {
   registry.push_back(tile_variant<ExecSpace, Y, DefaultOccupancy, 4, 2, 1>(
       "y_scratch", "scratch", "d2/dy2 from a (ty+2R)-row tile staged in team scratch, vectors (AMD lab notes, LDS)",
       TileShape{32, 8, 8}));
+  // 16 x 16: 1.69 staged vectors per output against 32 x 8's 2.13 (the kernel is L2-bound); 1.2-1.6 points
+  // faster at 512^3, 1024^3 and 509x497x251 on the H100, where larger teams lost (perf/NOTES.md 67, 68).
   registry.push_back(tile_variant<ExecSpace, XY, DefaultOccupancy, 4, 2, 1>(
       "xy_fused", "scratch", "d2/dx2 + d2/dy2 in one pass: x from registers, y from team scratch (AMD lab notes)",
-      TileShape{32, 8, 8}));
+      TileShape{16, 16, 8}));
 }
 
 }  // namespace seis
