@@ -189,10 +189,10 @@ struct WaveUpdate {
   }
   // The host row engine asks for u_prev and q of row (y, z) from offset o (n floats) a pass ahead of their
   // update. Rows that host_row updates after their pass need them, or their misses stall the update (perf/NOTES.md
-  // 34, 63); rows updated from the pass's registers (host_vector) do better on the hardware prefetchers alone (the
-  // inner step 14.0-14.7 against 12.0-12.1 ms with them prefetched, perf/NOTES.md 64).
+  // 34, 63); rows updated from the pass's registers (host_vector) only where host_prefetch_every_row says.
   void host_prefetch(index_t o, int n, int y, int z) const {
-    if (Where == Region::inner || (Where == Region::both && !a.pml.layer_row(y, z))) return;
+    static const bool every_row = host_prefetch_every_row();
+    if (!every_row && (Where == Region::inner || (Where == Region::both && !a.pml.layer_row(y, z)))) return;
     for (int i = 0; i < n; i += host_line) {
       prefetch_l2(a.u_prev + o + i);
       prefetch_l2(a.q + o + i);
