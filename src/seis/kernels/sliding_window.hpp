@@ -19,7 +19,7 @@ void register_sliding_window(std::vector<KernelVariant<ExecSpace>>& registry) {
   registry.push_back(tile_variant<ExecSpace, Z, DefaultOccupancy, 2, 4, 1>(
       "z_window_vec", "sliding_window", "d2/dz2 from a register window of 2R+1 vectors, nw planes per thread",
       TileShape{32, 4, 16}));
-  // The y walk's hint one plane (row) ahead: 92.2-92.5 -> 92.7-93.2% of the copy at R = 4, 512^3, level at R = 8
+  // The y walk's hint one plane (row) ahead: 92.2-92.5 -> 92.6-93.2% of the copy at R = 4, 512^3, level at R = 8
   // and on other grids; three ahead lost 0.6 (perf/NOTES.md 68).
   using Y = Sources<Operator::d2z, YSource::global, ZSource::window, 1>;
   registry.push_back(tile_variant<ExecSpace, Y, DefaultOccupancy, 2, 4, 1>(

@@ -191,8 +191,8 @@ struct WaveUpdate {
   // update. Rows that host_row updates after their pass need them, or their misses stall the update (perf/NOTES.md
   // 34, 63); rows updated from the pass's registers (host_vector) only where host_prefetch_every_row says.
   void host_prefetch(index_t o, int n, int y, int z) const {
-    static const bool every_row = host_prefetch_every_row();
-    if (!every_row && (Where == Region::inner || (Where == Region::both && !a.pml.layer_row(y, z)))) return;
+    if (!host_prefetch_every_row() && (Where == Region::inner || (Where == Region::both && !a.pml.layer_row(y, z))))
+      return;
     for (int i = 0; i < n; i += host_line) {
       prefetch_l2(a.u_prev + o + i);
       prefetch_l2(a.q + o + i);
