@@ -246,9 +246,11 @@ inline void host_pass(const float* c, float (*acc)[host_span], int n, const Devi
 template <int R, Operator Op, class Epilogue>
 struct HostRows {
   static constexpr int V = host_pass_width;
-  // Planes per pass: two share their z rows' loads; a third, or two rows of a plane sharing their y rows instead,
-  // ran no faster, and at R = 8 the two planes' registers spill (perf/NOTES.md 63).
-  static constexpr int NZ = R < 8 ? 2 : 1;
+  // Planes per pass, the epilogue's host_planes (1 or 2) up to R = 7: two share their z rows' loads; a third, or
+  // two rows of a plane sharing their y rows instead, ran no faster, and at R = 8 the two planes' registers spill
+  // (perf/NOTES.md 63).
+  static constexpr int NZ = R < 8 ? Epilogue::host_planes : 1;
+  static_assert(Epilogue::host_planes == 1 || Epilogue::host_planes == 2);
 
   const float* in;
   FieldLayout L;

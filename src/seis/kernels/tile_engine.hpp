@@ -73,6 +73,8 @@ struct StoreResult {
   bool nontemporal;
 
   static constexpr bool wants_neighbours = false;
+  // The host row engine's planes per pass: two, sharing their z rows' loads (perf/NOTES.md 63, 76).
+  static constexpr int host_planes = 2;
   template <int VEC>
   struct Ahead {};
   template <int VEC>

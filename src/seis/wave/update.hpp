@@ -181,6 +181,9 @@ struct WaveUpdate {
   static constexpr Region where = Where;
 
   static constexpr bool wants_neighbours = Where != Region::inner;
+  // One plane per host pass: the update's streams and pointers beside two planes' taps ran the step 12-20% slower
+  // (an AMD EPYC VM, 256^3; perf/NOTES.md 76).
+  static constexpr int host_planes = 1;
   template <int VEC>
   using Ahead = WaveAhead<VEC>;
   template <int VEC>
