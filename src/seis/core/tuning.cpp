@@ -12,7 +12,8 @@ namespace seis::tuning {
 Space default_space(const std::vector<int>& vector_widths, bool gpu, bool ring, int radius) {
   Space space;
   space.vector_widths = vector_widths;
-  space.windows = {8, 16, 32, 64, 128};
+  // 12 and 24 between the powers of two: y_window_vec's best at R = 4, 512^3 is 10-14 rows (perf/NOTES.md 79).
+  space.windows = {8, 12, 16, 24, 32, 64, 128};
   if (gpu) {
     space.tiles = {{8, 8}, {16, 4}, {16, 8}, {32, 4}, {8, 32}, {16, 16}, {32, 8}, {64, 4}, {16, 32}, {32, 16}};
     if (ring)
