@@ -166,6 +166,9 @@ struct WaveArrays {
   void host_prefetch_phi(int y, int z) const {
     if (pml.thickness == 0) return;
     const auto row = [&](int s) {
+      // The engine asks one row past its block's last: none there in the slab, nothing to prefetch.
+      const Box& b = pml.slab[s];
+      if (y < b.y0 || y >= b.y1 || z < b.z0 || z >= b.z1) return;
       const float* first = phi + pml.slab_index(s, pml.row_origin[s], y, z);
       for (int i = 0; i < pml.row_stride[s]; i += host_line) prefetch_l2(first + i);
     };
@@ -207,9 +210,10 @@ struct WaveUpdate {
   KOKKOS_FORCEINLINE_FUNCTION Ahead<VEC> fetch(const FieldLayout& L, int x, int y, int z, int first, int last) const {
     return a.template fetch<VEC, Where>(L, x, y, z, first, last);
   }
-  // The host row engine asks for u_prev and q of row (y, z) from offset o (n floats) a pass ahead of their
-  // update. Rows that host_row updates after their pass need them, or their misses stall the update (perf/NOTES.md
-  // 34, 63); rows updated from the pass's registers (host_vector) only where host_prefetch_every_row says.
+  // The host row engine asks for u_prev and q of row (y, z) from offset o (n floats), and the PML's phi rows, a
+  // pass ahead of their update. Rows that host_row updates after their pass need them, or their misses stall the
+  // update (perf/NOTES.md 34, 63, 77); rows updated from the pass's registers (host_vector) only where
+  // host_prefetch_every_row says.
   void host_prefetch(index_t o, int n, int y, int z) const {
     if (!host_prefetch_every_row() && (Where == Region::inner || (Where == Region::both && !a.pml.layer_row(y, z))))
       return;
