@@ -136,18 +136,20 @@ inline void check_tile_sizes(const std::string& kernel, const TileShape& shape) 
           " and window nw = ", shape.nw, " must be >= 1");
 }
 
-// Refuses tiles whose team is larger than the backend allows or than the kernel's launch bound (0: none), or
-// whose scratch exceeds the device's limit, naming both numbers. `Policy` is the kernel's TeamPolicy type.
+// Refuses tiles whose team (`threads`; 0: tx * ty) is larger than the backend allows or than the kernel's launch
+// bound (0: none), or whose scratch exceeds the device's limit, naming both numbers. `Policy` is the kernel's
+// TeamPolicy type.
 template <class Policy, class Functor>
 void check_team_limits(const std::string& kernel, const Functor& functor, const TileShape& shape,
-                       std::size_t scratch_bytes, int launch_bound) {
+                       std::size_t scratch_bytes, int launch_bound, int threads = 0) {
   check_tile_sizes(kernel, shape);
-  require(launch_bound == 0 || shape.tx * shape.ty <= launch_bound, "kernel '", kernel, "': tile ", shape.tx, "x",
-          shape.ty, " exceeds its launch bound of ", launch_bound, " threads");
+  if (threads == 0) threads = shape.tx * shape.ty;
+  require(launch_bound == 0 || threads <= launch_bound, "kernel '", kernel, "': tile ", shape.tx, "x", shape.ty,
+          " needs ", threads, " threads per team, more than its launch bound of ", launch_bound);
   const int team_max = team_size_max_with_scratch<Policy>(functor, scratch_bytes);
-  require(shape.tx * shape.ty <= team_max, "kernel '", kernel, "': tile ", shape.tx, "x", shape.ty, " needs ",
-          shape.tx * shape.ty, " threads per team with ", scratch_bytes,
-          " bytes of team scratch, more than this backend's limit of ", team_max, " for that scratch");
+  require(threads <= team_max, "kernel '", kernel, "': tile ", shape.tx, "x", shape.ty, " needs ", threads,
+          " threads per team with ", scratch_bytes, " bytes of team scratch, more than this backend's limit of ",
+          team_max, " for that scratch");
   const std::size_t scratch_max = static_cast<std::size_t>(Policy::scratch_size_max(0));
   require(scratch_bytes <= scratch_max, "kernel '", kernel, "': tile ", shape.tx, "x", shape.ty, " needs ",
           scratch_bytes, " bytes of team scratch, more than the device limit of ", scratch_max, " bytes");

@@ -18,6 +18,13 @@ void register_team_scratch(std::vector<KernelVariant<ExecSpace>>& registry) {
   registry.push_back(tile_variant<ExecSpace, XY, DefaultOccupancy, 4, 2, 1>(
       "xy_fused", "scratch", "d2/dx2 + d2/dy2 in one pass: x from registers, y from team scratch (AMD lab notes)",
       TileShape{16, 16, 8}));
+  // Four rows per thread: a 16 x 32 tile (1.5 staged vectors per output) from 128 threads, each staged row read
+  // once for the y taps of all four; short walks.
+  using XYRows = Sources<Operator::d2xy, YSource::scratch, ZSource::global, walk_prefetch, 4>;
+  registry.push_back(tile_variant<ExecSpace, XYRows, DefaultOccupancy, 4, 2, 1>(
+      "xy_fused_rows", "scratch",
+      "xy_fused with four rows per thread (register blocking in y): a taller tile, fewer threads",
+      TileShape{16, 32, 4}));
 }
 
 }  // namespace seis

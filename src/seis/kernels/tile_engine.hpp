@@ -9,6 +9,9 @@
 //      ahead of the window's front (ring: the copies need no registers, so more bytes are in flight per SM);
 //   z: global vector loads, or a register sliding window of 2R+1 vectors shifted by one plane per step (fully
 //      unrolled: no run-time index into it, so it stays in registers); with a ring its front comes from scratch.
+// A staged tile without a z window may give each thread Rows rows of its column (register blocking in y, its own
+// body: rows_pass): a tile of ty rows needs ceil(ty / Rows) rows of threads, and the Rows + 2R staged rows a
+// thread reads serve the y taps of all its rows.
 // Every global load is guarded so that no tile reads outside the field. What happens to the result is the
 // Epilogue's: the Laplacian kernels store it, the wave equation's time step (seis/wave) combines it with other
 // fields. A launch covers up to six boxes of the interior (TileBoxes); only points inside a box are given to the
@@ -34,7 +37,7 @@ enum class ZSource { global, window };
 // R = 4 (TileStencil::Prefetch).
 // The hint holds no register and adds no barrier (perf/NOTES.md 65). The wave step's kernels keep none: the same
 // hints there, u_prev and q included, left seven level and unified slower.
-template <Operator Op, YSource Y, ZSource Z, int Prefetch = 0>
+template <Operator Op, YSource Y, ZSource Z, int Prefetch = 0, int Rows = 1>
 struct Sources {
   static constexpr Operator op = Op;
   static constexpr YSource y = Y;
@@ -42,7 +45,11 @@ struct Sources {
   static constexpr bool staged = Y != YSource::global;
   static constexpr bool ring = Y == YSource::ring;
   static constexpr int prefetch = Prefetch;
+  static constexpr int rows = Rows;
   static_assert(!ring || Z == ZSource::window, "a ring feeds the z window's front");
+  // A z window per row would hold Rows x (2R + 1) vectors in registers.
+  static_assert(Rows == 1 || (Y == YSource::scratch && Z == ZSource::global),
+                "rows per thread need a tile staged in scratch and no z window");
   static_assert(Prefetch == 0 || !ring, "a ring stages its planes ahead itself");
 };
 // The prefetch distance of the walking Laplacian kernels: two planes came within a point of one plane in each of
@@ -123,6 +130,8 @@ struct TileStencil {
   // Past R = 4 the staged kernels' hints (three halo cells per thread) cost more than they gain: xy_fused 63.5 ->
   // 60.5% of the copy at R = 8 on the H100, against 81 -> 86% at R = 4 (perf/NOTES.md 65).
   static constexpr int Prefetch = Src::staged && R > 4 ? 0 : Src::prefetch;
+  static constexpr int Rows = Src::rows;
+  static_assert(Rows == 1 || !Epilogue::wants_neighbours, "rows per thread give the epilogue no neighbours");
   using Vec = Pack<VEC>;
   using Fetched = typename Epilogue::template Ahead<VEC>;
   using ScratchView =
@@ -146,7 +155,14 @@ struct TileStencil {
   Epilogue epilogue;
 
   KOKKOS_INLINE_FUNCTION static int scratch_width(const TileShape& s) { return s.tx * VEC + 2 * RP; }
-  KOKKOS_INLINE_FUNCTION static int plane_floats(const TileShape& s) { return (s.ty + 2 * R) * scratch_width(s); }
+  // The team's threads: rows of tx, each thread Rows rows of its column.
+  KOKKOS_INLINE_FUNCTION static int thread_rows(const TileShape& s) { return (s.ty + Rows - 1) / Rows; }
+  KOKKOS_INLINE_FUNCTION static int team_threads(const TileShape& s) { return s.tx * thread_rows(s); }
+  // The tile's rows and halo, and with Rows > 1 the rows past the tile of a last row of threads that the tile does
+  // not fill (read, never stored).
+  KOKKOS_INLINE_FUNCTION static int plane_floats(const TileShape& s) {
+    return (thread_rows(s) * Rows + 2 * R) * scratch_width(s);
+  }
   // Two plane tiles (a ring: `stages`), plus 16 bytes to align the first to a 128-bit boundary (Kokkos only
   // promises 8).
   KOKKOS_INLINE_FUNCTION static std::size_t scratch_bytes(const TileShape& s) {
@@ -221,7 +237,128 @@ struct TileStencil {
     copy_async_commit();
   }
 
+  // The staged plane tile's first float in this team's scratch (the kernel's scratch aligned to 16 bytes).
+  KOKKOS_INLINE_FUNCTION float* team_scratch(const typename Policy::member_type& team) const {
+    // Pointer arithmetic, not an integer round trip, keeps the pointer's provenance (LDS on HIP).
+    ScratchView view(team.team_scratch(0), scratch_bytes(shape) / sizeof(float));
+    const auto misalignment = reinterpret_cast<std::uintptr_t>(view.data()) % 16;
+    return view.data() + (misalignment ? (16 - misalignment) / sizeof(float) : 0);
+  }
+
+  // Register blocking in y (Rows > 1; staged y, z from global loads): the thread's rows y .. y + Rows - 1 of its
+  // column are staged from registers loaded one plane ahead, and the Rows + 2R staged rows it reads are each loaded
+  // once for the y taps of all its rows. A separate body, so that the one-row kernels' code (the wave step's at
+  // the register bound among them) stays what it was: nvcc's schedules move with small changes (perf/NOTES.md 49).
+  KOKKOS_FUNCTION void rows_pass(const typename Policy::member_type& team) const {
+    const int b = boxes.find(team.league_rank());
+    const Box& box = boxes.box[b];
+    const int league = team.league_rank() - boxes.first[b];
+    const int bx = league % boxes.tiles_x[b];
+    const int by = (league / boxes.tiles_x[b]) % boxes.tiles_y[b];
+    const int bz = league / (boxes.tiles_x[b] * boxes.tiles_y[b]);
+    const int lx = team.team_rank() % shape.tx, ly = team.team_rank() / shape.tx;
+    const int x0 = box.x0 / VEC * VEC + bx * shape.tx * VEC, y0 = box.y0 + by * shape.ty;
+    const int x = x0 + lx * VEC, y = y0 + ly * Rows;
+    const int z_begin = box.z0 + bz * shape.nw;
+    const int z_end = z_begin + shape.nw < box.z1 ? z_begin + shape.nw : box.z1;
+    const int first_lane = box.x0 > x ? box.x0 - x : 0;
+    const int last_lane = box.x1 - x < VEC ? box.x1 - x : VEC;
+    // A row past the tile (a last row of threads the tile does not fill) is neither staged nor stored.
+    bool staged_row[Rows], writes[Rows];
+    for (int r = 0; r < Rows; ++r) {
+      staged_row[r] = ly * Rows + r < shape.ty && loadable(x, y + r);
+      writes[r] = ly * Rows + r < shape.ty && x < box.x1 && y + r < box.y1;
+    }
+    float* const scratch = team_scratch(team);
+    const int width = scratch_width(shape);
+
+    Vec ahead[Rows];
+    Fetched fetched[Rows] = {};
+    for (int r = 0; r < Rows; ++r) {
+      ahead[r] = staged_row[r] ? load(x, y + r, z_begin) : Vec{};
+      if (writes[r] && z_begin < z_end)
+        fetched[r] = epilogue.template fetch<VEC>(L, x, y + r, z_begin, first_lane, last_lane);
+    }
+    const int halo_total = halo_count();
+    const int prefetched = HaloSlots * team.team_size() < halo_total ? HaloSlots * team.team_size() : halo_total;
+    HaloCell slot_cell[HaloSlots];
+    Vec slot_value[HaloSlots];
+    for (int i = 0; i < HaloSlots; ++i) {
+      const int h = team.team_rank() + i * team.team_size();
+      slot_cell[i] = h < prefetched ? halo_cell(h, x0, y0) : HaloCell{-1, -1};
+      slot_value[i] = load_halo(slot_cell[i], z_begin);
+    }
+
+    for (int z = z_begin; z < z_end; ++z) {
+      const bool more = z + 1 < z_end;
+      float* const tile = scratch + ((z - z_begin) & 1) * plane_floats(shape);
+      float* const column = tile + ly * Rows * width + lx * VEC;  // RP floats left of the column, R rows above it
+      Vec center[Rows];
+      Fetched here[Rows];
+      for (int r = 0; r < Rows; ++r) {
+        center[r] = ahead[r];
+        if (ly * Rows + r < shape.ty) store_scratch(column + (r + R) * width + RP, center[r]);
+        ahead[r] = staged_row[r] && more ? load(x, y + r, z + 1) : Vec{};
+        if constexpr (Prefetch > 0)
+          if (staged_row[r] && z + 1 + Prefetch < z_end) prefetch_l2(in + L.offset(x, y + r, z + 1 + Prefetch));
+        here[r] = fetched[r];
+        if (writes[r] && more) fetched[r] = epilogue.template fetch<VEC>(L, x, y + r, z + 1, first_lane, last_lane);
+      }
+      for (int i = 0; i < HaloSlots; ++i) {
+        if (slot_cell[i].target >= 0) store_scratch(tile + slot_cell[i].target, slot_value[i]);
+        slot_value[i] = more ? load_halo(slot_cell[i], z + 1) : Vec{};
+        if constexpr (Prefetch > 0)
+          if (slot_cell[i].source >= 0 && z + 1 + Prefetch < z_end)
+            prefetch_l2(in + L.plane_offset(z + 1 + Prefetch) + slot_cell[i].source);
+      }
+      for (int h = prefetched + team.team_rank(); h < halo_total; h += team.team_size()) {
+        const HaloCell cell = halo_cell(h, x0, y0);
+        store_scratch(tile + cell.target, load_halo(cell, z));
+      }
+      team.team_barrier();
+
+      float acc[Rows][VEC];
+      for (int r = 0; r < Rows; ++r) {
+        for (int l = 0; l < VEC; ++l) acc[r][l] = w.center * center[r].lane[l];
+        if constexpr (uses_x(Src::op)) {
+          const float* source = column + (r + R) * width;
+          float row[XW];
+          for (int v = 0; v < XW / VEC; ++v) {
+            const Vec part = load_scratch<VEC>(source + v * VEC);
+            for (int l = 0; l < VEC; ++l) row[v * VEC + l] = part.lane[l];
+          }
+          for (int m = 1; m <= R; ++m)
+            for (int l = 0; l < VEC; ++l) acc[r][l] += w.x[m] * (row[RP + l - m] + row[RP + l + m]);
+        }
+      }
+      if constexpr (uses_y(Src::op)) {
+        for (int k = 0; k < Rows + 2 * R; ++k) {
+          const Vec staged = load_scratch<VEC>(column + k * width + RP);
+          for (int r = 0; r < Rows; ++r) {
+            const int m = k - R - r;  // staged row k is row r's neighbour m
+            if (m != 0 && m >= -R && m <= R)
+              for (int l = 0; l < VEC; ++l) acc[r][l] += w.y[m < 0 ? -m : m] * staged.lane[l];
+          }
+        }
+      }
+      for (int r = 0; r < Rows; ++r) {
+        if (!writes[r]) continue;
+        if constexpr (uses_z(Src::op)) {
+          for (int m = 1; m <= R; ++m) {
+            const Vec back = load(x, y + r, z - m), front = load(x, y + r, z + m);
+            for (int l = 0; l < VEC; ++l) acc[r][l] += w.z[m] * (back.lane[l] + front.lane[l]);
+          }
+        }
+        epilogue(L, x, y + r, z, center[r], Nearest<VEC>{}, acc[r], first_lane, last_lane, here[r]);
+      }
+    }
+  }
+
   KOKKOS_FUNCTION void operator()(const typename Policy::member_type& team) const {
+    if constexpr (Rows > 1) {
+      rows_pass(team);
+      return;
+    }
     const int b = boxes.find(team.league_rank());
     const Box& box = boxes.box[b];
     const int league = team.league_rank() - boxes.first[b];
@@ -443,7 +580,7 @@ struct TileKernelLauncher {
         const std::size_t bytes = Kernel::scratch_bytes(shape);
         if (bytes > limit) return false;
         if constexpr (!is_gpu_space<ExecSpace>()) return true;
-        return shape.tx * shape.ty <= team_size_max_with_scratch<typename Kernel::Policy>(kernel, bytes);
+        return Kernel::team_threads(shape) <= team_size_max_with_scratch<typename Kernel::Policy>(kernel, bytes);
       };
       const bool default_stages = shape.stages == 0;
       if (default_stages) shape.stages = Kernel::min_stages + 2;
@@ -469,7 +606,7 @@ struct TileKernelLauncher {
     // Host backends run the row engine (HostRows) over a range, not teams: only the shape's sizes matter there.
     if constexpr (is_gpu_space<ExecSpace>())
       check_team_limits<typename Kernel::Policy>(name, kernel, kernel.shape, Kernel::scratch_bytes(kernel.shape),
-                                                 Kernel::Bound);
+                                                 Kernel::Bound, Kernel::team_threads(kernel.shape));
     else
       check_tile_sizes(name, kernel.shape);
   }
@@ -489,7 +626,7 @@ struct TileKernelLauncher {
       using Kernel = TileStencil<ExecSpace, R, VEC, Src, Occupancy, Epilogue>;
       const auto kernel = make<R, VEC>(in, L, c, o, boxes, box_count, epilogue);
       if (kernel.boxes.league() == 0) return;
-      auto policy = typename Kernel::Policy(exec, kernel.boxes.league(), kernel.shape.tx * kernel.shape.ty);
+      auto policy = typename Kernel::Policy(exec, kernel.boxes.league(), Kernel::team_threads(kernel.shape));
       if constexpr (Src::staged) policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes(kernel.shape)));
       Kokkos::parallel_for("seis::tile_stencil", policy, kernel);
     }

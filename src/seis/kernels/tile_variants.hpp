@@ -53,7 +53,7 @@ KernelVariant<ExecSpace> tile_variant(const std::string& name, const std::string
                                                                 const StencilCoefficients& c, const LaunchOptions& o) {
     if constexpr (!is_gpu_space<ExecSpace>()) {
       if (walks_y) {
-        using Unexchanged = Sources<swap_yz(Src::op), Src::y, Src::z, Src::prefetch>;
+        using Unexchanged = Sources<swap_yz(Src::op), Src::y, Src::z, Src::prefetch, Src::rows>;
         const TileKernelLauncher<ExecSpace, Unexchanged, Occupancy> rows{launcher.gpu_default};
         launch_tile<VECs...>(rows, default_vec, exec, in, out, in.layout(), c, o);
         return;
