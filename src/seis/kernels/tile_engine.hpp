@@ -9,9 +9,9 @@
 //      ahead of the window's front (ring: the copies need no registers, so more bytes are in flight per SM);
 //   z: global vector loads, or a register sliding window of 2R+1 vectors shifted by one plane per step (fully
 //      unrolled: no run-time index into it, so it stays in registers); with a ring its front comes from scratch.
-// A staged tile without a z window may give each thread Rows rows of its column (register blocking in y, its own
-// body: rows_pass): a tile of ty rows needs ceil(ty / Rows) rows of threads, and the Rows + 2R staged rows a
-// thread reads serve the y taps of all its rows.
+// A tile staged from registers may give each thread Rows rows of its column (register blocking in y, its own
+// body: rows_pass): a tile of ty rows needs ceil(ty / Rows) rows of threads, the Rows + 2R staged rows a thread
+// reads serve the y taps of all its rows, and with a z window each row has its own.
 // Every global load is guarded so that no tile reads outside the field. What happens to the result is the
 // Epilogue's: the Laplacian kernels store it, the wave equation's time step (seis/wave) combines it with other
 // fields. A launch covers up to six boxes of the interior (TileBoxes); only points inside a box are given to the
@@ -47,9 +47,7 @@ struct Sources {
   static constexpr int prefetch = Prefetch;
   static constexpr int rows = Rows;
   static_assert(!ring || Z == ZSource::window, "a ring feeds the z window's front");
-  // A z window per row would hold Rows x (2R + 1) vectors in registers.
-  static_assert(Rows == 1 || (Y == YSource::scratch && Z == ZSource::global),
-                "rows per thread need a tile staged in scratch and no z window");
+  static_assert(Rows == 1 || Y == YSource::scratch, "rows per thread need a tile staged from registers");
   static_assert(Prefetch == 0 || !ring, "a ring stages its planes ahead itself");
 };
 // The prefetch distance of the walking Laplacian kernels: two planes came within a point of one plane in each of
@@ -245,10 +243,11 @@ struct TileStencil {
     return view.data() + (misalignment ? (16 - misalignment) / sizeof(float) : 0);
   }
 
-  // Register blocking in y (Rows > 1; staged y, z from global loads): the thread's rows y .. y + Rows - 1 of its
-  // column are staged from registers loaded one plane ahead, and the Rows + 2R staged rows it reads are each loaded
-  // once for the y taps of all its rows. A separate body, so that the one-row kernels' code (the wave step's at
-  // the register bound among them) stays what it was: nvcc's schedules move with small changes (perf/NOTES.md 49).
+  // Register blocking in y (Rows > 1; staged y, z from a window per row or global loads): the thread's rows
+  // y .. y + Rows - 1 of its column are staged from registers loaded one plane ahead, and the Rows + 2R staged rows
+  // it reads are each loaded once for the y taps of all its rows. A separate body, so that the one-row kernels' code
+  // (the wave step's at the register bound among them) stays what it was: nvcc's schedules move with small changes
+  // (perf/NOTES.md 49).
   KOKKOS_FUNCTION void rows_pass(const typename Policy::member_type& team) const {
     const int b = boxes.find(team.league_rank());
     const Box& box = boxes.box[b];
@@ -272,10 +271,16 @@ struct TileStencil {
     float* const scratch = team_scratch(team);
     const int width = scratch_width(shape);
 
-    Vec ahead[Rows];
+    constexpr bool walk = Src::z == ZSource::window;
+    Vec window[Rows][walk ? 2 * R + 1 : 1];  // planes z - R .. z + R of each row (a window)
+    Vec ahead[Rows];                         // plane z + 1 + R (a window) or z + 1 of each row
     Fetched fetched[Rows] = {};
     for (int r = 0; r < Rows; ++r) {
-      ahead[r] = staged_row[r] ? load(x, y + r, z_begin) : Vec{};
+      if constexpr (walk) {
+        for (int m = 0; m <= 2 * R; ++m) window[r][m] = staged_row[r] ? load(x, y + r, z_begin - R + m) : Vec{};
+      } else {
+        ahead[r] = staged_row[r] ? load(x, y + r, z_begin) : Vec{};
+      }
       if (writes[r] && z_begin < z_end)
         fetched[r] = epilogue.template fetch<VEC>(L, x, y + r, z_begin, first_lane, last_lane);
     }
@@ -296,11 +301,12 @@ struct TileStencil {
       Vec center[Rows];
       Fetched here[Rows];
       for (int r = 0; r < Rows; ++r) {
-        center[r] = ahead[r];
+        const int front = walk ? z + 1 + R : z + 1;  // the plane this row loads ahead
+        center[r] = walk ? window[r][walk ? R : 0] : ahead[r];
         if (ly * Rows + r < shape.ty) store_scratch(column + (r + R) * width + RP, center[r]);
-        ahead[r] = staged_row[r] && more ? load(x, y + r, z + 1) : Vec{};
+        ahead[r] = staged_row[r] && more ? load(x, y + r, front) : Vec{};
         if constexpr (Prefetch > 0)
-          if (staged_row[r] && z + 1 + Prefetch < z_end) prefetch_l2(in + L.offset(x, y + r, z + 1 + Prefetch));
+          if (staged_row[r] && z + 1 + Prefetch < z_end) prefetch_l2(in + L.offset(x, y + r, front + Prefetch));
         here[r] = fetched[r];
         if (writes[r] && more) fetched[r] = epilogue.template fetch<VEC>(L, x, y + r, z + 1, first_lane, last_lane);
       }
@@ -345,11 +351,18 @@ struct TileStencil {
         if (!writes[r]) continue;
         if constexpr (uses_z(Src::op)) {
           for (int m = 1; m <= R; ++m) {
-            const Vec back = load(x, y + r, z - m), front = load(x, y + r, z + m);
+            const Vec back = walk ? window[r][walk ? R - m : 0] : load(x, y + r, z - m);
+            const Vec front = walk ? window[r][walk ? R + m : 0] : load(x, y + r, z + m);
             for (int l = 0; l < VEC; ++l) acc[r][l] += w.z[m] * (back.lane[l] + front.lane[l]);
           }
         }
         epilogue(L, x, y + r, z, center[r], Nearest<VEC>{}, acc[r], first_lane, last_lane, here[r]);
+      }
+      if constexpr (walk) {
+        for (int r = 0; r < Rows; ++r) {
+          for (int m = 0; m < 2 * R; ++m) window[r][m] = window[r][m + 1];
+          window[r][2 * R] = ahead[r];
+        }
       }
     }
   }
