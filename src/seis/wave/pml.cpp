@@ -1,5 +1,6 @@
 #include "seis/wave/pml.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -35,12 +36,16 @@ PmlGeometry make_pml_geometry(const Subdomain& part, int thickness) {
   PmlGeometry g;
   g.thickness = d;
   g.inner = local(inner);
-  const auto down = [](int x) { return x / phi_alignment * phi_alignment; };
+  const auto down = [](int x, int to) { return x / to * to; };
+  g.edge_x0 = d > 0 ? std::min(down(g.inner.x0 + x_slab_line - 1, x_slab_line), g.inner.x1) : g.inner.x0;
+  g.edge_x1 = d > 0 ? std::max(down(g.inner.x1, x_slab_line), g.edge_x0) : g.inner.x1;
   for (int s = 0; s < slab_count; ++s) {
     const Box b = clip(local(slab[s]));
     g.slab[s] = b;
-    g.row_origin[s] = down(b.x0);
-    g.row_stride[s] = b.points() > 0 ? down(b.x1 - g.row_origin[s] + phi_alignment - 1) : 0;
+    // An x slab's phi rows span its launch's lines.
+    const int x0 = s == x_high ? g.edge_x1 : b.x0, x1 = s == x_low ? g.edge_x0 : b.x1;
+    g.row_origin[s] = down(x0, phi_alignment);
+    g.row_stride[s] = b.points() > 0 ? down(x1 - g.row_origin[s] + phi_alignment - 1, phi_alignment) : 0;
     g.first[s + 1] = g.first[s] + std::size_t(b.z1 - b.z0) * std::size_t(b.y1 - b.y0) * std::size_t(g.row_stride[s]);
     g.layer_points += b.points();
   }

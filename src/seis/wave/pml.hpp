@@ -26,10 +26,15 @@ enum Slab : int { z_low, z_high, y_low, y_high, x_low, x_high, slab_count };
 // 256-bit chunks on hosts); scalar phi accesses cost the H100 a third of its sectors (perf/NOTES.md).
 inline constexpr int phi_alignment = 8;
 
+// The tile engine's x slab launches cover the 128-byte lines that hold the inner region's x edges, so that the inner
+// launch's rows start and end on a line and no vector is split between two launches (perf/NOTES.md 86).
+inline constexpr int x_slab_line = 32;
+
 struct PmlGeometry {
   int thickness = 0;  // ndamp; 0: no layer (walls of zeros)
   Box inner;
   Box slab[slab_count];
+  int edge_x0 = 0, edge_x1 = 0;  // the inner region's x edges on x_slab_line: x slab launches end / start there
   int row_origin[slab_count] = {}, row_stride[slab_count] = {};  // x of a phi row's first float, floats per row
   std::size_t first[slab_count + 1] = {};                        // phi index of each slab's first row
   std::size_t layer_points = 0;                                  // points of the layer (the slabs' sum)
@@ -37,6 +42,7 @@ struct PmlGeometry {
   KOKKOS_INLINE_FUNCTION bool is_inner(int i, int j, int k) const {
     return i >= inner.x0 && i < inner.x1 && j >= inner.y0 && j < inner.y1 && k >= inner.z0 && k < inner.z1;
   }
+  KOKKOS_INLINE_FUNCTION bool inner_x(int i) const { return i >= inner.x0 && i < inner.x1; }
   // Row (j, k) lies in a y or z slab, all of it in the layer.
   KOKKOS_INLINE_FUNCTION bool layer_row(int j, int k) const {
     return j < inner.y0 || j >= inner.y1 || k < inner.z0 || k >= inner.z1;
@@ -51,6 +57,10 @@ struct PmlGeometry {
            : i >= inner.x1 ? x_high
                            : -1;
   }
+  // The slab whose phi row holds the vector at (i, j, k) of a PML launch: an x slab's row spans its launch's lines.
+  KOKKOS_INLINE_FUNCTION int launch_slab(int i, int j, int k) const {
+    return layer_row(j, k) ? slab_of(i, j, k) : i < edge_x0 ? x_low : x_high;
+  }
   // phi index of point (i, j, k) of slab s; i may lie in the row's padding.
   KOKKOS_INLINE_FUNCTION std::ptrdiff_t slab_index(int s, int i, int j, int k) const {
     const Box& b = slab[s];
@@ -64,6 +74,21 @@ struct PmlGeometry {
   std::size_t points() const { return layer_points; }
   std::size_t stored() const { return first[slab_count]; }  // phi floats, row padding included
 };
+
+// The tile engine's launch boxes of the two- and seven-domain strategies: the inner launch over the inner region's
+// whole lines, the x slab launches widened to the lines that hold its edges (their epilogue gives the inner points
+// there the inner update).
+struct LaunchBoxes {
+  Box inner;
+  Box slab[slab_count];
+};
+inline LaunchBoxes line_aligned_boxes(const PmlGeometry& g) {
+  LaunchBoxes b{g.inner, {}};
+  for (int s = 0; s < slab_count; ++s) b.slab[s] = g.slab[s];
+  b.inner.x0 = b.slab[x_low].x1 = g.edge_x0;
+  b.inner.x1 = b.slab[x_high].x0 = g.edge_x1;
+  return b;
+}
 
 // The layer of the whole grid as seen by one part of it: the inner box in the part's coordinates (it may reach past
 // the part), the slabs clipped to the part (empty where they miss it), phi numbered over those. Throws

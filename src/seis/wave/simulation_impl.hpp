@@ -2,6 +2,7 @@
 // Definitions of simulation.hpp, included once per backend by a generated translation unit.
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <map>
 #include <string>
 #include <type_traits>
@@ -114,19 +115,22 @@ Kokkos::View<T*, Memory> to_device(const std::string& label, const std::vector<T
 // Which launch of a step: one slab (Slab), or these.
 enum Launch : int { inner_launch = -1, unified_launch = -2, slabs_launch = -3 };
 
-// Launch options of one launch, where the user chose no tile, on GPUs. The inner kernel keeps the 32 x 8 x 32 tiles
-// (0.89 ms for 512^3 without the layer, 0.99 with 8 x 16 x 16). Launches over the layer get tiles of 8 vectors
-// across: x slabs are ndamp points wide (narrow, tall tiles when alone), and in the unified kernel 8 x 16 tiles of
-// 16 planes leave few warps holding both x-slab and inner vectors, which run both updates (H100, 512^3: 1.40 ms
-// per step against 1.55 with 32 x 8 x 32, perf/NOTES.md 21).
+// Launch options of one launch of a step at radius R, where the user chose no tile, on GPUs. The inner kernel takes
+// 16 x 8 tiles, 16 planes deep up to R = 4 and 32 beyond: on its whole lines (line_aligned_boxes) they ran the
+// seven step at 512^3 1.047 -> 1.003-1.005 ms at R = 4, where 28 x 8 x 32 gave 1.090 and 16 x 8 x 32 1.014, and at
+// R = 8 1.379 against 1.362 with 32 planes (H100, perf/NOTES.md 86, 87). Launches over the layer get tiles of 8
+// vectors across: x slabs are narrow (tall tiles when alone), and in the unified kernel 8 x 16 tiles of 16 planes
+// leave few warps holding both x-slab and inner vectors, which run both updates (H100, 512^3: 1.40 ms per step
+// against 1.55 with 32 x 8 x 32, perf/NOTES.md 21).
 template <class ExecSpace>
-LaunchOptions launch_options(const LaunchOptions& o, int launch) {
+LaunchOptions launch_options(const LaunchOptions& o, int launch, int radius) {
   LaunchOptions out = o;
   out.nontemporal = true;
-  if (!is_gpu_space<ExecSpace>() || o.tile_x != 0 || o.tile_y != 0 || launch == inner_launch) return out;
-  out.tile_x = 8;
-  out.tile_y = launch == x_low || launch == x_high ? 32 : 16;
+  if (!is_gpu_space<ExecSpace>() || o.tile_x != 0 || o.tile_y != 0) return out;
+  out.tile_x = launch == inner_launch ? 16 : 8;
+  out.tile_y = launch == inner_launch ? 8 : launch == x_low || launch == x_high ? 32 : 16;
   if (launch == unified_launch && o.window == 0) out.window = 16;
+  if (launch == inner_launch && o.window == 0) out.window = radius <= 4 ? 16 : 32;
   return out;
 }
 
@@ -147,6 +151,15 @@ LaunchOptions balanced_tiles(const LaunchOptions& user, LaunchOptions o, const B
   o.tile_y = even(b.y1 - b.y0, t.ty);
   o.window = even(b.z1 - b.z0, t.nw);
   return o;
+}
+
+// Whether the seven strategy's y slabs walk their rows (TransposedYZ): on GPUs, with the tile engine, where the
+// transposed view's offsets fit 32 bits. At 512^3 with ndamp 27 a y slab is 27 rows deep and 458 planes long:
+// walking its rows its launch took 65-66 us instead of 70-72, the z slabs' 66-67 (H100, perf/NOTES.md 87).
+template <class ExecSpace>
+bool y_slabs_walk_rows(const Setup& setup, const FieldLayout& layout) {
+  return is_gpu_space<ExecSpace>() && setup.shape == Shape::tile &&
+         layout.size <= static_cast<std::size_t>(std::numeric_limits<int>::max());
 }
 
 // Copies the points of box `b` between a field and a buffer (x fastest, then y, then z).
@@ -181,9 +194,14 @@ void update_region(Impl& m, const Setup& setup, const FieldLayout& layout, const
   using ExecSpace = std::decay_t<decltype(m.instances[0])>;
   const ExecSpace& main = m.instances[0];
   const WaveArrays a = m.arrays(pml);
-  const Box inner = intersect(pml.inner, region);
+  // The tile engine's launches: the inner one on whole lines (line_aligned_boxes); the paper's shapes align their
+  // own tiles (TileBoxes::x_origin) and take the regions as they are.
+  LaunchBoxes boxes{pml.inner, {}};
+  for (int s = 0; s < slab_count; ++s) boxes.slab[s] = pml.slab[s];
+  if (setup.shape == Shape::tile) boxes = line_aligned_boxes(pml);
+  const Box inner = intersect(boxes.inner, region);
   Box slabs[slab_count];
-  for (int s = 0; s < slab_count; ++s) slabs[s] = intersect(pml.slab[s], region);
+  for (int s = 0; s < slab_count; ++s) slabs[s] = intersect(boxes.slab[s], region);
   const ShapeStep shape_step{
       m.u.data(), layout, m.coefficients, a, static_cast<float>(0.25 / (setup.h * setup.h)), single_step_options(setup),
       {}};
@@ -192,7 +210,7 @@ void update_region(Impl& m, const Setup& setup, const FieldLayout& layout, const
     // Launch `which` (a Slab or a Launch) of the boxes, by the tile engine or the setup's shape.
     const auto launch = [&](const ExecSpace& exec, int which, const Box* boxes, int count, const auto& update) {
       if (setup.shape == Shape::tile) {
-        LaunchOptions o = launch_options<ExecSpace>(setup.launch, which);
+        LaunchOptions o = launch_options<ExecSpace>(setup.launch, which, R);
         if (count == 1) o = balanced_tiles<ExecSpace>(setup.launch, o, boxes[0], m.launcher.gpu_default);
         m.launcher.template launch_boxes<R, wave_vec>(exec, m.u.data(), layout, m.coefficients, o, boxes, count,
                                                       update);
@@ -200,6 +218,21 @@ void update_region(Impl& m, const Setup& setup, const FieldLayout& layout, const
         launch_shape(exec, single_step_shape(setup.shape), R, std::decay_t<decltype(update)>::where, shape_step, boxes,
                      count);
       }
+    };
+    // Slab s of the seven strategy, a y slab through the fields' y-z transposed view where y_slabs_walk_rows says.
+    const auto launch_slab = [&](const ExecSpace& exec, int s, const Box& b) {
+      if constexpr (is_gpu_space<ExecSpace>()) {
+        if ((s == y_low || s == y_high) && y_slabs_walk_rows<ExecSpace>(setup, layout)) {
+          const Box t{b.x0, b.x1, b.z0, b.z1, b.y0, b.y1};
+          const LaunchOptions o = balanced_tiles<ExecSpace>(setup.launch, launch_options<ExecSpace>(setup.launch, s, R),
+                                                            t, m.launcher.gpu_default);
+          m.launcher.template launch_boxes<R, wave_vec>(exec, m.u.data(), transposed_yz(layout),
+                                                        swap_yz(m.coefficients), o, &t, 1,
+                                                        TransposedYZ<PmlUpdate>{PmlUpdate{a}, layout});
+          return;
+        }
+      }
+      launch(exec, s, &b, 1, PmlUpdate{a});
     };
     switch (setup.strategy) {
       case Strategy::unified:
@@ -216,7 +249,7 @@ void update_region(Impl& m, const Setup& setup, const FieldLayout& layout, const
         launch(main, inner_launch, &inner, 1, InnerUpdate{a});
         if (pml.thickness > 0)
           for (int s = 0; s < slab_count; ++s)
-            if (slabs[s].points() > 0) launch(m.instances[1 + s], s, &slabs[s], 1, PmlUpdate{a});
+            if (slabs[s].points() > 0) launch_slab(m.instances[1 + s], s, slabs[s]);
         m.instances.join();
         break;
     }
@@ -253,12 +286,18 @@ Simulation<ExecSpace>::Simulation(const Setup& setup, const Subdomain& part, Hal
     with_radius(setup_.radius, [&](auto r) {
       constexpr int R = decltype(r)::value;
       WaveLauncher<ExecSpace> launcher{TileShape{32, 8, 32}};
-      launcher.template check<R, wave_vec>("wave step", layout_, setup_.launch, InnerUpdate{});
-      launcher.template check<R, wave_vec>("wave step (unified)", layout_,
-                                           launch_options<ExecSpace>(setup_.launch, unified_launch), UnifiedUpdate{});
+      launcher.template check<R, wave_vec>("wave step", layout_,
+                                           launch_options<ExecSpace>(setup_.launch, inner_launch, R), InnerUpdate{});
+      launcher.template check<R, wave_vec>(
+          "wave step (unified)", layout_, launch_options<ExecSpace>(setup_.launch, unified_launch, R), UnifiedUpdate{});
       for (int launch : {int(slabs_launch), int(x_low)})
         launcher.template check<R, wave_vec>("wave step (layer)", layout_,
-                                             launch_options<ExecSpace>(setup_.launch, launch), PmlUpdate{});
+                                             launch_options<ExecSpace>(setup_.launch, launch, R), PmlUpdate{});
+      if constexpr (is_gpu_space<ExecSpace>())
+        if (y_slabs_walk_rows<ExecSpace>(setup_, layout_))
+          launcher.template check<R, wave_vec>("wave step (y slabs)", transposed_yz(layout_),
+                                               launch_options<ExecSpace>(setup_.launch, y_low, R),
+                                               TransposedYZ<PmlUpdate>{PmlUpdate{}, layout_});
     });
   }
 

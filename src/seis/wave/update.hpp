@@ -80,8 +80,8 @@ struct WaveArrays {
     a.prev = load_pack<VEC>(u_prev + o);
     a.q = load_pack<VEC>(q + o);
     if constexpr (Where == Region::pml) {
-      // The PML kernels' boxes are slabs: one slab per vector.
-      a.phi = load_pack<VEC>(phi + pml.slab_index(pml.slab_of(x + first, y, z), x, y, z));
+      // The PML kernels' boxes are slabs (an x slab's widened to its lines): one phi row per vector.
+      a.phi = load_pack<VEC>(phi + pml.slab_index(pml.launch_slab(x, y, z), x, y, z));
     } else if constexpr (Where == Region::both) {
       a.phi = Pack<VEC>{};
       if (!inner_vector<VEC>(x, y, z, first, last)) {
@@ -266,17 +266,23 @@ struct WaveUpdate {
                                               const Nearest<VEC>& near, const float (&lap)[VEC], int first, int last,
                                               const Ahead<VEC>& ahead) const {
     Pack<VEC> next{};
-    if (Where == Region::inner || (Where == Region::both && a.template inner_vector<VEC>(x, y, z, first, last))) {
+    if (Where == Region::inner || a.template inner_vector<VEC>(x, y, z, first, last)) {
       for (int l = 0; l < VEC; ++l)
         next.lane[l] = WaveArrays::inner_point(u.lane[l], ahead.prev.lane[l], ahead.q.lane[l], lap[l]);
     } else if constexpr (Where == Region::pml) {
-      // Every lane in one slab: branch-free lane loops (the host's packed FMAs and divisions); the lanes outside
-      // [first, last) compute from valid loads (profiles and phi rows are padded) and are not stored.
+      // Every lane in one phi row: branch-free lane loops (the host's packed FMAs and divisions); the lanes outside
+      // [first, last) compute from valid loads (profiles and phi rows are padded) and are not stored. In an x
+      // slab's row, lanes of the inner region take the inner update (their phi lies in the row's padding).
       const Damping<VEC> d = a.template damping<VEC>(x, y, z);
+      const bool edge = !a.pml.layer_row(y, z);
       Pack<VEC> phi_next;
-      for (int l = 0; l < VEC; ++l)
-        next.lane[l] = WaveArrays::pml_point(l, d, u, near, lap[l], ahead, &phi_next.lane[l]);
-      float* target = a.phi + a.pml.slab_index(a.pml.slab_of(x + first, y, z), x, y, z);
+      for (int l = 0; l < VEC; ++l) {
+        const float damped = WaveArrays::pml_point(l, d, u, near, lap[l], ahead, &phi_next.lane[l]);
+        next.lane[l] = edge && a.pml.inner_x(x + l)
+                           ? WaveArrays::inner_point(u.lane[l], ahead.prev.lane[l], ahead.q.lane[l], lap[l])
+                           : damped;
+      }
+      float* target = a.phi + a.pml.slab_index(a.pml.launch_slab(x, y, z), x, y, z);
       if (first == 0 && last == VEC) {
         store_pack(target, phi_next);
       } else {
@@ -306,6 +312,29 @@ struct WaveUpdate {
     a.store(L, x, y, z, next, first, last);
   }
 };
+// An epilogue of GPU launches over the fields' y-z transposed view (transposed_yz): the engine's point (x, y, z)
+// and its y and z neighbours are the fields' point (x, z, y) and its z and y neighbours. A y slab, ndamp rows deep
+// and the inner region's planes long, so walks its rows as a z slab walks its planes (perf/NOTES.md 87).
+template <class Epilogue>
+struct TransposedYZ {
+  Epilogue epilogue;
+  FieldLayout fields;  // the fields' own layout
+  static constexpr bool wants_neighbours = Epilogue::wants_neighbours;
+  template <int VEC>
+  using Ahead = typename Epilogue::template Ahead<VEC>;
+  template <int VEC>
+  KOKKOS_FORCEINLINE_FUNCTION Ahead<VEC> fetch(const FieldLayout&, int x, int y, int z, int first, int last) const {
+    return epilogue.template fetch<VEC>(fields, x, z, y, first, last);
+  }
+  template <int VEC>
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(const FieldLayout&, int x, int y, int z, const Pack<VEC>& u,
+                                              const Nearest<VEC>& near, const float (&lap)[VEC], int first, int last,
+                                              const Ahead<VEC>& ahead) const {
+    const Nearest<VEC> exchanged{near.x_minus, near.x_plus, near.z_minus, near.z_plus, near.y_minus, near.y_plus};
+    epilogue(fields, x, z, y, u, exchanged, lap, first, last, ahead);
+  }
+};
+
 using InnerUpdate = WaveUpdate<Region::inner>;
 using PmlUpdate = WaveUpdate<Region::pml>;
 using UnifiedUpdate = WaveUpdate<Region::both>;

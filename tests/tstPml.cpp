@@ -1,0 +1,70 @@
+// The PML's launch boxes for the tile engine's two- and seven-domain strategies (line_aligned_boxes): they tile the
+// part once, the inner launch's x edges lie on lines where the inner region spans them, and every point of an x
+// slab launch lies in that slab's phi rows, whose floats no other slab shares.
+#include <gtest/gtest.h>
+
+#include <tuple>
+#include <vector>
+
+#include "seis/wave/pml.hpp"
+#include "seis/wave/subdomain.hpp"
+
+namespace {
+
+using seis::Box;
+using namespace seis::wave;
+
+Subdomain part_of(int nx, int ny, int nz, int z_offset, int z_size) {
+  Subdomain p;
+  p.global[0] = p.size[0] = nx;
+  p.global[1] = p.size[1] = ny;
+  p.global[2] = nz;
+  p.offset[2] = z_offset;
+  p.size[2] = z_size;
+  return p;
+}
+
+bool holds(const Box& b, int i, int j, int k) {
+  return i >= b.x0 && i < b.x1 && j >= b.y0 && j < b.y1 && k >= b.z0 && k < b.z1;
+}
+
+TEST(PmlGeometry, LaunchBoxesTileThePartOnLines) {
+  // (nx, thickness, z offset, z size of a part of nz = 20): both x edges widened, one on a line already, none
+  // (narrow inner regions), no layer, and a part of a z decomposition.
+  for (auto [nx, d, z0, nz] :
+       {std::tuple{512, 6, 0, 20}, std::tuple{75, 5, 0, 20}, std::tuple{70, 6, 0, 20}, std::tuple{37, 5, 0, 20},
+        std::tuple{12, 5, 0, 20}, std::tuple{100, 0, 0, 20}, std::tuple{130, 4, 7, 9}}) {
+    const int ny = 13;
+    const PmlGeometry g = make_pml_geometry(part_of(nx, ny, 20, z0, nz), d);
+    SCOPED_TRACE(::testing::Message() << "nx " << nx << " thickness " << d << " part z " << z0);
+    const LaunchBoxes b = line_aligned_boxes(g);
+    EXPECT_TRUE(b.inner.x0 % x_slab_line == 0 || b.inner.x0 == g.inner.x1 || g.thickness == 0) << b.inner.x0;
+    EXPECT_TRUE(b.inner.x1 % x_slab_line == 0 || b.inner.x1 == b.inner.x0 || g.thickness == 0) << b.inner.x1;
+    std::vector<int> phi_owner(g.stored(), -1);
+    for (int k = 0; k < nz; ++k)
+      for (int j = 0; j < ny; ++j)
+        for (int i = 0; i < nx; ++i) {
+          int launches = holds(b.inner, i, j, k) ? 1 : 0;
+          for (int s = 0; s < slab_count; ++s) {
+            if (!holds(b.slab[s], i, j, k)) continue;
+            ++launches;
+            // The vector's phi row (launch_slab) is this launch's slab, and the point lies in it.
+            ASSERT_EQ(g.launch_slab(i, j, k), s) << i << "," << j << "," << k;
+            ASSERT_GE(i, g.row_origin[s]);
+            ASSERT_LT(i, g.row_origin[s] + g.row_stride[s]);
+            const std::ptrdiff_t at = g.slab_index(s, i, j, k);
+            ASSERT_GE(at, std::ptrdiff_t(g.first[s]));
+            ASSERT_LT(at, std::ptrdiff_t(g.first[s + 1]));
+            int& owner = phi_owner[std::size_t(at)];
+            ASSERT_TRUE(owner == -1 || owner == s) << "phi float " << at << " of slabs " << owner << " and " << s;
+            owner = s;
+          }
+          ASSERT_EQ(launches, 1) << "point " << i << "," << j << "," << k << " in " << launches << " launches";
+          if (!g.is_inner(i, j, k)) {
+            ASSERT_EQ(g.launch_slab(i, j, k), g.slab_of(i, j, k));
+          }
+        }
+  }
+}
+
+}  // namespace
