@@ -23,7 +23,7 @@ wave() { local name=$1 bin=$2; shift 2
 while read -r line; do [ -z "$line" ] && continue; eval "$line"; done < ${PLAN:-.device-carry/plan5.txt}
 tar -czf $o/runs.tar.gz -C $o runs && rm -rf $o/runs
 if [ "${NCU:-1}" = 1 ]; then
-  ncu --clock-control none --kernel-name-base demangled -k regex:WaveUpdate -s 7 -c 7 --section SpeedOfLight --section Occupancy --section LaunchStats \
+  env ${NCU_ENV:-} ncu --clock-control none --kernel-name-base demangled -k regex:WaveUpdate -s 7 -c 7 --section SpeedOfLight --section Occupancy --section LaunchStats \
     $F/app/seis-wave --grid 512 --model layered --spacing 20 --ndamp 27 --radius 4 --duration 0.01 --quiet --strategy seven --output /tmp/nc > $o/ncu-rows.txt 2>&1
   grep -E "Duration|DRAM Throughput|Block Size|Grid Size|Registers Per|Achieved Occ" $o/ncu-rows.txt | sed 's/  */ /g' | tee -a $s
 fi

@@ -80,8 +80,11 @@ struct WaveArrays {
     a.prev = load_pack<VEC>(u_prev + o);
     a.q = load_pack<VEC>(q + o);
     if constexpr (Where == Region::pml) {
-      // The PML kernels' boxes are slabs (an x slab's widened to its lines): one phi row per vector.
-      a.phi = load_pack<VEC>(phi + pml.slab_index(pml.launch_slab(x, y, z), x, y, z));
+      // The PML kernels' boxes are slabs (an x slab's widened to its lines): one phi row per vector, none for the
+      // vectors of the inner region in a widened x slab.
+      a.phi = inner_vector<VEC>(x, y, z, first, last)
+                  ? Pack<VEC>{}
+                  : load_pack<VEC>(phi + pml.slab_index(pml.launch_slab(x, y, z), x, y, z));
     } else if constexpr (Where == Region::both) {
       a.phi = Pack<VEC>{};
       if (!inner_vector<VEC>(x, y, z, first, last)) {
