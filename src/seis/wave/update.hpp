@@ -315,6 +315,7 @@ struct WaveUpdate {
     a.store(L, x, y, z, next, first, last);
   }
 };
+
 // An epilogue of GPU launches over the fields' y-z transposed view (transposed_yz): the engine's point (x, y, z)
 // and its y and z neighbours are the fields' point (x, z, y) and its z and y neighbours. A y slab, ndamp rows deep
 // and the inner region's planes long, so walks its rows as a z slab walks its planes (perf/NOTES.md 87).
