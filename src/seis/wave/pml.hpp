@@ -82,9 +82,14 @@ struct LaunchBoxes {
   Box inner;
   Box slab[slab_count];
 };
-inline LaunchBoxes line_aligned_boxes(const PmlGeometry& g) {
+// The regions as they are: the paper's shapes launch these (they align their own tiles, TileBoxes::x_origin).
+inline LaunchBoxes region_boxes(const PmlGeometry& g) {
   LaunchBoxes b{g.inner, {}};
   for (int s = 0; s < slab_count; ++s) b.slab[s] = g.slab[s];
+  return b;
+}
+inline LaunchBoxes line_aligned_boxes(const PmlGeometry& g) {
+  LaunchBoxes b = region_boxes(g);
   b.inner.x0 = b.slab[x_low].x1 = g.edge_x0;
   b.inner.x1 = b.slab[x_high].x0 = g.edge_x1;
   return b;

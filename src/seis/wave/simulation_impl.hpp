@@ -194,11 +194,7 @@ void update_region(Impl& m, const Setup& setup, const FieldLayout& layout, const
   using ExecSpace = std::decay_t<decltype(m.instances[0])>;
   const ExecSpace& main = m.instances[0];
   const WaveArrays a = m.arrays(pml);
-  // The tile engine's launches: the inner one on whole lines (line_aligned_boxes); the paper's shapes align their
-  // own tiles (TileBoxes::x_origin) and take the regions as they are.
-  LaunchBoxes boxes{pml.inner, {}};
-  for (int s = 0; s < slab_count; ++s) boxes.slab[s] = pml.slab[s];
-  if (setup.shape == Shape::tile) boxes = line_aligned_boxes(pml);
+  const LaunchBoxes boxes = setup.shape == Shape::tile ? line_aligned_boxes(pml) : region_boxes(pml);
   const Box inner = intersect(boxes.inner, region);
   Box slabs[slab_count];
   for (int s = 0; s < slab_count; ++s) slabs[s] = intersect(boxes.slab[s], region);
