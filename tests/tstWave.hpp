@@ -21,9 +21,13 @@ using seis::wave::Boundary;
 using seis::wave::Simulation;
 using seis::wave::Strategy;
 
+// NaN or infinity if any value is (std::max would drop a NaN).
 double max_abs(const std::vector<double>& v) {
   double m = 0;
-  for (double x : v) m = std::max(m, std::abs(x));
+  for (double x : v) {
+    if (!std::isfinite(x)) return std::abs(x);
+    m = std::max(m, std::abs(x));
+  }
   return m;
 }
 std::vector<double> widen(const std::vector<float>& v) { return {v.begin(), v.end()}; }
@@ -277,7 +281,10 @@ TEST(TEST_CATEGORY, WavePmlAbsorbs) {
   EXPECT_GE(walls, 0.1);
 }
 
-// 10,000 steps at the stability bound's 0.9 in a random medium stay finite and below the peak.
+// 10,000 steps at the stability bound's 0.9 in a random medium stay finite and, once the source has ended, do not
+// grow: a mode with |lambda| > 1 would lift the second half's maximum above that of steps 1000-5000. (Not "absorbed
+// to 1e-3 of the peak": with a 4-point layer the paper's PML leaves a slow, weakly damped residual whose level
+// depends on the medium, 3e-10 to 2e-3 of the peak over 120 seeds; WavePmlAbsorbs tests the absorption.)
 TEST(TEST_CATEGORY, WaveLongRunStaysBounded) {
   std::mt19937 rng(seis::test::test_seed());
   auto s = seis::test::box_setup(20, 18, 16, 10.0, 2000.0f, 4);
@@ -287,16 +294,19 @@ TEST(TEST_CATEGORY, WaveLongRunStaysBounded) {
   s.dt = 0.9 * seis::wave::stable_dt(s.radius, s.h, 4500.0);
   s.steps = 10000;
   s.sources = {{95.0, 85.0, 75.0}};
+  ASSERT_LT(2 / s.f0, 1000 * s.dt) << "the wavelet (centred on 1 / f0) must have ended by step 1000";
   Simulation<Exec> sim(s);
-  double peak = 0, last = 0;
+  double first_half = 0, second_half = 0;
   while (sim.step() < s.steps) {
     sim.advance(500);
-    last = max_abs(widen(sim.wavefield()));
-    ASSERT_TRUE(std::isfinite(last)) << "step " << sim.step();
-    peak = std::max(peak, last);
+    const double now = max_abs(widen(sim.wavefield()));
+    ASSERT_TRUE(std::isfinite(now)) << "step " << sim.step() << " (seed " << seis::test::test_seed() << ")";
+    if (sim.step() < 1000) continue;
+    double& half = sim.step() <= s.steps / 2 ? first_half : second_half;
+    half = std::max(half, now);
   }
-  EXPECT_LE(last, peak);
-  EXPECT_LT(last, 1e-3 * peak) << "the PML should have absorbed the pulse long ago";
+  EXPECT_LE(second_half, first_half) << "the field grew after the source ended (seed " << seis::test::test_seed()
+                                     << ")";
 }
 
 }  // namespace
