@@ -20,7 +20,8 @@ int main(int argc, char** argv) {
 #pragma omp simd
         for (int x = 0; x < n; ++x) {
           float s = w0 * c[x];
-          for (int k = 1; k <= R; ++k) s += w[k] * ((c[x - k] + c[x + k]) + (c[x - k * ld] + c[x + k * ld]) + (c[x - k * pl] + c[x + k * pl]));
+          for (int k = 1; k <= R; ++k)
+            s += w[k] * ((c[x - k] + c[x + k]) + (c[x - k * ld] + c[x + k * ld]) + (c[x - k * pl] + c[x + k * pl]));
           out[x] = s;
         }
       }
