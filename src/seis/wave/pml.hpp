@@ -39,10 +39,10 @@ struct PmlGeometry {
   std::size_t first[slab_count + 1] = {};                        // phi index of each slab's first row
   std::size_t layer_points = 0;                                  // points of the layer (the slabs' sum)
 
-  KOKKOS_INLINE_FUNCTION bool is_inner(int i, int j, int k) const {
-    return i >= inner.x0 && i < inner.x1 && j >= inner.y0 && j < inner.y1 && k >= inner.z0 && k < inner.z1;
-  }
   KOKKOS_INLINE_FUNCTION bool inner_x(int i) const { return i >= inner.x0 && i < inner.x1; }
+  KOKKOS_INLINE_FUNCTION bool is_inner(int i, int j, int k) const {
+    return inner_x(i) && j >= inner.y0 && j < inner.y1 && k >= inner.z0 && k < inner.z1;
+  }
   // Row (j, k) lies in a y or z slab, all of it in the layer.
   KOKKOS_INLINE_FUNCTION bool layer_row(int j, int k) const {
     return j < inner.y0 || j >= inner.y1 || k < inner.z0 || k >= inner.z1;

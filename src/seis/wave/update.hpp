@@ -52,9 +52,7 @@ struct WaveArrays {
   struct LayerVector {
     bool whole;
     std::ptrdiff_t low, high;  // phi index of lane 0 in the low (or y/z) slab's row and the high x slab's; -1: none
-    KOKKOS_FORCEINLINE_FUNCTION bool holds(const PmlGeometry& g, int i) const {
-      return whole || i < g.inner.x0 || i >= g.inner.x1;
-    }
+    KOKKOS_FORCEINLINE_FUNCTION bool holds(const PmlGeometry& g, int i) const { return whole || !g.inner_x(i); }
   };
   template <int VEC>
   KOKKOS_FORCEINLINE_FUNCTION LayerVector layer_vector(int x, int y, int z) const {
