@@ -59,7 +59,7 @@ wave::Setup make_setup(const io::RunConfig& c, Decompose&& decompose, wave::Subd
   s.radius = c.radius;
   s.boundary = wave::parse_boundary(c.boundary);
   s.ndamp = c.ndamp;
-  s.strategy = c.strategy.empty() ? wave::default_strategy(is_gpu_space<Exec>()) : wave::parse_strategy(c.strategy);
+  s.strategy = c.strategy.empty() ? wave::default_strategy : wave::parse_strategy(c.strategy);
   s.shape = wave::parse_shape(c.kernel);
   s.wavelet = wave::parse_wavelet(c.wavelet);
   s.f0 = c.f0;

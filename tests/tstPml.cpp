@@ -1,11 +1,13 @@
 // The PML's launch boxes for the tile engine's two- and seven-domain strategies (line_aligned_boxes): they tile the
 // part once, the inner launch's x edges lie on lines where the inner region spans them, and every point of an x
-// slab launch lies in that slab's phi rows, whose floats no other slab shares.
+// slab launch lies in that slab's phi rows, whose floats no other slab shares. Every aligned vector's layer lanes
+// lie in the one phi row launch_slab names (the GPU epilogues load and store phi as one pack).
 #include <gtest/gtest.h>
 
 #include <tuple>
 #include <vector>
 
+#include "seis/core/error.hpp"
 #include "seis/wave/pml.hpp"
 #include "seis/wave/subdomain.hpp"
 
@@ -33,13 +35,16 @@ TEST(PmlGeometry, LaunchBoxesTileThePartOnLines) {
   // (narrow inner regions), no layer, and a part of a z decomposition.
   for (auto [nx, d, z0, nz] :
        {std::tuple{512, 6, 0, 20}, std::tuple{75, 5, 0, 20}, std::tuple{70, 6, 0, 20}, std::tuple{37, 5, 0, 20},
-        std::tuple{12, 5, 0, 20}, std::tuple{100, 0, 0, 20}, std::tuple{130, 4, 7, 9}}) {
+        std::tuple{18, 5, 0, 20}, std::tuple{21, 5, 0, 20}, std::tuple{100, 0, 0, 20}, std::tuple{130, 4, 7, 9}}) {
     const int ny = 13;
     const PmlGeometry g = make_pml_geometry(part_of(nx, ny, 20, z0, nz), d);
     SCOPED_TRACE(::testing::Message() << "nx " << nx << " thickness " << d << " part z " << z0);
     const LaunchBoxes b = line_aligned_boxes(g);
-    EXPECT_TRUE(b.inner.x0 % x_slab_line == 0 || b.inner.x0 == g.inner.x1 || g.thickness == 0) << b.inner.x0;
+    EXPECT_TRUE(b.inner.x0 % x_slab_line == 0 || b.inner.x0 == g.inner.x1 / phi_alignment * phi_alignment ||
+                g.thickness == 0)
+        << b.inner.x0;
     EXPECT_TRUE(b.inner.x1 % x_slab_line == 0 || b.inner.x1 == b.inner.x0 || g.thickness == 0) << b.inner.x1;
+    EXPECT_TRUE(g.thickness == 0 || (b.inner.x0 % phi_alignment == 0 && b.inner.x1 % phi_alignment == 0));
     std::vector<int> phi_owner(g.stored(), -1);
     for (int k = 0; k < nz; ++k)
       for (int j = 0; j < ny; ++j)
@@ -62,9 +67,16 @@ TEST(PmlGeometry, LaunchBoxesTileThePartOnLines) {
           ASSERT_EQ(launches, 1) << "point " << i << "," << j << "," << k << " in " << launches << " launches";
           if (!g.is_inner(i, j, k)) {
             ASSERT_EQ(g.launch_slab(i, j, k), g.slab_of(i, j, k));
+            // The vector of phi_alignment lanes holding the point: its row is the point's.
+            ASSERT_EQ(g.launch_slab(i / phi_alignment * phi_alignment, j, k), g.slab_of(i, j, k)) << i;
           }
         }
   }
+}
+
+TEST(PmlGeometry, RefusesAnInnerRegionNarrowerThanAVector) {
+  EXPECT_THROW(make_pml_geometry(part_of(12, 13, 20, 0, 20), 5), seis::InvalidArgument);
+  EXPECT_NO_THROW(make_pml_geometry(part_of(18, 13, 20, 0, 20), 5));
 }
 
 }  // namespace

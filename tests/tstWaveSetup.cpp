@@ -71,6 +71,10 @@ TEST(WaveSetup, RefusesWithValueAndLimit) {
   s.ndamp = 5;
   EXPECT_NE(refusal(s).find("ndamp = 5"), std::string::npos) << refusal(s);
   s = small_setup();
+  s.nx = 13;  // 7 inner points along x
+  s.velocity.assign(std::size_t(s.nx) * s.ny * s.nz, 2000.0f);
+  EXPECT_NE(refusal(s).find("leaves 7 inner points along x"), std::string::npos) << refusal(s);
+  s = small_setup();
   s.velocity.pop_back();
   EXPECT_NE(refusal(s).find("5999 values"), std::string::npos) << refusal(s);
   s = small_setup();

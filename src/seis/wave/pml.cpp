@@ -15,6 +15,9 @@ PmlGeometry make_pml_geometry(const Subdomain& part, int thickness) {
   const int smallest = std::min(nx, std::min(ny, nz));
   require(2 * d < smallest, "PML thickness ", d, " points on each face leaves no inner region in a ", nx, "x", ny, "x",
           nz, " grid (needs 2 x thickness < ", smallest, ")");
+  require(d == 0 || nx - 2 * d >= phi_alignment, "PML thickness ", d, " leaves ", nx - 2 * d,
+          " inner points along x in a grid of nx = ", nx, "; the kernels need >= ", phi_alignment,
+          " (nx >= 2 x thickness + ", phi_alignment, ")");
   const Box inner = {d, nx - d, d, ny - d, d, nz - d};
   const Box slab[slab_count] = {{0, nx, 0, ny, 0, d},
                                 {0, nx, 0, ny, nz - d, nz},
@@ -36,8 +39,11 @@ PmlGeometry make_pml_geometry(const Subdomain& part, int thickness) {
   PmlGeometry g;
   g.thickness = d;
   g.inner = local(inner);
-  const auto down = [](int x, int to) { return x / to * to; };
-  g.edge_x0 = d > 0 ? std::min(down(g.inner.x0 + x_slab_line - 1, x_slab_line), g.inner.x1) : g.inner.x0;
+  const auto down = [](int x, int to) { return (x >= 0 ? x : x - to + 1) / to * to; };  // floor: parts see x < 0
+  // Both edges on phi_alignment (the inner region holds a multiple of it): a vector then lies on one side of each, so
+  // one phi row holds its layer lanes (WaveArrays::fetch), however narrow the inner region.
+  g.edge_x0 =
+      d > 0 ? std::min(down(g.inner.x0 + x_slab_line - 1, x_slab_line), down(g.inner.x1, phi_alignment)) : g.inner.x0;
   g.edge_x1 = d > 0 ? std::max(down(g.inner.x1, x_slab_line), g.edge_x0) : g.inner.x1;
   for (int s = 0; s < slab_count; ++s) {
     const Box b = clip(local(slab[s]));

@@ -110,6 +110,9 @@ void validate(const Setup& s, const Subdomain& part, std::size_t available_bytes
     const int smallest = std::min(s.nx, std::min(s.ny, s.nz));
     require(s.ndamp >= 1 && 2 * s.ndamp < smallest, "PML thickness ndamp = ", s.ndamp,
             " must be >= 1 and leave an inner region (2 ndamp < ", smallest, ", the smallest grid size)");
+    require(s.nx - 2 * s.ndamp >= phi_alignment, "PML thickness ndamp = ", s.ndamp, " leaves ", s.nx - 2 * s.ndamp,
+            " inner points along x (nx = ", s.nx, "); the kernels need >= ", phi_alignment, " (nx >= 2 ndamp + ",
+            phi_alignment, ")");
   }
   const double bound = stable_dt(s.radius, s.h, vmax);
   require(s.dt > 0 && s.dt <= bound, "time step dt = ", s.dt, " s is above the stability bound ", bound,

@@ -23,10 +23,10 @@ const char* to_string(WaveletKind w);
 Strategy parse_strategy(const std::string& text);    // "unified", "two", "seven"
 Boundary parse_boundary(const std::string& text);    // "pml", "none"
 WaveletKind parse_wavelet(const std::string& text);  // "ricker", "gaussian-derivative"
-// The strategy of a run that names none: seven on GPUs (H100, 512^3: 1.052 ms per step against two's 1.084 and
-// unified's 1.170, perf/NOTES.md 48), unified on host backends (the host row engine's fastest: 18-21 ms at 256^3
-// against two's 28-31, perf/NOTES.md 37).
-inline Strategy default_strategy(bool gpu) { return gpu ? Strategy::seven : Strategy::unified; }
+// The strategy of a run that names none: unified on every backend (H100, 512^3: 0.941 ms per step against seven's
+// 0.998 and two's 1.020, perf/NOTES.md 95; host backends: the host row engine's fastest, 18-21 ms at 256^3 against
+// two's 28-31, perf/NOTES.md 37).
+inline constexpr Strategy default_strategy = Strategy::unified;
 
 // A position in metres; grid point (i, j, k) of the interior sits at (i h, j h, k h).
 struct Point {

@@ -115,22 +115,21 @@ Kokkos::View<T*, Memory> to_device(const std::string& label, const std::vector<T
 // Which launch of a step: one slab (Slab), or these.
 enum Launch : int { inner_launch = -1, unified_launch = -2, slabs_launch = -3 };
 
-// Launch options of one launch of a step at radius R, where the user chose no tile, on GPUs. The inner kernel takes
-// 16 x 8 tiles, 16 planes deep up to R = 4 and 32 beyond: on its whole lines (line_aligned_boxes) they ran the
-// seven step at 512^3 1.047 -> 1.003-1.005 ms at R = 4, where 28 x 8 x 32 gave 1.090 and 16 x 8 x 32 1.014, and at
-// R = 8 1.379 against 1.362 with 32 planes (H100, perf/NOTES.md 86, 87). Launches over the layer get tiles of 8
-// vectors across: x slabs are narrow (tall tiles when alone), and in the unified kernel 8 x 16 tiles of 16 planes
-// leave few warps holding both x-slab and inner vectors, which run both updates (H100, 512^3: 1.40 ms per step
-// against 1.55 with 32 x 8 x 32, perf/NOTES.md 21).
+// Launch options of one launch of a step at radius R, where the user chose no tile, on GPUs. The inner and the
+// unified kernels take 16 x 8 tiles, 16 planes deep up to R = 4 and 32 beyond: on the inner region's whole lines
+// (line_aligned_boxes) they ran the seven step at 512^3 1.047 -> 1.003-1.005 ms at R = 4, where 28 x 8 x 32 gave
+// 1.090 and 16 x 8 x 32 1.014, and at R = 8 1.379 against 1.362 with 32 planes (H100, perf/NOTES.md 86, 87); the
+// unified step with one phi row per vector 0.941 ms (perf/NOTES.md 95). The slab launches get tiles of 8 vectors
+// across: x slabs are narrow (tall tiles when alone).
 template <class ExecSpace>
 LaunchOptions launch_options(const LaunchOptions& o, int launch, int radius) {
   LaunchOptions out = o;
   out.nontemporal = true;
   if (!is_gpu_space<ExecSpace>() || o.tile_x != 0 || o.tile_y != 0) return out;
-  out.tile_x = launch == inner_launch ? 16 : 8;
-  out.tile_y = launch == inner_launch ? 8 : launch == x_low || launch == x_high ? 32 : 16;
-  if (launch == unified_launch && o.window == 0) out.window = 16;
-  if (launch == inner_launch && o.window == 0) out.window = radius <= 4 ? 16 : 32;
+  const bool whole = launch == inner_launch || launch == unified_launch;
+  out.tile_x = whole ? 16 : 8;
+  out.tile_y = whole ? 8 : launch == x_low || launch == x_high ? 32 : 16;
+  if (whole && o.window == 0) out.window = radius <= 4 ? 16 : 32;
   return out;
 }
 

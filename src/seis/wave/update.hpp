@@ -47,20 +47,6 @@ struct WaveArrays {
   PmlGeometry pml;
   bool nontemporal;
 
-  // A vector of the layer: its lanes in a y or z slab (whole), or at the inner region's x edges those in the x
-  // slabs, whose phi lies in one aligned pack of the low slab's row and (a narrow inner region) one of the high's.
-  struct LayerVector {
-    bool whole;
-    std::ptrdiff_t low, high;  // phi index of lane 0 in the low (or y/z) slab's row and the high x slab's; -1: none
-    KOKKOS_FORCEINLINE_FUNCTION bool holds(const PmlGeometry& g, int i) const { return whole || !g.inner_x(i); }
-  };
-  template <int VEC>
-  KOKKOS_FORCEINLINE_FUNCTION LayerVector layer_vector(int x, int y, int z) const {
-    if (pml.layer_row(y, z)) return {true, pml.slab_index(pml.slab_of(x, y, z), x, y, z), -1};
-    return {false, x < pml.inner.x0 ? pml.slab_index(x_low, x, y, z) : -1,
-            x + VEC > pml.inner.x1 ? pml.slab_index(x_high, x, y, z) : -1};
-  }
-
   // Whether the lanes [first, last) of the vector at (x, y, z) all lie in the inner region.
   template <int VEC>
   KOKKOS_FORCEINLINE_FUNCTION bool inner_vector(int x, int y, int z, int first, int last) const {
@@ -68,8 +54,10 @@ struct WaveArrays {
   }
 
   // u_prev and q as whole vectors (a writer's vector lies inside its row, the lanes outside the box are not
-  // used); phi of the vector's layer lanes as aligned packs (zero in the other lanes), when the kernel updates
-  // PML points.
+  // used); phi as one aligned pack of the row that holds the vector's layer lanes (PmlGeometry::launch_slab: the
+  // x slabs' rows span the lines of the inner region's edges), none for a vector of inner points, when the kernel
+  // updates PML points. One row per vector also serves the unified kernel: picking each lane from two rows cost
+  // its step 20% (1.125 -> 0.941 ms, H100, 512^3; perf/NOTES.md 95).
   template <int VEC, Region Where>
   KOKKOS_FORCEINLINE_FUNCTION WaveAhead<VEC> fetch(const FieldLayout& L, int x, int y, int z, int first,
                                                    int last) const {
@@ -77,22 +65,10 @@ struct WaveArrays {
     WaveAhead<VEC> a;
     a.prev = load_pack<VEC>(u_prev + o);
     a.q = load_pack<VEC>(q + o);
-    if constexpr (Where == Region::pml) {
-      // The PML kernels' boxes are slabs (an x slab's widened to its lines): one phi row per vector, none for the
-      // vectors of the inner region in a widened x slab.
+    if constexpr (Where != Region::inner)
       a.phi = inner_vector<VEC>(x, y, z, first, last)
                   ? Pack<VEC>{}
                   : load_pack<VEC>(phi + pml.slab_index(pml.launch_slab(x, y, z), x, y, z));
-    } else if constexpr (Where == Region::both) {
-      a.phi = Pack<VEC>{};
-      if (!inner_vector<VEC>(x, y, z, first, last)) {
-        const LayerVector v = layer_vector<VEC>(x, y, z);
-        const Pack<VEC> low = v.low >= 0 ? load_pack<VEC>(phi + v.low) : Pack<VEC>{};
-        const Pack<VEC> high = v.high >= 0 ? load_pack<VEC>(phi + v.high) : Pack<VEC>{};
-        for (int l = 0; l < VEC; ++l)
-          a.phi.lane[l] = !v.holds(pml, x + l) ? 0.0f : v.whole || x + l < pml.inner.x0 ? low.lane[l] : high.lane[l];
-      }
-    }
     return a;
   }
 
@@ -270,7 +246,7 @@ struct WaveUpdate {
     if (Where == Region::inner || a.template inner_vector<VEC>(x, y, z, first, last)) {
       for (int l = 0; l < VEC; ++l)
         next.lane[l] = WaveArrays::inner_point(u.lane[l], ahead.prev.lane[l], ahead.q.lane[l], lap[l]);
-    } else if constexpr (Where == Region::pml) {
+    } else {
       // Every lane in one phi row: branch-free lane loops (the host's packed FMAs and divisions); the lanes outside
       // [first, last) compute from valid loads (profiles and phi rows are padded) and are not stored. In an x
       // slab's row, lanes of the inner region take the inner update (their phi lies in the row's padding).
@@ -289,25 +265,6 @@ struct WaveUpdate {
       } else {
         for (int l = 0; l < VEC; ++l)
           if (l >= first && l < last) target[l] = phi_next.lane[l];
-      }
-    } else {
-      // Unified kernel, a vector with lanes in the layer: one branch-free lane loop (the inner lanes of a vector at
-      // the x edge select the inner update), phi stored for the layer's lanes.
-      const typename WaveArrays::LayerVector v = a.template layer_vector<VEC>(x, y, z);
-      const Damping<VEC> d = a.template damping<VEC>(x, y, z);
-      Pack<VEC> phi_next;
-      for (int l = 0; l < VEC; ++l) {
-        const float damped = WaveArrays::pml_point(l, d, u, near, lap[l], ahead, &phi_next.lane[l]);
-        next.lane[l] = v.holds(a.pml, x + l)
-                           ? damped
-                           : WaveArrays::inner_point(u.lane[l], ahead.prev.lane[l], ahead.q.lane[l], lap[l]);
-      }
-      if (v.whole && first == 0 && last == VEC) {
-        store_pack(a.phi + v.low, phi_next);
-      } else {
-        for (int l = 0; l < VEC; ++l)
-          if (l >= first && l < last && v.holds(a.pml, x + l))
-            a.phi[(v.whole || x + l < a.pml.inner.x0 ? v.low : v.high) + l] = phi_next.lane[l];
       }
     }
     a.store(L, x, y, z, next, first, last);
