@@ -57,7 +57,7 @@ void add_options(CLI::App& app, RunConfig& c) {
   app.add_option("--boundary", c.boundary, "pml | none (zero walls)")->capture_default_str();
   app.add_option("--ndamp", c.ndamp, "PML thickness (points)")->capture_default_str();
   app.add_option("--strategy", c.strategy,
-                 "unified | two | seven (domain decomposition of the step) [default: seven on GPUs, unified on hosts]");
+                 "unified | two | seven (domain decomposition of the step) [default: unified]");
   app.add_option("--kernel", c.kernel,
                  "kernel of the step: tile (this library's tile engine) or one of the CPE'21 paper's code shapes "
                  "(--list)")
