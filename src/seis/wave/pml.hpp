@@ -57,7 +57,8 @@ struct PmlGeometry {
            : i >= inner.x1 ? x_high
                            : -1;
   }
-  // The slab whose phi row holds the vector at (i, j, k) of a PML launch: an x slab's row spans its launch's lines.
+  // The slab whose phi row holds the layer lanes of the vector at (i, j, k) of a PML or unified launch: an x slab's
+  // row spans the line of the inner region's edge, both edges on phi_alignment, so no aligned vector needs two rows.
   KOKKOS_INLINE_FUNCTION int launch_slab(int i, int j, int k) const {
     return layer_row(j, k) ? slab_of(i, j, k) : i < edge_x0 ? x_low : x_high;
   }
