@@ -280,6 +280,7 @@ int run(const mpi::World& world, int argc, char** argv) {
     // Ranks stopped while writing a round of checkpoints hold different newest steps; each keeps its previous one
     // too, so they restart from the newest step they all hold.
     const std::string previous = io::previous_checkpoint(checkpoint);
+    io::complete_checkpoint(checkpoint);
     const int newest = io::checkpoint_step(checkpoint, print), older = io::checkpoint_step(previous, print);
     require(newest >= 0 || older >= 0, "--restart: no checkpoint at ", checkpoint);
     const int common = world.min(std::max(newest, older));

@@ -60,10 +60,13 @@ cp -r "$work/killed" "$work/cut-short"
 cmp "$work/whole/seismogram.sgy" "$work/killed/seismogram.sgy"
 echo "restart: 4 ranks killed and restarted, seismogram identical ($(grep -o 'at step [0-9]*' "$work/restart.log"))"
 # A round cut short: the newest checkpoint of a rank that reached the last round M removed, as if it had been
-# stopped before renaming it; every rank holds M - 30 (the killed run's ranks are at most one round apart).
+# stopped before renaming it; every rank holds M - 30 (the killed run's ranks are at most one round apart). A rank
+# killed between write_checkpoint's two renames holds its newest as .bin.tmp (--restart completes the rename).
 step_of() { od -An -t d8 -j 8 -N 8 "$1" | tr -d ' '; }  # the header: 8 bytes of magic, then the step
 last=0 leader=
-for file in "$work"/cut-short/checkpoint.rank000?.bin; do
+for previous in "$work"/cut-short/checkpoint.rank000?.bin.previous; do
+  file=${previous%.previous}
+  [ -e "$file" ] || file=$file.tmp
   step=$(step_of "$file")
   [ "$step" -le "$last" ] || { last=$step leader=$file; }
 done

@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <random>
 #include <string>
 
@@ -192,6 +193,34 @@ TEST(Checkpoint, RoundTripsAndRefusesOtherRuns) {
   std::filesystem::resize_file(path, std::filesystem::file_size(path) - 4);
   EXPECT_THROW(seis::io::read_checkpoint(path, "run A"), InvalidArgument);
   std::filesystem::remove_all(dir);
+}
+
+// A rank stopped between write_checkpoint's two renames: PATH missing, the previous one renamed, the new one whole
+// in PATH.tmp. --restart completes the rename; a partial PATH.tmp of a first round (no previous) stays unused.
+TEST(Checkpoint, CompletesAWriteStoppedBetweenItsRenames) {
+  namespace fs = std::filesystem;
+  const auto dir = fs::temp_directory_path() / ("seis-ckpt-renames-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string path = (dir / "checkpoint.bin").string();
+  seis::wave::State s;
+  s.u = s.u_prev = {1, 2};
+  s.step = 30;
+  seis::io::write_checkpoint(path, s, "run");
+  s.step = 60;
+  seis::io::write_checkpoint(path, s, "run");
+  fs::rename(path, path + ".tmp");
+  seis::io::complete_checkpoint(path);
+  EXPECT_EQ(seis::io::checkpoint_step(path, "run"), 60);
+  EXPECT_EQ(seis::io::checkpoint_step(seis::io::previous_checkpoint(path), "run"), 30);
+  EXPECT_FALSE(fs::exists(path + ".tmp"));
+
+  fs::remove(path);
+  fs::remove(seis::io::previous_checkpoint(path));
+  std::ofstream(path + ".tmp") << "half a header";
+  seis::io::complete_checkpoint(path);
+  EXPECT_EQ(seis::io::checkpoint_step(path, "run"), -1);
+  EXPECT_TRUE(fs::exists(path + ".tmp"));
+  fs::remove_all(dir);
 }
 
 TEST(Segy, HeadersHoldIntervalAndCoordinates) {

@@ -93,10 +93,12 @@ Header read_header(std::ifstream& in, const std::string& path, const std::string
   return h;
 }
 
+std::string temporary_checkpoint(const std::string& path) { return path + ".tmp"; }
+
 }  // namespace
 
 void write_checkpoint(const std::string& path, const wave::State& s, const std::string& fingerprint) {
-  const std::string temporary = path + ".tmp";
+  const std::string temporary = temporary_checkpoint(path);
   {
     std::FILE* file = std::fopen(temporary.c_str(), "wb");
     require(file != nullptr, "checkpoint ", temporary, ": cannot be created");
@@ -123,6 +125,12 @@ void write_checkpoint(const std::string& path, const wave::State& s, const std::
 }
 
 std::string previous_checkpoint(const std::string& path) { return path + ".previous"; }
+
+void complete_checkpoint(const std::string& path) {
+  namespace fs = std::filesystem;
+  if (!fs::exists(path) && fs::exists(previous_checkpoint(path)) && fs::exists(temporary_checkpoint(path)))
+    fs::rename(temporary_checkpoint(path), path);
+}
 
 int checkpoint_step(const std::string& path, const std::string& fingerprint) {
   if (!std::filesystem::exists(path)) return -1;

@@ -37,6 +37,10 @@ void write_snapshot(const std::string& path, const std::vector<float>& values, c
 void write_checkpoint(const std::string& path, const wave::State& state, const std::string& fingerprint);
 wave::State read_checkpoint(const std::string& path, const std::string& fingerprint);
 std::string previous_checkpoint(const std::string& path);
+// A write stopped between its two renames leaves PATH missing beside the previous checkpoint, and the new one
+// complete in PATH.tmp (synced before the first rename): this finishes the rename, so that rank does not restart
+// a round behind the others. Nothing to do otherwise.
+void complete_checkpoint(const std::string& path);
 // The step the checkpoint at PATH holds, from its header; -1 where there is none.
 int checkpoint_step(const std::string& path, const std::string& fingerprint);
 
