@@ -112,8 +112,9 @@ void write_checkpoint(const std::string& path, const wave::State& s, const std::
     h.fingerprint = std::int64_t(fingerprint.size());
     bool ok = std::fwrite(&h, sizeof h, 1, file) == 1 &&
               std::fwrite(fingerprint.data(), 1, fingerprint.size(), file) == fingerprint.size();
+    // An empty array (phi without a PML) has no data pointer, and fwrite's must not be null.
     for (const auto* array : {&s.u, &s.u_prev, &s.phi, &s.traces})
-      ok = ok && std::fwrite(array->data(), sizeof(float), array->size(), file) == array->size();
+      ok = ok && (array->empty() || std::fwrite(array->data(), sizeof(float), array->size(), file) == array->size());
     ok = std::fflush(file) == 0 && ok;
     // On disk before the rename: after a machine crash the name must not point at blocks never written.
     ok = ::fsync(::fileno(file)) == 0 && ok;
