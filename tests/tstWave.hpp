@@ -83,9 +83,13 @@ void expect_matches(const seis::wave::Setup& s, const seis::reference::WaveRefer
 TEST(TEST_CATEGORY, WaveStrategiesMatchReference) {
   std::mt19937 rng(seis::test::test_seed());
   // nx 75: the tile engine's x slab launches widened to both lines of the inner region's x edges (line_aligned_boxes);
-  // nx 18: the narrowest inner region (8 points, 5..13), its x edge off the lines, inside a GPU vector.
-  for (auto [radius, nx] : {std::pair{1, 37}, std::pair{4, 37}, std::pair{8, 37}, std::pair{4, 18}, std::pair{4, 75}}) {
-    const auto setup = agreement_setup(radius, rng, nx);
+  // nx 18: the narrowest inner region (8 points, 5..13), its x edge off the lines, inside a GPU vector; nx 96: the
+  // high x slab's lanes (91..95) in a whole host vector (host_edge_vector; nx 37 and 75 put only the low slab's
+  // there), with a source in each x slab so that the layer's field is not still zero after 40 steps.
+  for (auto [radius, nx] :
+       {std::pair{1, 37}, std::pair{4, 37}, std::pair{8, 37}, std::pair{4, 18}, std::pair{4, 75}, std::pair{4, 96}}) {
+    auto setup = agreement_setup(radius, rng, nx);
+    if (nx == 96) setup.sources = {{23.0, 142.7, 109.1}, {(nx - 3.3) * setup.h, 40.0, 30.0}};
     seis::reference::WaveReference reference(setup);
     reference.advance(setup.steps);
     for (Strategy strategy : seis::wave::all_strategies) {

@@ -156,6 +156,13 @@ inline HostVector host_x_taps(HostVector sum, HostVector before, HostVector here
   return sum;
 }
 inline HostVector host_load(const float* p) { return *reinterpret_cast<const HostVector*>(p); }
+// Lane indices 0 .. V - 1 (comparisons of HostLanes give a lane mask for `?:`).
+typedef int HostLanes __attribute__((vector_size(4 * host_pass_width)));
+template <int... L>
+inline HostLanes host_lanes(std::integer_sequence<int, L...>) {
+  return HostLanes{L...};
+}
+inline HostLanes host_lanes() { return host_lanes(std::make_integer_sequence<int, host_pass_width>{}); }
 // p on a vector's boundary where nontemporal (a pass's vectors start at multiples of V floats of aligned rows).
 inline void host_store(float* p, HostVector v, bool nontemporal) {
 #if defined(__AVX512F__)
@@ -328,7 +335,7 @@ struct HostRows {
     // A local copy: the may_alias stores could reach the members, which GCC then reloaded for every vector.
     const Epilogue sink = epilogue;
     const auto direct = [&](int k, int i, const detail::HostVector& value) {
-      sink.host_vector(offset + k * plane + i, c + k * plane + i, value);
+      sink.host_vector(L, x + i, y, z + k, offset + k * plane + i, c + k * plane + i, value);
     };
     detail::host_pass<R, Op, planes>(c, 0, direct_begin, w, ldx, plane, buffer);
     detail::host_pass<R, Op, planes>(c, direct_begin, direct_end, w, ldx, plane, direct);

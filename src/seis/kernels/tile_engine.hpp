@@ -94,7 +94,8 @@ struct StoreResult {
   }
 #if defined(SEIS_HOST_VECTORS)
   std::pair<int, int> host_direct(int, int) const { return {INT_MIN, INT_MAX}; }
-  void host_vector(index_t offset, const float*, const detail::HostVector& value) const {
+  void host_vector(const FieldLayout&, int, int, int, index_t offset, const float*,
+                   const detail::HostVector& value) const {
     detail::host_store(out + offset, value, nontemporal);
   }
 #endif

@@ -137,6 +137,37 @@ struct WaveArrays {
     }
   }
 
+#if defined(SEIS_HOST_VECTORS)
+  // The host engine's update of the whole vector at (x, y, z) of a row between the y and z slabs whose lanes reach
+  // into an x slab (u at c, lap(u) from the pass): the layer lanes as host_layer updates them, the inner ones as
+  // host_inner does; phi as one vector of the x slab's row (every such vector lies in one where both x edges are
+  // on whole vectors), stored back with the inner lanes' floats (the row's padding) unchanged.
+  void host_edge_vector(const FieldLayout& L, int x, int y, int z, index_t o, const float* c,
+                        const detail::HostVector& lap) const {
+    using detail::host_load;
+    using detail::HostVector;
+    const HostVector u = host_load(c), prev = host_load(u_prev + o), q_here = host_load(q + o);
+    float* phi_row = phi + pml.slab_index(x < pml.edge_x0 ? x_low : x_high, x, y, z);
+    const std::ptrdiff_t ldx = L.ldx, plane = L.plane;
+    const HostVector eta = host_load(eta_x + x) + eta_y[y] + eta_z[z];
+    const HostVector gradient = host_load(gradient_x + x) * (host_load(c + 1) - host_load(c - 1)) +
+                                gradient_y[y] * (host_load(c + ldx) - host_load(c - ldx)) +
+                                gradient_z[z] * (host_load(c + plane) - host_load(c - plane));
+    const HostVector phi_old = host_load(phi_row);
+    // pml_update's expressions, lane by lane.
+    const HostVector phi_damping = 1.0f + eta, u_damping = 1.0f + 2.0f * eta;
+    const HostVector reciprocal = 1.0f / (phi_damping * u_damping);
+    const HostVector phi_next = (phi_old - gradient) * (u_damping * reciprocal);
+    const HostVector layer =
+        ((2.0f + 2.0f * eta - eta * eta) * u - prev + q_here * (lap + phi_old)) * (phi_damping * reciprocal);
+    const HostVector inner = detail::host_fma(q_here, lap, 2.0f * u - prev);  // inner_point
+    const auto lanes = x + detail::host_lanes();
+    const auto in = (lanes >= pml.inner.x0) & (lanes < pml.inner.x1);
+    *reinterpret_cast<HostVector*>(phi_row) = in ? phi_old : phi_next;
+    detail::host_store(u_prev + o, in ? inner : layer, nontemporal);
+  }
+#endif
+
   // The host row engine's prefetch of the phi rows that row (y, z) updates: its y or z slab's row, or the two x
   // slabs' (an AMD EPYC VM, 256^3: seven 12.6-13.3 -> 11.3-12.0 ms, two 12.5-13.7 -> 10.8-12.3, unified level;
   // perf/NOTES.md 77).
@@ -202,17 +233,27 @@ struct WaveUpdate {
   }
 
 #if defined(SEIS_HOST_VECTORS)
-  // The host row engine's in-pass epilogue: the inner points of row (y, z) (for the inner launch, all of its box),
-  // whole vectors of them updated as the pass computes lap(u); the rest goes through host_row.
+  // The host row engine's in-pass epilogue: whole vectors of row (y, z) updated as the pass computes lap(u), the
+  // rest through host_row. The inner launch: all of its box. The unified launch: the rows between the y and z
+  // slabs, with their x slabs' vectors (host_edge_vector) where both x edges lie on whole vectors, else their
+  // inner points only; through host_row, the x slabs' two short pieces of each such row cost the step more than
+  // their points' share (perf/NOTES.md 94, 97). The y and z slabs' rows go through host_row, one loop each.
   std::pair<int, int> host_direct(int y, int z) const {
     if constexpr (Where == Region::inner) return {INT_MIN, INT_MAX};
     if (Where == Region::pml || a.pml.layer_row(y, z)) return {0, 0};
+    if (a.pml.edge_x0 % host_pass_width == 0 && a.pml.edge_x1 % host_pass_width == 0) return {INT_MIN, INT_MAX};
     return {a.pml.inner.x0, a.pml.inner.x1};
   }
-  void host_vector(index_t o, const float* c, const detail::HostVector& lap) const {  // o: the point's offset, u at c
-    using detail::host_load;
-    const detail::HostVector u = host_load(c), prev = host_load(a.u_prev + o), q = host_load(a.q + o);
-    detail::host_store(a.u_prev + o, detail::host_fma(q, lap, 2.0f * u - prev), a.nontemporal);  // inner_point
+  // o: the offset of point (x, y, z), u at c.
+  void host_vector(const FieldLayout& L, int x, int y, int z, index_t o, const float* c,
+                   const detail::HostVector& lap) const {
+    if (Where == Region::inner || (a.pml.inner_x(x) && a.pml.inner_x(x + host_pass_width - 1))) {
+      using detail::host_load;
+      const detail::HostVector u = host_load(c), prev = host_load(a.u_prev + o), q = host_load(a.q + o);
+      detail::host_store(a.u_prev + o, detail::host_fma(q, lap, 2.0f * u - prev), a.nontemporal);  // inner_point
+    } else {
+      a.host_edge_vector(L, x, y, z, o, c, lap);
+    }
   }
 #endif
 
