@@ -87,12 +87,13 @@ struct WaveArrays {
   }
 
   // A PML point: u_next from its damping eta, its phi gradient term (the sum over axes of (eta[+1] - eta[-1])
-  // (u[+1] - u[-1]) / (4 h^2)), u, u_prev, q, lap(u) and phi; phi's new value in *phi_next.
-  KOKKOS_FORCEINLINE_FUNCTION static float pml_update(float eta, float gradient, float u, float prev, float q_here,
-                                                      float lap, float phi, float* phi_next) {
+  // (u[+1] - u[-1]) / (4 h^2)), u, u_prev, q, lap(u) and phi; phi's new value in *phi_next. T: float, or the host
+  // engine's vector (host_edge_vector), whose lanes then round as the float form does.
+  template <class T>
+  KOKKOS_FORCEINLINE_FUNCTION static T pml_update(T eta, T gradient, T u, T prev, T q_here, T lap, T phi, T* phi_next) {
     // One division for both denominators: the division is the longest dependent chain of the update.
-    const float phi_damping = 1.0f + eta, u_damping = 1.0f + 2.0f * eta;
-    const float reciprocal = 1.0f / (phi_damping * u_damping);
+    const T phi_damping = 1.0f + eta, u_damping = 1.0f + 2.0f * eta;
+    const T reciprocal = 1.0f / (phi_damping * u_damping);
     *phi_next = (phi - gradient) * (u_damping * reciprocal);
     return ((2.0f + 2.0f * eta - eta * eta) * u - prev + q_here * (lap + phi)) * (phi_damping * reciprocal);
   }
@@ -154,12 +155,8 @@ struct WaveArrays {
                                 gradient_y[y] * (host_load(c + ldx) - host_load(c - ldx)) +
                                 gradient_z[z] * (host_load(c + plane) - host_load(c - plane));
     const HostVector phi_old = host_load(phi_row);
-    // pml_update's expressions, lane by lane.
-    const HostVector phi_damping = 1.0f + eta, u_damping = 1.0f + 2.0f * eta;
-    const HostVector reciprocal = 1.0f / (phi_damping * u_damping);
-    const HostVector phi_next = (phi_old - gradient) * (u_damping * reciprocal);
-    const HostVector layer =
-        ((2.0f + 2.0f * eta - eta * eta) * u - prev + q_here * (lap + phi_old)) * (phi_damping * reciprocal);
+    HostVector phi_next;
+    const HostVector layer = pml_update(eta, gradient, u, prev, q_here, lap, phi_old, &phi_next);
     const HostVector inner = detail::host_fma(q_here, lap, 2.0f * u - prev);  // inner_point
     const auto lanes = x + detail::host_lanes();
     const auto in = (lanes >= pml.inner.x0) & (lanes < pml.inner.x1);
