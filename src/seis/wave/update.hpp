@@ -86,16 +86,24 @@ struct WaveArrays {
     return fmaf(q_here, lap, 2.0f * u - prev);
   }
 
-  // A PML point: u_next from its damping eta, its phi gradient term (the sum over axes of (eta[+1] - eta[-1])
-  // (u[+1] - u[-1]) / (4 h^2)), u, u_prev, q, lap(u) and phi; phi's new value in *phi_next. T: float, or the host
-  // engine's vector (host_edge_vector), whose lanes then round as the float form does.
+  // A PML point's new u and phi.
   template <class T>
-  KOKKOS_FORCEINLINE_FUNCTION static T pml_update(T eta, T gradient, T u, T prev, T q_here, T lap, T phi, T* phi_next) {
+  struct PmlNext {
+    T u, phi;
+  };
+
+  // A PML point: u_next and phi's new value from its damping eta, its phi gradient term (the sum over axes of
+  // (eta[+1] - eta[-1]) (u[+1] - u[-1]) / (4 h^2)), u, u_prev, q, lap(u) and phi. T: float, or the host engine's
+  // vector (host_edge_vector), whose lanes then round as the float form does. Both values are returned, not one
+  // stored through a pointer: deduced from the host vector, T drops its typedef's 4-byte alignment, and a store
+  // through T* into a variable of the typedef assumed 64 (UBSan, debug preset).
+  template <class T>
+  KOKKOS_FORCEINLINE_FUNCTION static PmlNext<T> pml_update(T eta, T gradient, T u, T prev, T q_here, T lap, T phi) {
     // One division for both denominators: the division is the longest dependent chain of the update.
     const T phi_damping = 1.0f + eta, u_damping = 1.0f + 2.0f * eta;
     const T reciprocal = 1.0f / (phi_damping * u_damping);
-    *phi_next = (phi - gradient) * (u_damping * reciprocal);
-    return ((2.0f + 2.0f * eta - eta * eta) * u - prev + q_here * (lap + phi)) * (phi_damping * reciprocal);
+    return {((2.0f + 2.0f * eta - eta * eta) * u - prev + q_here * (lap + phi)) * (phi_damping * reciprocal),
+            (phi - gradient) * (u_damping * reciprocal)};
   }
 
   // Lane l of a PML vector: u_next, and phi's new value in *phi_next.
@@ -107,7 +115,9 @@ struct WaveArrays {
     const float gradient = d.gradient_x.lane[l] * (near.x_plus.lane[l] - near.x_minus.lane[l]) +
                            d.gradient_y * (near.y_plus.lane[l] - near.y_minus.lane[l]) +
                            d.gradient_z * (near.z_plus.lane[l] - near.z_minus.lane[l]);
-    return pml_update(eta, gradient, u.lane[l], a.prev.lane[l], a.q.lane[l], lap, a.phi.lane[l], phi_next);
+    const PmlNext<float> next = pml_update(eta, gradient, u.lane[l], a.prev.lane[l], a.q.lane[l], lap, a.phi.lane[l]);
+    *phi_next = next.phi;
+    return next.u;
   }
 
   // The host row engine's update of row (y, z) from x0 (u at c, lap(u) in sum, both from x0; sum is overwritten)
@@ -132,9 +142,9 @@ struct WaveArrays {
     for (int i = b; i < e; ++i) {
       const float gradient =
           gx[i] * (c[i + 1] - c[i - 1]) + gy * (c[i + ldx] - c[i - ldx]) + gz * (c[i + plane] - c[i - plane]);
-      float phi_next;
-      sum[i] = pml_update(ex[i] + ey + ez, gradient, c[i], prev[i], q_row[i], sum[i], phi_row[i], &phi_next);
-      phi_row[i] = phi_next;
+      const PmlNext<float> next = pml_update(ex[i] + ey + ez, gradient, c[i], prev[i], q_row[i], sum[i], phi_row[i]);
+      sum[i] = next.u;
+      phi_row[i] = next.phi;
     }
   }
 
@@ -155,13 +165,12 @@ struct WaveArrays {
                                 gradient_y[y] * (host_load(c + ldx) - host_load(c - ldx)) +
                                 gradient_z[z] * (host_load(c + plane) - host_load(c - plane));
     const HostVector phi_old = host_load(phi_row);
-    HostVector phi_next;
-    const HostVector layer = pml_update(eta, gradient, u, prev, q_here, lap, phi_old, &phi_next);
+    const auto layer = pml_update(eta, gradient, u, prev, q_here, lap, phi_old);
     const HostVector inner = detail::host_fma(q_here, lap, 2.0f * u - prev);  // inner_point
     const auto lanes = x + detail::host_lanes();
     const auto in = (lanes >= pml.inner.x0) & (lanes < pml.inner.x1);
-    *reinterpret_cast<HostVector*>(phi_row) = in ? phi_old : phi_next;
-    detail::host_store(u_prev + o, in ? inner : layer, nontemporal);
+    *reinterpret_cast<HostVector*>(phi_row) = in ? phi_old : layer.phi;
+    detail::host_store(u_prev + o, in ? inner : layer.u, nontemporal);
   }
 #endif
 
