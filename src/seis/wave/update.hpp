@@ -85,6 +85,13 @@ struct WaveArrays {
   KOKKOS_FORCEINLINE_FUNCTION static float inner_point(float u, float prev, float q_here, float lap) {
     return fmaf(q_here, lap, 2.0f * u - prev);
   }
+#if defined(SEIS_HOST_VECTORS)
+  // The same on the host engine's vector, lane by lane as fmaf rounds.
+  static detail::HostVector inner_point(detail::HostVector u, detail::HostVector prev, detail::HostVector q_here,
+                                        detail::HostVector lap) {
+    return detail::host_fma(q_here, lap, 2.0f * u - prev);
+  }
+#endif
 
   // A PML point's new u and phi.
   template <class T>
@@ -166,7 +173,7 @@ struct WaveArrays {
                                 gradient_z[z] * (host_load(c + plane) - host_load(c - plane));
     const HostVector phi_old = host_load(phi_row);
     const auto layer = pml_update(eta, gradient, u, prev, q_here, lap, phi_old);
-    const HostVector inner = detail::host_fma(q_here, lap, 2.0f * u - prev);  // inner_point
+    const HostVector inner = inner_point(u, prev, q_here, lap);
     const auto lanes = x + detail::host_lanes();
     const auto in = (lanes >= pml.inner.x0) & (lanes < pml.inner.x1);
     *reinterpret_cast<HostVector*>(phi_row) = in ? phi_old : layer.phi;
@@ -256,7 +263,7 @@ struct WaveUpdate {
     if (Where == Region::inner || (a.pml.inner_x(x) && a.pml.inner_x(x + host_pass_width - 1))) {
       using detail::host_load;
       const detail::HostVector u = host_load(c), prev = host_load(a.u_prev + o), q = host_load(a.q + o);
-      detail::host_store(a.u_prev + o, detail::host_fma(q, lap, 2.0f * u - prev), a.nontemporal);  // inner_point
+      detail::host_store(a.u_prev + o, WaveArrays::inner_point(u, prev, q, lap), a.nontemporal);
     } else {
       a.host_edge_vector(L, x, y, z, o, c, lap);
     }
