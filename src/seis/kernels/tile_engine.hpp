@@ -489,6 +489,8 @@ struct TileStencil {
             if (slot_cell[i].source >= 0 && z + 1 + Prefetch < z_end)
               prefetch_l2(in + L.plane_offset(z + 1 + Prefetch) + slot_cell[i].source);
         }
+        // rows_pass stages its halo with these loops: one helper for both cost the wave's unified step 0.5-1% and
+        // xyz_fused_rows 1.4% at R = 8 (nvcc's schedule near the register bound, perf/NOTES.md 99).
         // Tiles too small for HaloSlots cells per thread load the rest here, without prefetching.
         for (int h = prefetched + team.team_rank(); h < halo_total; h += team.team_size()) {
           const HaloCell cell = halo_cell(h, x0, y0);
