@@ -196,7 +196,8 @@ TEST(Checkpoint, RoundTripsAndRefusesOtherRuns) {
 }
 
 // A rank stopped between write_checkpoint's two renames: PATH missing, the previous one renamed, the new one whole
-// in PATH.tmp. --restart completes the rename; a partial PATH.tmp of a first round (no previous) stays unused.
+// in PATH.tmp. --restart completes the rename; a PATH.tmp shorter than its header says (a write stopped before its
+// fsync, PATH then removed) or of a first round (no previous) stays unused.
 TEST(Checkpoint, CompletesAWriteStoppedBetweenItsRenames) {
   namespace fs = std::filesystem;
   const auto dir = fs::temp_directory_path() / ("seis-ckpt-renames-" + std::to_string(::getpid()));
@@ -214,7 +215,14 @@ TEST(Checkpoint, CompletesAWriteStoppedBetweenItsRenames) {
   EXPECT_EQ(seis::io::checkpoint_step(seis::io::previous_checkpoint(path), "run"), 30);
   EXPECT_FALSE(fs::exists(path + ".tmp"));
 
+  fs::copy_file(path, path + ".tmp");
   fs::remove(path);
+  for (const auto cut : {fs::file_size(path + ".tmp") - 4, std::uintmax_t(0)}) {
+    fs::resize_file(path + ".tmp", cut);
+    seis::io::complete_checkpoint(path);
+    EXPECT_EQ(seis::io::checkpoint_step(path, "run"), -1) << "a .tmp cut to " << cut << " bytes";
+  }
+
   fs::remove(seis::io::previous_checkpoint(path));
   std::ofstream(path + ".tmp") << "half a header";
   seis::io::complete_checkpoint(path);

@@ -127,10 +127,29 @@ void write_checkpoint(const std::string& path, const wave::State& s, const std::
 
 std::string previous_checkpoint(const std::string& path) { return path + ".previous"; }
 
+namespace {
+
+// Whether PATH holds a checkpoint of the length its header gives: a write stopped before its fsync leaves a short
+// .tmp (empty when the kill came before the first buffer flush).
+bool whole_checkpoint(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  Header h{};
+  in.read(reinterpret_cast<char*>(&h), sizeof h);
+  if (!in.good() || std::memcmp(h.magic, magic, sizeof magic) != 0) return false;
+  const std::int64_t floats = h.u + h.u_prev + h.phi + h.traces;
+  std::error_code error;
+  const auto size = std::filesystem::file_size(path, error);
+  return !error && h.fingerprint >= 0 && floats >= 0 &&
+         size == sizeof h + std::uintmax_t(h.fingerprint) + std::uintmax_t(floats) * sizeof(float);
+}
+
+}  // namespace
+
 void complete_checkpoint(const std::string& path) {
   namespace fs = std::filesystem;
-  if (!fs::exists(path) && fs::exists(previous_checkpoint(path)) && fs::exists(temporary_checkpoint(path)))
-    fs::rename(temporary_checkpoint(path), path);
+  const std::string temporary = temporary_checkpoint(path);
+  if (!fs::exists(path) && fs::exists(previous_checkpoint(path)) && whole_checkpoint(temporary))
+    fs::rename(temporary, path);
 }
 
 int checkpoint_step(const std::string& path, const std::string& fingerprint) {

@@ -39,7 +39,8 @@ wave::State read_checkpoint(const std::string& path, const std::string& fingerpr
 std::string previous_checkpoint(const std::string& path);
 // A write stopped between its two renames leaves PATH missing beside the previous checkpoint, and the new one
 // complete in PATH.tmp (synced before the first rename): this finishes the rename, so that rank does not restart
-// a round behind the others. Nothing to do otherwise.
+// a round behind the others. Nothing to do otherwise, nor where PATH.tmp is shorter than its header says (a write
+// stopped earlier, with PATH removed by hand).
 void complete_checkpoint(const std::string& path);
 // The step the checkpoint at PATH holds, from its header; -1 where there is none.
 int checkpoint_step(const std::string& path, const std::string& fingerprint);
