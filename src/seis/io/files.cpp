@@ -78,19 +78,36 @@ struct Header {
   std::int64_t step, u, u_prev, phi, traces, fingerprint;
 };
 
+// Reads a header from IN into H: whether it starts a seis-wave checkpoint.
+bool read_checkpoint_header(std::istream& in, Header& h) {
+  in.read(reinterpret_cast<char*>(&h), sizeof h);
+  return in.good() && std::memcmp(h.magic, magic, sizeof magic) == 0;
+}
+
 // Opens the checkpoint at PATH and reads its header, refusing a file that is not one or is another run's.
 Header read_header(std::ifstream& in, const std::string& path, const std::string& fingerprint) {
   require(in.good(), "checkpoint ", path, ": cannot be opened");
   Header h{};
-  in.read(reinterpret_cast<char*>(&h), sizeof h);
-  require(in.good() && std::memcmp(h.magic, magic, sizeof magic) == 0, "checkpoint ", path,
-          ": not a seis-wave checkpoint");
+  require(read_checkpoint_header(in, h), "checkpoint ", path, ": not a seis-wave checkpoint");
   require(h.fingerprint >= 0 && h.fingerprint < (1 << 20), "checkpoint ", path, ": corrupt header");
   std::string stored(std::size_t(h.fingerprint), '\0');
   in.read(stored.data(), std::streamsize(stored.size()));
   require(stored == fingerprint, "checkpoint ", path, " belongs to another run:\n  its parameters: ", stored,
           "\n  this run's:     ", fingerprint);
   return h;
+}
+
+// Whether PATH holds a checkpoint of the length its header gives: a write stopped before its fsync leaves a short
+// .tmp (empty when the kill came before the first buffer flush).
+bool whole_checkpoint(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  Header h{};
+  if (!read_checkpoint_header(in, h)) return false;
+  const std::int64_t floats = h.u + h.u_prev + h.phi + h.traces;
+  std::error_code error;
+  const auto size = std::filesystem::file_size(path, error);
+  return !error && h.fingerprint >= 0 && floats >= 0 &&
+         size == sizeof h + std::uintmax_t(h.fingerprint) + std::uintmax_t(floats) * sizeof(float);
 }
 
 std::string temporary_checkpoint(const std::string& path) { return path + ".tmp"; }
@@ -126,24 +143,6 @@ void write_checkpoint(const std::string& path, const wave::State& s, const std::
 }
 
 std::string previous_checkpoint(const std::string& path) { return path + ".previous"; }
-
-namespace {
-
-// Whether PATH holds a checkpoint of the length its header gives: a write stopped before its fsync leaves a short
-// .tmp (empty when the kill came before the first buffer flush).
-bool whole_checkpoint(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  Header h{};
-  in.read(reinterpret_cast<char*>(&h), sizeof h);
-  if (!in.good() || std::memcmp(h.magic, magic, sizeof magic) != 0) return false;
-  const std::int64_t floats = h.u + h.u_prev + h.phi + h.traces;
-  std::error_code error;
-  const auto size = std::filesystem::file_size(path, error);
-  return !error && h.fingerprint >= 0 && floats >= 0 &&
-         size == sizeof h + std::uintmax_t(h.fingerprint) + std::uintmax_t(floats) * sizeof(float);
-}
-
-}  // namespace
 
 void complete_checkpoint(const std::string& path) {
   namespace fs = std::filesystem;
