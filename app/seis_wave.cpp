@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -37,22 +38,26 @@ bool ends_with(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 
-std::vector<float> load_model(const std::string& model, int nx, int ny, int nz) {
-  if (model == "layered") return wave::layered_model(nx, ny, nz);
+// The velocity of this rank's part of the grid alone (no rank holds the whole model); `bytes_read` gets the bytes
+// read from a model file.
+std::vector<float> load_model(const std::string& model, const wave::Subdomain& part, std::size_t& bytes_read) {
+  bytes_read = 0;
+  if (model == "layered") return wave::layered_model(part);
   if (model.rfind("homogeneous:", 0) == 0) {
     double x = 0, y = 0, z = 0;
     const std::string value = model.substr(12);
     io::parse_point(value + ",0,0", x, y, z);
-    return wave::homogeneous_model(nx, ny, nz, static_cast<float>(x));
+    return wave::homogeneous_model(part, static_cast<float>(x));
   }
-  if (ends_with(model, ".sgy") || ends_with(model, ".segy")) return io::read_velocity_segy(model, nx, ny, nz);
-  return io::read_velocity_raw(model, nx, ny, nz);
+  if (ends_with(model, ".sgy") || ends_with(model, ".segy")) return io::read_velocity_segy(model, part, &bytes_read);
+  return io::read_velocity_raw(model, part, &bytes_read);
 }
 
-// The run's set-up; `decompose` returns this rank's part of the grid, before anything large is allocated.
-template <class Decompose>
-wave::Setup make_setup(const io::RunConfig& c, Decompose&& decompose, wave::Subdomain& part,
-                       std::size_t available_bytes) {
+// The run's set-up; `decompose` returns this rank's part of the grid, before anything large is allocated, and
+// `largest` gives the largest of every rank's value (the model's vmax, which dt follows).
+template <class Decompose, class Largest>
+wave::Setup make_setup(const io::RunConfig& c, Decompose&& decompose, Largest&& largest, wave::Subdomain& part,
+                       std::size_t available_bytes, std::size_t& model_bytes_read) {
   wave::Setup s;
   io::parse_grid(c.grid, s.nx, s.ny, s.nz);
   s.h = c.spacing;
@@ -69,10 +74,12 @@ wave::Setup make_setup(const io::RunConfig& c, Decompose&& decompose, wave::Subd
   part = decompose(s);
   // Before the model is allocated: a grid too large for the device is refused without touching the host's memory.
   wave::check_memory(s, part, available_bytes);
-  s.velocity = load_model(c.model, s.nx, s.ny, s.nz);
+  s.velocity = load_model(c.model, part, model_bytes_read);
+  s.model_part = part;
   float vmax = 0;
-  for (float v : s.velocity) vmax = std::max(vmax, v);
-  s.dt = c.dt > 0 ? c.dt : c.cfl * wave::stable_dt(s.radius, s.h, vmax > 0 ? vmax : 1.0f);
+  for (float v : s.velocity) vmax = std::max(vmax, std::isfinite(v) ? v : 0.0f);
+  s.vmax = static_cast<float>(largest(double(vmax)));
+  s.dt = c.dt > 0 ? c.dt : c.cfl * wave::stable_dt(s.radius, s.h, s.vmax > 0 ? s.vmax : 1.0f);
   s.steps = static_cast<int>(std::ceil(c.duration / s.dt - 1e-9));
   const int margin = s.boundary == wave::Boundary::pml ? s.ndamp : 0;
   const double depth = std::min(margin + 2, s.nz - 1) * s.h;
@@ -105,7 +112,8 @@ wave::Setup make_setup(const io::RunConfig& c, Decompose&& decompose, wave::Subd
 // The parameters a checkpoint must share with the run that restores it, and the part of the grid it holds.
 std::string fingerprint(const io::RunConfig& c, const wave::Setup& s, const mpi::Cartesian& grid) {
   std::ostringstream f;
-  f << "part " << grid.cy() << "," << grid.cz() << " of " << grid.py() << "x" << grid.pz() << " ";
+  f << "part " << grid.coord()[0] << "," << grid.coord()[1] << "," << grid.coord()[2] << " of "
+    << grid.decomposition().text() << " ";
   f << std::hexfloat << "grid " << s.nx << "x" << s.ny << "x" << s.nz << " h " << s.h << " R " << s.radius << " dt "
     << s.dt << " steps " << s.steps << " boundary " << wave::to_string(s.boundary) << " ndamp " << s.ndamp
     << " strategy " << wave::to_string(s.strategy) << " kernel " << wave::to_string(s.shape) << " model " << c.model
@@ -238,17 +246,20 @@ int run(const mpi::World& world, int argc, char** argv) {
     if (world.rank() == 0) print_kernels(std::cout);
     return 0;
   }
-  int py = 0, pz = 0;
-  if (!config.decomposition.empty()) wave::parse_decomposition(config.decomposition, py, pz);
-  const mpi::Cartesian grid(world, py, pz);
+  std::optional<wave::Decomposition> requested;
+  if (!config.decomposition.empty()) requested = wave::parse_decomposition(config.decomposition);
+  const mpi::HaloOptions halo_options{config.mpi_timeout, mpi::parse_transport(config.halo_transport),
+                                      !Kokkos::SpaceAccessibility<Kokkos::HostSpace, Exec::memory_space>::accessible};
+  const mpi::Cartesian grid(world, requested);
   wave::Subdomain part;
   // Ranks sharing a host backend's memory share what it has.
   const std::size_t available =
       compat::available_memory_bytes() /
       (Kokkos::SpaceAccessibility<Kokkos::HostSpace, Exec::memory_space>::accessible ? world.local_size() : 1);
+  std::size_t model_bytes_read = 0;
   wave::Setup setup = make_setup(
-      config, [&](const wave::Setup& s) { return wave::split_grid(s, grid.py(), grid.pz(), grid.cy(), grid.cz()); },
-      part, available);
+      config, [&](const wave::Setup& s) { return wave::split_grid(s, grid.decomposition(), grid.coord()); },
+      [&](double v) { return world.max(v); }, part, available, model_bytes_read);
   const std::string tuning_state = tune_step(config, setup, part, world);
   const bool root = world.rank() == 0;
   const fs::path dir(config.output);
@@ -256,8 +267,7 @@ int run(const mpi::World& world, int argc, char** argv) {
   const std::string checkpoint = rank_file(dir, "checkpoint", ".bin", world);
   const std::string print = fingerprint(config, setup, grid);
 
-  const bool device_halo = !Kokkos::SpaceAccessibility<Kokkos::HostSpace, Exec::memory_space>::accessible;
-  const auto halo = grid.halo(config.mpi_timeout, device_halo && mpi::World::gpu_aware());
+  const auto halo = grid.halo(halo_options);
   wave::Simulation<Exec> sim(setup, part, halo.get());
   if (root)
     std::cout << "seis-wave: " << setup.nx << "x" << setup.ny << "x" << setup.nz << " points, h = " << setup.h
@@ -267,13 +277,10 @@ int run(const mpi::World& world, int argc, char** argv) {
               << wave::to_string(setup.shape) << ", " << setup.sources.size() << " source(s), "
               << setup.receivers.size() << " receivers, on " << compat::device_name<Exec>() << " (" << Exec::name()
               << ")\n";
-  std::string halo_buffers = "none";
-  if (halo) {
-    halo_buffers = halo->device_buffers() ? "device (GPU-aware MPI)" : device_halo ? "host-staged" : "host memory";
-    if (root)
-      std::cout << "  " << world.size() << " MPI ranks, " << grid.py() << "x" << grid.pz()
-                << " parts over y and z, halos in " << halo_buffers << ", " << mpi::World::library() << "\n";
-  }
+  const std::string halo_transport = halo ? halo->transport() : "none";
+  if (halo && root)
+    std::cout << "  " << world.size() << " MPI ranks, " << grid.decomposition().text()
+              << " parts over x, y and z, halos by " << halo_transport << ", " << mpi::World::library() << "\n";
   const double copy = world.sum(sim.copy_bandwidth());
   int restarted_at = 0;
   if (config.restart) {
@@ -334,7 +341,8 @@ int run(const mpi::World& world, int argc, char** argv) {
       const double per_step = kernel_seconds / timed_steps;
       std::cout << "  step " << step << "/" << setup.steps << "  t = " << std::fixed << std::setprecision(3)
                 << step * setup.dt << " s  " << std::setprecision(2) << points / per_step * 1e-9 << " GPts/s  ETA "
-                << format_seconds(per_step * (setup.steps - step)) << std::defaultfloat << "\n"
+                << format_seconds(per_step * (setup.steps - step)) << std::defaultfloat
+                << (halo ? "  halos by " + halo_transport : std::string()) << "\n"
                 << std::flush;
     }
   }
@@ -371,6 +379,7 @@ int run(const mpi::World& world, int argc, char** argv) {
   const double per_step = world.max(timed_steps > 0 ? kernel_seconds / timed_steps : 0);
   const double halo_per_step = world.max(timed_steps > 0 ? sim.halo_seconds() / timed_steps : 0);
   const double bytes = world.sum(sim.bytes_per_step());
+  const double world_max_bytes = world.max(double(model_bytes_read)), world_total_bytes = world.sum(double(model_bytes_read));
   if (!root) return 0;
   io::RunFacts facts;
   facts.device = compat::device_name<Exec>();
@@ -396,9 +405,11 @@ int run(const mpi::World& world, int argc, char** argv) {
   facts.ranks = world.size();
   facts.tuning = tuning_state;
   facts.launch = tuning::describe(setup.launch);
-  facts.decomposition = std::to_string(grid.py()) + "x" + std::to_string(grid.pz());
+  facts.decomposition = grid.decomposition().text();
   facts.mpi_library = mpi::World::library();
-  facts.halo_buffers = halo_buffers;
+  facts.halo_transport = halo_transport;
+  facts.model_bytes_read_max = world_max_bytes;
+  facts.model_bytes_read_total = world_total_bytes;
   facts.halo_seconds_per_step = halo_per_step;
   const std::string report = (dir / "run.json").string();
   files.push_back(report);
@@ -409,7 +420,9 @@ int run(const mpi::World& world, int argc, char** argv) {
             << " GPts/s, " << facts.bytes_per_point << " B/point -> " << facts.step_gb_per_s
             << " GB/s = " << (copy > 0 ? 100 * facts.step_gb_per_s / copy : 0) << "% of this run's copy (" << copy
             << " GB/s)";
-  if (halo) std::cout << ", halos " << halo_per_step * 1e3 << " ms/step on the slowest rank";
+  if (halo)
+    std::cout << ", halos by " << halo_transport << ": " << halo_per_step * 1e3
+              << " ms/step of host time on the slowest rank";
   std::cout << "\nwrote:\n";
   for (const auto& f : files) std::cout << "  " << f << "\n";
   return 0;

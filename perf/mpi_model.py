@@ -1,48 +1,72 @@
 #!/usr/bin/env python3
-"""Scaling model of seis-wave's MPI decomposition to many GPUs (perf/NOTES.md entry 19, README).
+"""Scaling model of seis-wave's domain decomposition to thousands of GPUs (docs/multi-gpu.md, perf/NOTES.md).
 
-A rank holds nx x ly x lz points (x whole, y and z split). Each step it computes its points at the measured
-single-GPU rate, and moves the R planes of its four shared faces out and in: packing and unpacking on the GPU,
-optionally staging through the host (PCIe, each way), and the network. The core of the part is updated while the
-halos travel; the face layers after. Inputs are named below with their sources; change them on the command line.
+A rank holds nx/px x ny/py x nz/pz points of an N^3 grid. Each step it updates them at the one-GPU rate measured on
+the H100 (512^3, R = 4, unified: 0.941 ms, perf/NOTES.md 95), and trades the R planes of each shared face with its
+neighbour. The core of the part is updated while the halos travel; the face layers after, at a lower rate (their
+tiles re-read R planes of the core: --layer-cost). Nodes hold G GPUs as a gx x gy x gz block of the rank grid:
+faces inside a node travel GPU to GPU over NVLink (CUDA IPC writes, the direct transport), faces between nodes over
+the network (GPU-aware MPI: GPUDirect RDMA at the NIC's rate), or, host-staged, through PCIe twice as well. The
+slowest rank, an interior one, sets the pace: its sends leave through one NIC and one NVLink fabric, each a queue.
 """
 import argparse
 
 
-def step_time(n, py, pz, radius, ps_per_point, net_gbs, pcie_gbs, staged):
-    nx, ly, lz = n, n / py, n / pz
-    points = nx * ly * lz
-    compute = points * ps_per_point * 1e-12
-    faces = 2 * radius * nx * (lz * (py > 1) + ly * (pz > 1))  # points in the face layers (interior rank)
-    halo_bytes = 4 * faces  # sent (and as many received) per step
-    transfer = halo_bytes / (net_gbs * 1e9)
+def parts(text):
+    return [int(v) for v in text.split("x")]
+
+
+def step_time(n, p, node, a, staged):
+    local = [n / p[0], n / p[1], n / p[2]]
+    points = local[0] * local[1] * local[2]
+    compute = points * a.ps_per_point * 1e-12
+    nvlink = network = 0.0  # bytes sent per step through each path
+    layer_points = 0.0
+    for axis in range(3):
+        if p[axis] == 1:
+            continue
+        face = 4.0 * a.radius * points / local[axis]  # bytes of one face's R planes
+        layer_points += 2 * a.radius * points / local[axis]
+        inside = node[axis] > 1  # an interior rank has one neighbour in its node along this axis, or none
+        nvlink += face * (1 if inside else 0)
+        network += face * (1 if inside else 2)
+    transfer = max(nvlink / (a.nvlink * 1e9), network / (a.net * 1e9))
     if staged:
-        transfer += 2 * halo_bytes / (pcie_gbs * 1e9)  # device -> host before, host -> device after
-    core = compute * (1 - faces / points)
-    step = max(core, transfer) + compute * faces / points
-    return step, compute, halo_bytes, transfer
+        transfer += 2 * (nvlink + network) / (a.pcie * 1e9)  # device -> host before, host -> device after
+    core = compute * (1 - layer_points / points)
+    step = max(core, transfer) + compute * layer_points / points * a.layer_cost
+    return step, compute, nvlink + network
 
 
 def main():
-    p = argparse.ArgumentParser(description=__doc__)
-    # 9.867 ms per step for 1024^3 on the H100 (seven-domain, R = 4, README's table): 9.19 ps per point.
-    p.add_argument("--ps-per-point", type=float, default=9.867e-3 / 1024**3 * 1e12)
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--ps-per-point", type=float, default=0.941e-3 / 512**3 * 1e12,
+                   help="one GPU's time per point and step (H100 512^3 R = 4 unified: 7.0 ps)")
     p.add_argument("--radius", type=int, default=4)
-    p.add_argument("--net", type=float, default=50.0, help="GB/s per GPU and direction (NDR InfiniBand, 400 Gb/s)")
-    p.add_argument("--pcie", type=float, default=25.0, help="GB/s host <-> device per GPU (PCIe 5 x16, achieved)")
+    p.add_argument("--nvlink", type=float, default=367.0,
+                   help="GB/s GPU to GPU inside a node (CUDA IPC copy of a 16.8 MB halo between two H100s)")
+    p.add_argument("--net", type=float, default=50.0, help="GB/s per GPU and direction between nodes (NDR, 400 Gb/s)")
+    p.add_argument("--pcie", type=float, default=25.0, help="GB/s host <-> device per GPU (staged transport)")
+    p.add_argument("--layer-cost", type=float, default=2.0,
+                   help="face layers' time per point against the core's (thin launches re-read R planes)")
+    p.add_argument("--gpus-per-node", default="2x2x2", help="a node's block of the rank grid, GXxGYxGZ")
     a = p.parse_args()
-    print(f"inputs: {a.ps_per_point:.2f} ps/point (H100, 1024^3), R = {a.radius}, network {a.net} GB/s per GPU, "
-          f"PCIe {a.pcie} GB/s")
-    print("| grid | GPUs (y x z) | points/GPU | compute ms | halo MB/step/GPU | GPU-aware: step ms, eff | "
+    g = parts(a.gpus_per_node)
+    print(f"inputs: {a.ps_per_point:.2f} ps/point, R = {a.radius}, NVLink {a.nvlink} GB/s, network {a.net} GB/s "
+          f"per GPU, PCIe {a.pcie} GB/s, face layers x{a.layer_cost}, nodes of {a.gpus_per_node} GPUs")
+    print("| grid | GPUs (x y z) | points/GPU | compute ms | halo MB/step/GPU | direct + GPU-aware: step ms, eff | "
           "host-staged: step ms, eff |")
     print("|---|---|---|---|---|---|---|")
-    cases = [(1024, 2, 1), (1024, 2, 2), (2048, 4, 4), (2048, 8, 8), (4000, 20, 25), (4000, 25, 40), (4000, 40, 50)]
-    for n, py, pz in cases:
-        aware, compute, halo, _ = step_time(n, py, pz, a.radius, a.ps_per_point, a.net, a.pcie, False)
-        staged, *_ = step_time(n, py, pz, a.radius, a.ps_per_point, a.net, a.pcie, True)
-        gpus = py * pz
-        print(f"| {n}^3 | {gpus} ({py}x{pz}) | {n**3 / gpus / 1e6:.0f}e6 | {compute * 1e3:.2f} | {halo / 1e6:.1f} | "
-              f"{aware * 1e3:.2f}, {compute / aware:.0%} | {staged * 1e3:.2f}, {compute / staged:.0%} |")
+    cases = [(1024, "1x2x1"), (1024, "1x2x2"), (2048, "2x2x2"), (2048, "4x4x4"), (4000, "1x25x40"),
+             (4000, "10x10x10"), (4000, "8x16x16"), (8000, "16x16x16")]
+    for n, text in cases:
+        d = parts(text)
+        node = [min(g[i], d[i]) for i in range(3)]
+        gpus = d[0] * d[1] * d[2]
+        direct, compute, halo = step_time(n, d, node, a, False)
+        staged, *_ = step_time(n, d, node, a, True)
+        print(f"| {n}^3 | {gpus} ({text}) | {n**3 / gpus / 1e6:.0f}e6 | {compute * 1e3:.2f} | {halo / 1e6:.1f} | "
+              f"{direct * 1e3:.2f}, {compute / direct:.0%} | {staged * 1e3:.2f}, {compute / staged:.0%} |")
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 // MPI, so that every backend's tests can check that a split run is bitwise the undecomposed one.
 #include <array>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "seis/core/error.hpp"
@@ -14,12 +15,13 @@ class LocalExchange : public wave::HaloExchange {
  public:
   std::array<LocalExchange*, wave::face_count> peer{};  // the part beyond each face
 
+  std::string transport() const override { return "local"; }
   void start(const std::array<float*, wave::face_count>& send, const std::array<float*, wave::face_count>& receive,
              const std::array<std::size_t, wave::face_count>& count) override {
     receive_ = receive;
     count_ = count;
     for (int f = 0; f < wave::face_count; ++f)
-      if (count[f] > 0) peer[f]->inbox_[f ^ 1].assign(send[f], send[f] + count[f]);  // y-/y+, z-/z+ pairs
+      if (count[f] > 0) peer[f]->inbox_[f ^ 1].assign(send[f], send[f] + count[f]);  // x-/x+, y-/y+, z-/z+
   }
   void finish() override {
     for (int f = 0; f < wave::face_count; ++f) {
@@ -37,24 +39,29 @@ class LocalExchange : public wave::HaloExchange {
   std::array<std::vector<float>, wave::face_count> inbox_;
 };
 
-// A py x pz decomposition of a setup, stepped in lockstep.
+// A decomposition of a setup over x, y and z, its parts stepped in lockstep (x fastest, as MPI ranks).
 template <class Exec>
 struct SplitRun {
-  int py, pz;
+  wave::Decomposition d;
   std::vector<std::unique_ptr<LocalExchange>> exchange;
   std::vector<std::unique_ptr<wave::Simulation<Exec>>> part;
 
-  SplitRun(const wave::Setup& s, int py_, int pz_) : py(py_), pz(pz_) {
-    for (int p = 0; p < py * pz; ++p) exchange.push_back(std::make_unique<LocalExchange>());
-    for (int cz = 0; cz < pz; ++cz)
-      for (int cy = 0; cy < py; ++cy) {
-        LocalExchange& e = *exchange[std::size_t(cz * py + cy)];
-        if (cy > 0) e.peer[wave::face_y_low] = exchange[std::size_t(cz * py + cy - 1)].get();
-        if (cy < py - 1) e.peer[wave::face_y_high] = exchange[std::size_t(cz * py + cy + 1)].get();
-        if (cz > 0) e.peer[wave::face_z_low] = exchange[std::size_t((cz - 1) * py + cy)].get();
-        if (cz < pz - 1) e.peer[wave::face_z_high] = exchange[std::size_t((cz + 1) * py + cy)].get();
-        part.push_back(std::make_unique<wave::Simulation<Exec>>(s, wave::split_grid(s, py, pz, cy, cz), &e));
-      }
+  SplitRun(const wave::Setup& s, const wave::Decomposition& d_) : d(d_) {
+    const int* n = d.parts;
+    const auto index = [n](int cx, int cy, int cz) { return std::size_t((cz * n[1] + cy) * n[0] + cx); };
+    for (int p = 0; p < d.count(); ++p) exchange.push_back(std::make_unique<LocalExchange>());
+    for (int cz = 0; cz < n[2]; ++cz)
+      for (int cy = 0; cy < n[1]; ++cy)
+        for (int cx = 0; cx < n[0]; ++cx) {
+          LocalExchange& e = *exchange[index(cx, cy, cz)];
+          const int c[3] = {cx, cy, cz};
+          for (int f = 0; f < wave::face_count; ++f) {
+            int at[3] = {cx, cy, cz};
+            at[f / 2] += f % 2 == 0 ? -1 : 1;
+            if (at[f / 2] >= 0 && at[f / 2] < n[f / 2]) e.peer[std::size_t(f)] = exchange[index(at[0], at[1], at[2])].get();
+          }
+          part.push_back(std::make_unique<wave::Simulation<Exec>>(s, wave::split_grid(s, d, {c[0], c[1], c[2]}), &e));
+        }
   }
   void advance(int steps) {
     for (int n = 0; n < steps; ++n) {
@@ -83,7 +90,8 @@ struct SplitRun {
       for (int k = 0; k < d.size[2]; ++k)
         for (int j = 0; j < d.size[1]; ++j)
           for (int i = 0; i < d.size[0]; ++i)
-            out[(std::size_t(k + d.offset[2]) * s.ny + std::size_t(j + d.offset[1])) * s.nx + std::size_t(i)] =
+            out[(std::size_t(k + d.offset[2]) * s.ny + std::size_t(j + d.offset[1])) * s.nx +
+                std::size_t(i + d.offset[0])] =
                 mine[n++];
     }
     return out;

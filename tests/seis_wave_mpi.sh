@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# MPI end-to-end tests of seis-wave: every decomposition shape of 1, 2, 4 and 8 ranks writes a seismogram
-# byte-identical to the one-process build's (seis-wave-serial), for every strategy and radii 4 and 8 (parts
-# thinner than 2R included); a 2x2 run killed part way and restarted from its per-rank checkpoints is identical
+# MPI end-to-end tests of seis-wave: every decomposition shape of 1, 2, 4 and 8 ranks over x, y and z writes a
+# seismogram byte-identical to the one-process build's (seis-wave-serial), for every strategy, radii 4 and 8 (parts
+# thinner than 2R included) and both host transports (direct through a shared-memory window, MPI messages); a 2x2 run killed part way and restarted from its per-rank checkpoints is identical
 # too; a rank that fails (its checkpoint missing) or stalls (SIGSTOP) ends every rank with a message, never a hang.
 # usage: seis_wave_mpi.sh SEIS_WAVE SEIS_WAVE_SERIAL WORKDIR
 set -euo pipefail
@@ -23,24 +23,33 @@ same() {  # same NAME RANKS DECOMPOSITION ARGS...: the run's seismogram equals t
   passed=$((passed + 1))
 }
 
+ranks_of() { echo $(( ${1//x/*} )); }  # 2x2x1 -> 4
 for strategy in seven two unified; do
   reference=$strategy
   "$serial" "${small[@]}" --strategy $strategy --output "$work/reference-$reference" > "$work/reference-$reference.log"
-  shapes=(1x1 2x1 1x2 2x2)
-  [ $strategy != seven ] || shapes+=(4x1 1x4 8x1 1x8 2x4 4x2)
-  for shape in "${shapes[@]}"; do
-    same "$strategy-$shape" $(( ${shape%x*} * ${shape#*x} )) "$shape" "${small[@]}" --strategy $strategy
+  # PYxPZ (x whole) and PXxPYxPZ: x splits fall on 32 points, so 40 points split 32 + 8.
+  shapes=(1x1 2x1 1x2 2x2 2x1x1 2x2x2)
+  [ $strategy != seven ] || shapes+=(4x1 1x4 8x1 1x8 2x4 4x2 2x1x2)
+  for shape in "${shapes[@]}"; do  # the default transport: direct (an MPI shared-memory window) on one node
+    same "$strategy-$shape" "$(ranks_of "$shape")" "$shape" "${small[@]}" --strategy $strategy
+  done
+  for shape in 2x1 2x2x1; do  # MPI messages
+    same "$strategy-$shape-mpi" "$(ranks_of "$shape")" "$shape" "${small[@]}" --strategy $strategy --halo-transport mpi
   done
 done
 reference=r8
 "$serial" "${small[@]}" --radius 8 --output "$work/reference-r8" > "$work/reference-r8.log"
-for shape in 2x2 1x4; do  # 1x4: parts of 8 or 9 planes along z at R = 8, face layers and no core
-  same "r8-$shape" 4 $shape "${small[@]}" --radius 8
+# 1x4: parts of 8 or 9 planes along z at R = 8, face layers and no core; 2x1x1: an x part of 8 = R points.
+for shape in 2x2 1x4 2x1x1 2x2x1; do
+  same "r8-$shape" "$(ranks_of "$shape")" $shape "${small[@]}" --radius 8
+  same "r8-$shape-mpi" "$(ranks_of "$shape")" $shape "${small[@]}" --radius 8 --halo-transport mpi
 done
 echo "bitwise: $passed runs of 1 to 8 ranks identical to the one-process seismogram"
 
-grep -q '"halo_buffers": "host memory"' "$work/seven-2x2/run.json"
-grep -q '"parts_y_by_z": "2x4"' "$work/seven-2x4/run.json"
+grep -q '"halo_transport": "mpi-shared-memory"' "$work/seven-2x2/run.json"
+grep -q '"halo_transport": "mpi"' "$work/seven-2x1-mpi/run.json"
+grep -q '"parts_x_by_y_by_z": "1x2x4"' "$work/seven-2x4/run.json"
+grep -q '"parts_x_by_y_by_z": "2x2x2"' "$work/seven-2x2x2/run.json"
 
 # Restart: SIGTERM to mpirun (it ends every rank) once all four ranks hold two checkpoints, then --restart.
 long=(--grid 64x60x50 --spacing 20 --model layered --duration 4.0 --f0 12 --ndamp 8 --quiet --decomposition 2x2
@@ -100,6 +109,8 @@ expect_failure "rank 1: --restart: no checkpoint at $work/cut-short/checkpoint.r
 expect_failure "belongs to another run" 4 "${long[@]/2x2/4x1}" --output "$work/killed" --restart
 expect_failure "has 6 parts, the run has 4 MPI ranks" 4 "${long[@]/2x2/3x2}" --output "$work/x"
 expect_failure "fewer than the stencil radius" 8 "${small[@]}" --radius 8 --decomposition 8x1 --output "$work/x"
+expect_failure "fewer than 3 parts (at most 2 parts along x)" 3 "${small[@]}" --decomposition 3x1x1 --output "$work/x"
+expect_failure "halo transport 'nvlink' is not one of" 2 "${small[@]}" --halo-transport nvlink --output "$work/x"
 echo "failures: checkpoints missing or of no common step, another decomposition's and bad decompositions end every rank"
 
 # A stalled rank: the others give up after --mpi-timeout and end the run.

@@ -223,38 +223,50 @@ TEST(TEST_CATEGORY, WaveRestartIsBitwise) {
   EXPECT_EQ(0, std::memcmp(u.data(), v.data(), u.size() * sizeof(float)));
 }
 
-// A grid split over y and z, its parts stepped with halo exchanges, gives bitwise the undecomposed run's wavefield
-// and traces: every strategy, radii 1, 4 and 8, a source and a receiver straddling part boundaries, parts with
-// neighbours on both sides, and parts thinner than 2R (no core: face layers only).
+// A grid split over x, y and z, its parts stepped with halo exchanges, gives bitwise the undecomposed run's
+// wavefield and traces: every strategy, radii 1, 4 and 8, a source and a receiver straddling part boundaries,
+// parts with neighbours on both sides, and parts thinner than 2R (no core: face layers only).
 TEST(TEST_CATEGORY, WavePartsMatchWhole) {
+  using seis::wave::Decomposition;
   std::mt19937 rng(seis::test::test_seed());
-  for (int radius : {1, 4, 8}) {
-    auto setup = agreement_setup(radius, rng);
-    setup.steps = 24;
-    setup.sources.push_back({100.5, 95.0, 115.0});     // grid (10.05, 9.5, 11.5): y 9|10, z 11|12
-    setup.receivers.push_back({150.0, 195.0, 117.0});  // y 19|20
-    for (Strategy strategy : seis::wave::all_strategies) {
-      setup.strategy = strategy;
-      Simulation<Exec> whole(setup);
-      whole.advance(setup.steps);
-      const auto u = whole.wavefield();
-      const auto traces = whole.traces();
-      for (auto [py, pz] : {std::pair{2, 1}, std::pair{1, 2}, std::pair{3, 2}}) {
-        seis::test::SplitRun<Exec> split(setup, py, pz);
-        split.advance(setup.steps);
-        const auto v = split.wavefield();
-        const auto t = split.traces();
-        std::size_t differ = 0, first = 0;
-        for (std::size_t p = 0; p < u.size(); ++p)
-          if (std::memcmp(&u[p], &v[p], sizeof(float)) != 0 && differ++ == 0) first = p;
-        EXPECT_EQ(differ, 0u) << "R=" << radius << " " << seis::wave::to_string(strategy) << " " << py << "x" << pz
-                              << ": first differing point " << first << " (" << u[first] << " vs " << v[first] << ")";
-        ASSERT_EQ(t.size(), traces.size());
-        EXPECT_EQ(0, std::memcmp(t.data(), traces.data(), t.size() * sizeof(float)))
-            << "R=" << radius << " " << seis::wave::to_string(strategy) << " " << py << "x" << pz << ": traces";
+  // nx = 37: splits over y and z; nx = 72: x splits too, on 32-point granules (32 + 32 + 8: the last part holds R
+  // planes at R = 8, thinner than 2R).
+  const std::pair<int, std::vector<Decomposition>> cases[] = {
+      {37, {Decomposition{{1, 2, 1}}, Decomposition{{1, 1, 2}}, Decomposition{{1, 3, 2}}}},
+      {72, {Decomposition{{2, 1, 1}}, Decomposition{{3, 1, 1}}, Decomposition{{3, 2, 2}}}}};
+  for (const auto& [nx, decompositions] : cases)
+    for (int radius : {1, 4, 8}) {
+      auto setup = agreement_setup(radius, rng, nx);
+      setup.steps = 24;
+      setup.sources.push_back({100.5, 95.0, 115.0});     // grid (10.05, 9.5, 11.5): y 9|10, z 11|12
+      setup.receivers.push_back({150.0, 195.0, 117.0});  // y 19|20
+      if (nx > 64) {
+        setup.sources.push_back({315.0, 100.0, 100.0});  // x 31|32
+        setup.receivers.push_back({318.0, 150.0, 60.0});
+      }
+      for (Strategy strategy : seis::wave::all_strategies) {
+        setup.strategy = strategy;
+        Simulation<Exec> whole(setup);
+        whole.advance(setup.steps);
+        const auto u = whole.wavefield();
+        const auto traces = whole.traces();
+        for (const Decomposition& d : decompositions) {
+          seis::test::SplitRun<Exec> split(setup, d);
+          split.advance(setup.steps);
+          const auto v = split.wavefield();
+          const auto t = split.traces();
+          std::size_t differ = 0, first = 0;
+          for (std::size_t p = 0; p < u.size(); ++p)
+            if (std::memcmp(&u[p], &v[p], sizeof(float)) != 0 && differ++ == 0) first = p;
+          EXPECT_EQ(differ, 0u) << "R=" << radius << " " << seis::wave::to_string(strategy) << " " << d.text()
+                                << ": first differing point " << first << " (" << u[first] << " vs " << v[first]
+                                << ")";
+          ASSERT_EQ(t.size(), traces.size());
+          EXPECT_EQ(0, std::memcmp(t.data(), traces.data(), t.size() * sizeof(float)))
+              << "R=" << radius << " " << seis::wave::to_string(strategy) << " " << d.text() << ": traces";
+        }
       }
     }
-  }
 }
 
 // The PML absorbs: once the wavefront has left the inner region, the scheme's energy there is below 1e-3 of its

@@ -96,7 +96,7 @@ TEST(WaveSetup, RefusesThreeAndAHalfDOutsideItsStrategy) {
   EXPECT_NE(refusal(s).find("unified strategy only, not 'seven'"), std::string::npos) << refusal(s);
   s.strategy = seis::wave::Strategy::unified;
   try {
-    seis::wave::validate(s, seis::wave::split_grid(s, 2, 1, 0, 0), std::size_t(1) << 40);
+    seis::wave::validate(s, seis::wave::split_grid(s, seis::wave::Decomposition{{1, 2, 1}}, {0, 0, 0}), std::size_t(1) << 40);
     ADD_FAILURE() << "a part of the grid was accepted";
   } catch (const InvalidArgument& e) {
     EXPECT_NE(std::string(e.what()).find("without a decomposition"), std::string::npos) << e.what();

@@ -148,6 +148,19 @@ class Instances {
 #endif
 };
 
+// The vendor runtime's stream of an instance (cudaStream_t, hipStream_t) for host-only code that orders work on it
+// (the halo transports of seis/mpi); null on host backends.
+template <class ExecSpace>
+void* native_stream(const ExecSpace& exec) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) return static_cast<void*>(exec.cuda_stream());
+#elif defined(KOKKOS_ENABLE_HIP)
+  if constexpr (std::is_same_v<ExecSpace, HIP>) return static_cast<void*>(exec.hip_stream());
+#endif
+  (void)exec;
+  return nullptr;
+}
+
 // The device's name (GPUs) or the host's processor and thread count.
 std::string host_processor_name();
 // OpenMP threads pinned one per place (Kokkos warns without it) unless the environment says otherwise; call

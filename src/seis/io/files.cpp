@@ -176,16 +176,33 @@ wave::State read_checkpoint(const std::string& path, const std::string& fingerpr
 }
 
 std::vector<float> read_velocity_raw(const std::string& path, int nx, int ny, int nz) {
+  wave::Setup s;
+  s.nx = nx, s.ny = ny, s.nz = nz;
+  return read_velocity_raw(path, wave::whole_grid(s));
+}
+
+std::vector<float> read_velocity_raw(const std::string& path, const wave::Subdomain& part, std::size_t* bytes_read) {
+  const int nx = part.global[0], ny = part.global[1], nz = part.global[2];
   std::error_code error;
   const auto size = std::filesystem::file_size(path, error);
   require(!error, "velocity model ", path, ": cannot be read (", error.message(), ")");
   const std::size_t needed = std::size_t(nx) * ny * nz * sizeof(float);
   require(size == needed, "velocity model ", path, ": ", size, " bytes, the ", nx, "x", ny, "x", nz, " grid needs ",
           needed, " (float32, x fastest)");
-  std::vector<float> velocity(std::size_t(nx) * ny * nz);
+  // The part's rows, each read from its offset in the file.
+  const int* o = part.offset;
+  const int* n = part.size;
+  std::vector<float> velocity(part.points());
   std::ifstream in(path, std::ios::binary);
-  in.read(reinterpret_cast<char*>(velocity.data()), std::streamsize(needed));
-  require(in.good(), "velocity model ", path, ": read failed");
+  for (int k = 0; k < n[2]; ++k)
+    for (int j = 0; j < n[1]; ++j) {
+      const std::size_t row = (std::size_t(k + o[2]) * ny + std::size_t(j + o[1])) * nx + std::size_t(o[0]);
+      in.seekg(std::streamoff(row * sizeof(float)));
+      in.read(reinterpret_cast<char*>(velocity.data() + (std::size_t(k) * n[1] + std::size_t(j)) * n[0]),
+              std::streamsize(std::size_t(n[0]) * sizeof(float)));
+      require(in.good(), "velocity model ", path, ": read failed at byte ", row * sizeof(float));
+    }
+  if (bytes_read != nullptr) *bytes_read = velocity.size() * sizeof(float);
   return velocity;
 }
 

@@ -15,9 +15,15 @@ void write_seismogram(const std::string& path, const std::vector<float>& traces,
                       const std::vector<wave::Point>& receivers, const wave::Point& source);
 
 // Velocity from SEG-Y: nx * ny traces (x fastest) of nz samples each; from raw float32: nx * ny * nz values, x
-// fastest. Missing and short files are refused, naming the path, the size found and the size needed.
+// fastest. Missing and short files are refused, naming the path, the size found and the size needed. With a part,
+// only its values are read (its traces' sample ranges, its rows' spans), x fastest; `bytes_read` (if given) gets
+// the bytes of samples read.
 std::vector<float> read_velocity_segy(const std::string& path, int nx, int ny, int nz);
 std::vector<float> read_velocity_raw(const std::string& path, int nx, int ny, int nz);
+std::vector<float> read_velocity_segy(const std::string& path, const wave::Subdomain& part,
+                                      std::size_t* bytes_read = nullptr);
+std::vector<float> read_velocity_raw(const std::string& path, const wave::Subdomain& part,
+                                     std::size_t* bytes_read = nullptr);
 
 // A seismic picture: values mapped by a blue-white-red scale symmetric about zero and clipped at the `percentile`
 // of |value| (so that weak events show beside the direct wave), each value drawn as a block of `width` x `height`

@@ -81,7 +81,13 @@ void add_options(CLI::App& app, RunConfig& c) {
   app.add_option("--progress-seconds", c.progress_seconds, "seconds between progress lines")->capture_default_str();
   app.add_flag("--quiet", c.quiet, "no progress lines");
   app.add_option("--decomposition", c.decomposition,
-                 "MPI builds: ranks PYxPZ over y and z (default: MPI_Dims_create's choice)");
+                 "MPI builds: ranks PXxPYxPZ over x, y and z, or PYxPZ (x whole); default: MPI_Dims_create's "
+                 "choice over y and z");
+  app.add_option("--halo-transport", c.halo_transport,
+                 "MPI builds: auto | direct (neighbours' memory mapped: CUDA/HIP IPC, or MPI shared memory on host "
+                 "backends; one node) | mpi (messages; device memory only with GPU-aware MPI) | staged (through "
+                 "page-locked host memory)")
+      ->capture_default_str();
   app.add_option("--mpi-timeout", c.mpi_timeout, "MPI builds: seconds a rank waits for a halo before failing")
       ->capture_default_str();
   app.add_flag("--benchmark", c.benchmark, "write only the seismogram and run.json (no final snapshot or slices)");

@@ -53,10 +53,12 @@ void write_run_report(const std::string& path, const RunConfig& c, const wave::S
         {"percent_of_copy", f.copy_gb_per_s > 0 ? 100.0 * f.step_gb_per_s / f.copy_gb_per_s : 0.0}}},
       {"decomposition",
        {{"ranks", f.ranks},
-        {"parts_y_by_z", f.decomposition},
+        {"parts_x_by_y_by_z", f.decomposition},
         {"mpi_library", f.mpi_library},
-        {"halo_buffers", f.halo_buffers},
-        {"halo_seconds_per_step", f.halo_seconds_per_step}}},
+        {"halo_transport", f.halo_transport},
+        {"halo_seconds_per_step", f.halo_seconds_per_step},
+        {"model_bytes_read_max_rank", f.model_bytes_read_max},
+        {"model_bytes_read_total", f.model_bytes_read_total}}},
       {"files", f.files}};
   std::ofstream(path) << report.dump(2) << "\n";
 }

@@ -21,11 +21,14 @@ struct RunFacts {
   // "" (the kernel's defaults or --tile/--nw), "tuned" (this run's --tune) or "cached" (an earlier --tune's winner),
   // and the launch options used.
   std::string tuning, launch;
-  // Domain decomposition: ranks (1 without MPI), parts over y and z, the MPI library, where halos travel from,
-  // and the slowest rank's seconds per step spent on halos (packing, staging, waiting).
+  // Domain decomposition: ranks (1 without MPI), parts over x, y and z, the MPI library, the halo transport
+  // (seis::wave::HaloExchange::transport()), and the slowest rank's host seconds per step spent on halos
+  // (packing, staging, waiting).
   int ranks = 1;
-  std::string decomposition = "1x1", mpi_library = "none", halo_buffers = "none";
+  std::string decomposition = "1x1x1", mpi_library = "none", halo_transport = "none";
   double halo_seconds_per_step = 0;
+  // Bytes of the velocity model file read: by the rank that read most, and by all (each rank reads its part).
+  double model_bytes_read_max = 0, model_bytes_read_total = 0;
   std::vector<std::string> files;
 };
 

@@ -86,6 +86,13 @@ void write_seismogram(const std::string& path, const std::vector<float>& traces,
 }
 
 std::vector<float> read_velocity_segy(const std::string& path, int nx, int ny, int nz) {
+  wave::Setup s;
+  s.nx = nx, s.ny = ny, s.nz = nz;
+  return read_velocity_segy(path, wave::whole_grid(s));
+}
+
+std::vector<float> read_velocity_segy(const std::string& path, const wave::Subdomain& part, std::size_t* bytes_read) {
+  const int nx = part.global[0], ny = part.global[1], nz = part.global[2];
   File file(segy_open(path.c_str(), "rb"));
   require(file != nullptr, "velocity model ", path, ": cannot be opened");
   char binary[SEGY_BINARY_HEADER_SIZE];
@@ -100,13 +107,20 @@ std::vector<float> read_velocity_segy(const std::string& path, int nx, int ny, i
   int traces = 0;
   check(segy_traces(file.get(), &traces, trace0, bytes), "counting traces", path);
   require(traces == nx * ny, "velocity model ", path, ": ", traces, " traces, the grid needs nx * ny = ", nx * ny);
-  std::vector<float> velocity(std::size_t(nx) * ny * nz), trace(static_cast<std::size_t>(nz));
-  for (int t = 0; t < traces; ++t) {
-    check(segy_readtrace(file.get(), t, trace.data(), trace0, bytes), "reading a trace", path);
-    check(segy_to_native(format, nz, trace.data()), "conversion", path);
-    const int i = t % nx, j = t / nx;
-    for (int k = 0; k < nz; ++k) velocity[(std::size_t(k) * ny + j) * nx + i] = trace[std::size_t(k)];
-  }
+  // The part's traces, each from its first to its last depth.
+  const int* o = part.offset;
+  const int* n = part.size;
+  std::vector<float> velocity(part.points()), trace(static_cast<std::size_t>(n[2]));
+  for (int j = o[1]; j < o[1] + n[1]; ++j)
+    for (int i = o[0]; i < o[0] + n[0]; ++i) {
+      check(segy_readsubtr(file.get(), j * nx + i, o[2], o[2] + n[2], 1, trace.data(), nullptr, trace0, bytes),
+            "reading a trace", path);
+      check(segy_to_native(format, n[2], trace.data()), "conversion", path);
+      for (int k = 0; k < n[2]; ++k)
+        velocity[(std::size_t(k) * n[1] + std::size_t(j - o[1])) * n[0] + std::size_t(i - o[0])] =
+            trace[std::size_t(k)];
+    }
+  if (bytes_read != nullptr) *bytes_read = velocity.size() * sizeof(float);
   return velocity;
 }
 

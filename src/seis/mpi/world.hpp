@@ -1,11 +1,14 @@
 #pragma once
-// The processes of one seis-wave run and their Cartesian grid over (y, z). Two implementations behind one header:
+// The processes of one seis-wave run and their Cartesian grid over (x, y, z). Two implementations behind one header:
 // world_mpi.cpp (Open MPI, built with SEIS_MPI=ON) and world_serial.cpp (one process), so the application has one
 // code path. Host-only: compiled by the plain C++ compiler in every build, never by a device compiler.
+#include <array>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "seis/core/error.hpp"
 #include "seis/wave/subdomain.hpp"
 
 namespace seis::mpi {
@@ -39,25 +42,48 @@ class World {
   int rank_ = 0, size_ = 1, local_rank_ = 0, local_size_ = 1;
 };
 
-// The ranks as a py x pz grid over y and z (z slowest: rank = cz * py + cy), without reordering.
+// How halos travel between ranks (--halo-transport):
+//   direct   each rank writes its planes into its neighbours' memory, mapped through the vendor runtime (CUDA or HIP
+//            IPC, GPU to GPU over NVLink or PCIe) or, on host backends, an MPI shared-memory window; every rank on
+//            one node;
+//   mpi      MPI messages; from device memory only where the library is GPU-aware;
+//   staged   MPI messages through page-locked host copies (GPU backends; host backends send their memory as is);
+//   automatic: direct where every rank shares a node and the GPUs map each other, else mpi where it can read the
+//   device's memory, else staged.
+enum class Transport { automatic, direct, mpi, staged };
+inline Transport parse_transport(const std::string& text) {
+  if (text == "auto") return Transport::automatic;
+  if (text == "direct") return Transport::direct;
+  if (text == "mpi") return Transport::mpi;
+  if (text == "staged") return Transport::staged;
+  fail("halo transport '", text, "' is not one of auto, direct, mpi, staged");
+}
+
+struct HaloOptions {
+  double timeout_seconds = 300;  // a rank waits at most this long for a neighbour, then throws naming it
+  Transport transport = Transport::automatic;
+  bool device_memory = false;  // the fields live in GPU memory
+};
+
+// The ranks as a px x py x pz grid over x, y and z (x fastest: rank = (cz * py + cy) * px + cx), without
+// reordering.
 class Cartesian {
  public:
-  // py = pz = 0: MPI_Dims_create chooses. Refuses a grid whose size is not the world's, naming both.
-  Cartesian(const World& world, int py, int pz);
+  // No decomposition: MPI_Dims_create splits y and z (x whole). Refuses a grid whose size is not the world's,
+  // naming both.
+  Cartesian(const World& world, const std::optional<wave::Decomposition>& requested);
   ~Cartesian();
-  int py() const { return py_; }
-  int pz() const { return pz_; }
-  int cy() const { return cy_; }
-  int cz() const { return cz_; }
-  // Halo transport to the grid's neighbours: non-blocking sends and receives, finish() waits at most
-  // `timeout_seconds` and then throws, naming the faces and ranks it still waits for. `device_buffers`: the
-  // transport is handed device memory (GPU-aware MPI). Null on a grid of one rank.
-  std::unique_ptr<wave::HaloExchange> halo(double timeout_seconds, bool device_buffers) const;
+  const wave::Decomposition& decomposition() const { return decomposition_; }
+  const std::array<int, 3>& coord() const { return coord_; }
+  // The halo transport to the grid's neighbours (collective: every rank calls it): null on a grid of one rank.
+  // Refuses a transport that cannot run here, naming why.
+  std::unique_ptr<wave::HaloExchange> halo(const HaloOptions& options) const;
 
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
-  int py_ = 1, pz_ = 1, cy_ = 0, cz_ = 0;
+  wave::Decomposition decomposition_;
+  std::array<int, 3> coord_{};
 };
 
 }  // namespace seis::mpi

@@ -5,25 +5,23 @@
 #endif
 
 #include <algorithm>
+#include <array>
+#include <optional>
 #include <climits>
 #include <sstream>
 #include <stdexcept>
-#include <thread>
 
 #include "seis/core/error.hpp"
+#include "seis/mpi/direct_exchange.hpp"
+#include "seis/mpi/mpi_support.hpp"
+#include "seis/mpi/peer_memory.hpp"
 #include "seis/mpi/world.hpp"
 
 namespace seis::mpi {
 
-namespace {
+using detail::check;
 
-void check(int code, const char* call) {
-  if (code == MPI_SUCCESS) return;
-  char text[MPI_MAX_ERROR_STRING];
-  int length = 0;
-  MPI_Error_string(code, text, &length);
-  throw std::runtime_error(std::string(call) + " failed: " + std::string(text, std::size_t(length)));
-}
+namespace {
 
 // MPI counts are int: large arrays go in pieces.
 template <class F>
@@ -107,14 +105,15 @@ void World::reduce_sum(std::vector<float>& data) const {
 
 namespace {
 
-// Non-blocking halo transport. A message leaves through face f and arrives at the neighbour's face f ^ 1 (y-/y+,
-// z-/z+): it is tagged with the arriving face, so the two messages between a pair of ranks never mix.
+// Non-blocking halo transport through MPI messages. A message leaves through face f and arrives at the
+// neighbour's face f ^ 1: it is tagged with the arriving face, so the messages between a pair of ranks never mix.
 class Halo : public wave::HaloExchange {
  public:
-  Halo(MPI_Comm comm, const int (&neighbour)[wave::face_count], double timeout, bool device)
-      : comm_(comm), timeout_(timeout), device_(device) {
+  Halo(MPI_Comm comm, const int (&neighbour)[wave::face_count], double timeout, bool device, std::string name)
+      : comm_(comm), timeout_(timeout), device_(device), name_(std::move(name)) {
     std::copy(neighbour, neighbour + wave::face_count, neighbour_);
   }
+  std::string transport() const override { return name_; }
   void start(const std::array<float*, wave::face_count>& send, const std::array<float*, wave::face_count>& receive,
              const std::array<std::size_t, wave::face_count>& count) override {
     requests_.clear();
@@ -136,13 +135,11 @@ class Halo : public wave::HaloExchange {
   }
 
   void finish() override {
-    const double deadline = MPI_Wtime() + timeout_;
-    int done = 0;
-    while (true) {
-      check(MPI_Testall(int(requests_.size()), requests_.data(), &done, MPI_STATUSES_IGNORE), "MPI_Testall");
-      if (done || MPI_Wtime() > deadline) break;
-      std::this_thread::yield();  // oversubscribed ranks (CI's --oversubscribe) let their neighbours run
-    }
+    const bool done = detail::wait_until(timeout_, [&] {
+      int all = 0;
+      check(MPI_Testall(int(requests_.size()), requests_.data(), &all, MPI_STATUSES_IGNORE), "MPI_Testall");
+      return all != 0;
+    });
     if (done) return;
     std::ostringstream waiting;
     for (std::size_t r = 0; r < requests_.size(); ++r) {
@@ -166,48 +163,126 @@ class Halo : public wave::HaloExchange {
   int neighbour_[wave::face_count];
   double timeout_;
   bool device_;
+  std::string name_;
   std::vector<MPI_Request> requests_;
   std::vector<int> faces_;
   long exchanges_ = 0;
 };
 
+// Every rank's reason (empty: none) that the direct transport cannot run; the first rank's that has one, on all.
+std::string first_reason(MPI_Comm comm, const std::string& mine) {
+  int rank = 0, size = 0;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  int first = mine.empty() ? size : rank;
+  check(MPI_Allreduce(MPI_IN_PLACE, &first, 1, MPI_INT, MPI_MIN, comm), "MPI_Allreduce");
+  if (first == size) return "";
+  std::string text = rank == first ? "rank " + std::to_string(rank) + ": " + mine : std::string();
+  int length = int(text.size());
+  check(MPI_Bcast(&length, 1, MPI_INT, first, comm), "MPI_Bcast");
+  text.resize(std::size_t(length));
+  check(MPI_Bcast(text.data(), length, MPI_CHAR, first, comm), "MPI_Bcast");
+  return text;
+}
+
 }  // namespace
 
 struct Cartesian::Impl {
-  MPI_Comm comm = MPI_COMM_NULL;
-  int neighbour[wave::face_count] = {MPI_PROC_NULL, MPI_PROC_NULL, MPI_PROC_NULL, MPI_PROC_NULL};
+  MPI_Comm comm = MPI_COMM_NULL, node = MPI_COMM_NULL;
+  int neighbour[wave::face_count] = {MPI_PROC_NULL, MPI_PROC_NULL, MPI_PROC_NULL,
+                                     MPI_PROC_NULL, MPI_PROC_NULL, MPI_PROC_NULL};
   ~Impl() {
     int finalized = 0;
     MPI_Finalized(&finalized);
-    if (comm != MPI_COMM_NULL && !finalized) MPI_Comm_free(&comm);
+    if (finalized) return;
+    if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
+    if (node != MPI_COMM_NULL) MPI_Comm_free(&node);
   }
 };
 
-Cartesian::Cartesian(const World& world, int py, int pz) : impl_(std::make_unique<Impl>()) {
-  int dims[2] = {pz, py};  // z slowest
-  if (py == 0 && pz == 0) {
-    check(MPI_Dims_create(world.size(), 2, dims), "MPI_Dims_create");
-  } else {
-    require(py >= 1 && pz >= 1 && py * pz == world.size(), "decomposition ", py, "x", pz, " has ", py * pz,
+Cartesian::Cartesian(const World& world, const std::optional<wave::Decomposition>& requested)
+    : impl_(std::make_unique<Impl>()) {
+  int dims[3] = {1, 0, 0};  // z slowest; by default x whole and y, z chosen
+  if (requested) {
+    require(requested->count() == world.size(), "decomposition ", requested->text(), " has ", requested->count(),
             " parts, the run has ", world.size(), " MPI ranks");
+    dims[0] = requested->parts[2], dims[1] = requested->parts[1], dims[2] = requested->parts[0];
+  } else {
+    int yz[2] = {0, 0};
+    check(MPI_Dims_create(world.size(), 2, yz), "MPI_Dims_create");
+    dims[0] = yz[0], dims[1] = yz[1], dims[2] = 1;
   }
-  const int periodic[2] = {0, 0};
-  check(MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periodic, 0, &impl_->comm), "MPI_Cart_create");
+  const int periodic[3] = {0, 0, 0};
+  check(MPI_Cart_create(MPI_COMM_WORLD, 3, dims, periodic, 0, &impl_->comm), "MPI_Cart_create");
   MPI_Comm_set_errhandler(impl_->comm, MPI_ERRORS_RETURN);
-  int coords[2] = {0, 0};
-  check(MPI_Cart_coords(impl_->comm, world.rank(), 2, coords), "MPI_Cart_coords");
-  pz_ = dims[0], py_ = dims[1], cz_ = coords[0], cy_ = coords[1];
-  check(MPI_Cart_shift(impl_->comm, 1, 1, &impl_->neighbour[wave::face_y_low], &impl_->neighbour[wave::face_y_high]),
-        "MPI_Cart_shift");
-  check(MPI_Cart_shift(impl_->comm, 0, 1, &impl_->neighbour[wave::face_z_low], &impl_->neighbour[wave::face_z_high]),
-        "MPI_Cart_shift");
+  int coords[3] = {0, 0, 0};
+  check(MPI_Cart_coords(impl_->comm, world.rank(), 3, coords), "MPI_Cart_coords");
+  for (int a = 0; a < 3; ++a) {
+    decomposition_.parts[a] = dims[2 - a];
+    coord_[std::size_t(a)] = coords[2 - a];
+    check(MPI_Cart_shift(impl_->comm, 2 - a, 1, &impl_->neighbour[2 * a], &impl_->neighbour[2 * a + 1]),
+          "MPI_Cart_shift");
+  }
+  check(MPI_Comm_split_type(impl_->comm, MPI_COMM_TYPE_SHARED, world.rank(), MPI_INFO_NULL, &impl_->node),
+        "MPI_Comm_split_type");
 }
 
 Cartesian::~Cartesian() = default;
 
-std::unique_ptr<wave::HaloExchange> Cartesian::halo(double timeout_seconds, bool device_buffers) const {
-  if (py_ * pz_ == 1) return nullptr;
-  return std::make_unique<Halo>(impl_->comm, impl_->neighbour, timeout_seconds, device_buffers);
+std::unique_ptr<wave::HaloExchange> Cartesian::halo(const HaloOptions& o) const {
+  if (decomposition_.count() == 1) return nullptr;
+  MPI_Comm comm = impl_->comm;
+  const int* neighbour = impl_->neighbour;
+  int size = 0, node_size = 0;
+  MPI_Comm_size(comm, &size);
+  MPI_Comm_size(impl_->node, &node_size);
+
+  // Can every rank map its neighbours' memory? All on one node, and on GPUs each neighbour's GPU reachable.
+  std::string why_not;
+  if (node_size != size) why_not = "the ranks span several nodes (" + std::to_string(node_size) + " of " +
+                                   std::to_string(size) + " on this one); direct needs one node";
+  if (why_not.empty() && o.device_memory) {
+    const std::string mine = gpu_identity();
+    if (mine.empty()) why_not = gpu_unreachable("");
+    std::vector<MPI_Request> requests;
+    char theirs[wave::face_count][64] = {};
+    char own[64] = {};
+    mine.copy(own, sizeof own - 1);
+    for (int f = 0; f < wave::face_count; ++f) {
+      if (neighbour[f] == MPI_PROC_NULL) continue;
+      requests.resize(requests.size() + 2);
+      check(MPI_Isend(own, 64, MPI_CHAR, neighbour[f], 200 + (f ^ 1), comm, &requests[requests.size() - 2]),
+            "MPI_Isend");
+      check(MPI_Irecv(theirs[f], 64, MPI_CHAR, neighbour[f], 200 + f, comm, &requests.back()), "MPI_Irecv");
+    }
+    check(MPI_Waitall(int(requests.size()), requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+    for (int f = 0; f < wave::face_count && why_not.empty(); ++f)
+      if (neighbour[f] != MPI_PROC_NULL) why_not = gpu_unreachable(theirs[f]);
+  }
+  why_not = first_reason(comm, why_not);
+
+  const bool gpu_aware = o.device_memory && World::gpu_aware();
+  Transport t = o.transport;
+  if (t == Transport::automatic)
+    t = why_not.empty() ? Transport::direct : !o.device_memory || gpu_aware ? Transport::mpi : Transport::staged;
+  if (t == Transport::direct) {
+    require(why_not.empty(), "--halo-transport direct cannot run: ", why_not);
+    int node_rank[wave::face_count];
+    MPI_Group cart_group, node_group;
+    MPI_Comm_group(comm, &cart_group);
+    MPI_Comm_group(impl_->node, &node_group);
+    MPI_Group_translate_ranks(cart_group, wave::face_count, neighbour, node_group, node_rank);
+    MPI_Group_free(&cart_group);
+    MPI_Group_free(&node_group);
+    auto memory = o.device_memory ? make_gpu_peer_memory() : make_shared_window_memory(impl_->node);
+    return make_direct_exchange(comm, impl_->neighbour, node_rank, o.timeout_seconds, std::move(memory));
+  }
+  if (t == Transport::mpi && o.device_memory)
+    require(gpu_aware, "--halo-transport mpi: ", World::library(),
+            " cannot read GPU memory (it is not CUDA-aware); use direct (one node) or staged");
+  const bool device = t == Transport::mpi && o.device_memory;
+  const std::string name = device ? "gpu-aware-mpi" : o.device_memory ? "staged-mpi" : "mpi";
+  return std::make_unique<Halo>(comm, impl_->neighbour, o.timeout_seconds, device, name);
 }
 
 }  // namespace seis::mpi

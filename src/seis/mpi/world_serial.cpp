@@ -21,11 +21,11 @@ void World::reduce_sum(std::vector<float>&) const {}
 
 struct Cartesian::Impl {};
 
-Cartesian::Cartesian(const World&, int py, int pz) {
-  require(py <= 1 && pz <= 1, "decomposition ", py, "x", pz,
-          " needs as many MPI ranks: this seis-wave is built without MPI (cmake -DSEIS_MPI=ON, README)");
+Cartesian::Cartesian(const World&, const std::optional<wave::Decomposition>& requested) {
+  require(!requested || requested->count() == 1, "decomposition ", requested ? requested->text() : "",
+          " needs as many MPI ranks: this seis-wave is built without MPI (cmake -DSEIS_MPI=ON, docs/multi-gpu.md)");
 }
 Cartesian::~Cartesian() = default;
-std::unique_ptr<wave::HaloExchange> Cartesian::halo(double, bool) const { return nullptr; }
+std::unique_ptr<wave::HaloExchange> Cartesian::halo(const HaloOptions&) const { return nullptr; }
 
 }  // namespace seis::mpi

@@ -4,24 +4,44 @@
 
 namespace seis::wave {
 
+namespace {
+Subdomain whole(int nx, int ny, int nz) {
+  Subdomain d;
+  d.global[0] = d.size[0] = nx;
+  d.global[1] = d.size[1] = ny;
+  d.global[2] = d.size[2] = nz;
+  return d;
+}
+}  // namespace
+
 std::vector<float> homogeneous_model(int nx, int ny, int nz, float velocity) {
-  return std::vector<float>(std::size_t(nx) * ny * nz, velocity);
+  return homogeneous_model(whole(nx, ny, nz), velocity);
 }
 
-std::vector<float> layered_model(int nx, int ny, int nz) {
-  std::vector<float> v(std::size_t(nx) * ny * nz);
+std::vector<float> homogeneous_model(const Subdomain& part, float velocity) {
+  return std::vector<float>(part.points(), velocity);
+}
+
+std::vector<float> layered_model(int nx, int ny, int nz) { return layered_model(whole(nx, ny, nz)); }
+
+std::vector<float> layered_model(const Subdomain& part) {
+  const int nx = part.global[0], ny = part.global[1], nz = part.global[2];
+  const int* o = part.offset;
+  const int* n = part.size;
+  std::vector<float> v(part.points());
   const double tops[] = {0.0, 0.2, 0.45, 0.7};
   const float speeds[] = {1500.0f, 2000.0f, 2600.0f, 3200.0f};
-  for (int k = 0; k < nz; ++k) {
+  for (int k = o[2]; k < o[2] + n[2]; ++k) {
     const double depth = nz > 1 ? double(k) / (nz - 1) : 0.0;
     float layer = speeds[0];
     for (int l = 0; l < 4; ++l)
       if (depth >= tops[l]) layer = speeds[l];
-    for (int j = 0; j < ny; ++j)
-      for (int i = 0; i < nx; ++i) {
+    for (int j = o[1]; j < o[1] + n[1]; ++j)
+      for (int i = o[0]; i < o[0] + n[0]; ++i) {
         const double dx = (i - 0.5 * (nx - 1)) / (nx / 6.0), dy = (j - 0.5 * (ny - 1)) / (ny / 6.0);
         const double dz = (k - 0.62 * (nz - 1)) / (nz / 8.0);
-        v[(std::size_t(k) * ny + j) * nx + i] = dx * dx + dy * dy + dz * dz <= 1.0 ? 4500.0f : layer;
+        v[(std::size_t(k - o[2]) * n[1] + std::size_t(j - o[1])) * n[0] + std::size_t(i - o[0])] =
+            dx * dx + dy * dy + dz * dz <= 1.0 ? 4500.0f : layer;
       }
   }
   return v;

@@ -94,18 +94,28 @@ void validate(const Setup& s, const Subdomain& part, std::size_t available_bytes
           "]");
   require(s.steps >= 0, "steps = ", s.steps, " must be >= 0");
   require(s.f0 > 0 && std::isfinite(s.f0), "peak frequency f0 = ", s.f0, " Hz must be > 0");
-  const std::size_t points = std::size_t(s.nx) * std::size_t(s.ny) * std::size_t(s.nz);
-  require(s.velocity.size() == points, "velocity model has ", s.velocity.size(), " values, the ", s.nx, "x", s.ny, "x",
-          s.nz, " grid needs ", points);
-  float vmax = 0;
+  const Subdomain box = model_box(s);
+  const std::size_t points = box.points();
+  require(s.velocity.size() == points, "velocity model has ", s.velocity.size(), " values, the ", box.size[0], "x",
+          box.size[1], "x", box.size[2], (box.whole() ? " grid" : " part of the grid"), " needs ", points);
+  for (int a = 0; a < 3; ++a)
+    require(part.offset[a] >= box.offset[a] && part.offset[a] + part.size[a] <= box.offset[a] + box.size[a],
+            "the velocity model holds points ", box.offset[a], "..", box.offset[a] + box.size[a] - 1, " along ",
+            "xyz"[a], ", the part needs ", part.offset[a], "..", part.offset[a] + part.size[a] - 1);
+  float largest = 0;
   for (std::size_t p = 0; p < points; ++p) {
     const float v = s.velocity[p];
     if (!(v > 0) || !std::isfinite(v)) {
-      const std::size_t i = p % s.nx, j = p / s.nx % s.ny, k = p / (std::size_t(s.nx) * s.ny);
-      fail("velocity ", v, " m/s at grid point (", i, ", ", j, ", ", k, ") must be finite and > 0");
+      const std::size_t i = p % box.size[0], j = p / box.size[0] % box.size[1],
+                        k = p / (std::size_t(box.size[0]) * box.size[1]);
+      fail("velocity ", v, " m/s at grid point (", i + box.offset[0], ", ", j + box.offset[1], ", ",
+           k + box.offset[2], ") must be finite and > 0");
     }
-    vmax = std::max(vmax, v);
+    largest = std::max(largest, v);
   }
+  require(s.vmax == 0 || (std::isfinite(s.vmax) && s.vmax >= largest), "the model's largest velocity vmax = ", s.vmax,
+          " m/s is below a velocity of its part, ", largest, " m/s");
+  const float vmax = s.vmax > 0 ? s.vmax : largest;
   if (s.boundary == Boundary::pml) {
     const int smallest = std::min(s.nx, std::min(s.ny, s.nz));
     require(s.ndamp >= 1 && 2 * s.ndamp < smallest, "PML thickness ndamp = ", s.ndamp,
@@ -155,6 +165,17 @@ std::vector<float> sum_corners(const std::vector<float>& corners, std::size_t re
       out[r * std::size_t(filled) + std::size_t(n)] = sum;
     }
   return out;
+}
+
+Subdomain model_box(const Setup& s) {
+  Subdomain box = s.model_part;
+  if (box.size[0] == 0 && box.size[1] == 0 && box.size[2] == 0) box = whole_grid(s);
+  return box;
+}
+
+float model_vmax(const Setup& s) {
+  if (s.vmax > 0) return s.vmax;
+  return s.velocity.empty() ? 0.0f : *std::max_element(s.velocity.begin(), s.velocity.end());
 }
 
 Stencil8 trilinear(const Setup& s, const Point& p) {

@@ -43,7 +43,12 @@ struct Setup {
   int ndamp = 27;  // PML thickness in points
   Strategy strategy = Strategy::two;
   Shape shape = Shape::tile;    // the kernel of the step (shape.hpp)
-  std::vector<float> velocity;  // nx * ny * nz values (m/s), x fastest, then y, then z (depth)
+  std::vector<float> velocity;  // model_box's values (m/s), x fastest, then y, then z (depth)
+  // The part of the grid `velocity` holds: a rank of a decomposed run reads only its own. Size 0: the whole grid.
+  Subdomain model_part;
+  // The whole model's largest velocity (m/s), which dt and the PML's damping follow: every part of a decomposed run
+  // uses the same. 0: the largest of `velocity`.
+  float vmax = 0;
   std::vector<Point> sources;   // all fire the same wavelet
   std::vector<Point> receivers;
   WaveletKind wavelet = WaveletKind::ricker;
@@ -88,6 +93,16 @@ void validate(const Setup& s, const Subdomain& part, std::size_t available_bytes
 // as the undecomposed run: [receiver][corner][sample] with `samples` per row -> [receiver][sample], `filled`
 // samples each.
 std::vector<float> sum_corners(const std::vector<float>& corners, std::size_t receivers, int samples, int filled);
+
+// The part of the grid the setup's velocity holds (model_part, or the whole grid), the velocity at global point
+// (i, j, k) inside it, and the whole model's largest velocity (vmax, or the largest of velocity).
+Subdomain model_box(const Setup& s);
+inline float velocity_at(const Setup& s, const Subdomain& box, int i, int j, int k) {
+  return s.velocity[(std::size_t(k - box.offset[2]) * std::size_t(box.size[1]) + std::size_t(j - box.offset[1])) *
+                        std::size_t(box.size[0]) +
+                    std::size_t(i - box.offset[0])];
+}
+float model_vmax(const Setup& s);
 
 // Trilinear weights of a position: the eight grid points around it (interior indices) and their weights.
 struct Stencil8 {

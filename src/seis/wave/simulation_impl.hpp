@@ -66,10 +66,12 @@ struct Simulation<ExecSpace>::Impl {
   Kokkos::View<index_t*, Memory> source_offset, receiver_offset;
   int source_points = 0;
   StencilCoefficients coefficients;
-  compat::Instances<ExecSpace> instances{1 + slab_count};
+  // Instance 0 runs the step; 1 + s the seven strategy's slab s; 1 + slab_count + f packs the halo of face f.
+  compat::Instances<ExecSpace> instances{1 + slab_count + face_count};
   WaveLauncher<ExecSpace> launcher{TileShape{32, 8, 32}};
-  // The part's core (updated while the halos travel) and its face layers (after), and the halo buffers: on the
-  // device, with host copies when the transport needs host memory.
+  // The part's core (updated while the halos travel) and its face layers (after), and the halo buffers of a
+  // message transport: on the device, with host copies when the transport needs host memory (a direct transport
+  // owns its buffers).
   Box core;
   Box face_layer[face_count];
   Box send_box[face_count], receive_box[face_count];
@@ -310,18 +312,18 @@ Simulation<ExecSpace>::Simulation(const Setup& setup, const Subdomain& part, Hal
     Kokkos::deep_copy(q_host.span(), 0.0f);
     const double dt2 = setup_.dt * setup_.dt;
     const int* o = part_.offset;
+    const Subdomain box = model_box(setup_);
     for (int k = 0; k < layout_.nz; ++k)
       for (int j = 0; j < layout_.ny; ++j)
         for (int i = 0; i < layout_.nx; ++i) {
-          const double v = setup_.velocity[(std::size_t(k + o[2]) * setup_.ny + std::size_t(j + o[1])) * setup_.nx +
-                                           std::size_t(i + o[0])];
+          const double v = velocity_at(setup_, box, i + o[0], j + o[1], k + o[2]);
           q_host.data()[layout_.offset(i, j, k)] = static_cast<float>(v * v * dt2);
         }
     deep_copy(m.q, q_host);
   }
 
   m.phi = typename Impl::Floats("seis::wave::phi", std::max<std::size_t>(pml_.stored(), 1));
-  const float vmax = *std::max_element(setup_.velocity.begin(), setup_.velocity.end());
+  const float vmax = model_vmax(setup_);
   const double scale = damping_scale(setup_.dt, vmax, pml_.thickness, setup_.h);
   for (int axis = 0; axis < 3; ++axis) {
     const AxisDamping d = axis_damping(damping_profile(part_.global[axis], pml_.thickness, scale), part_.offset[axis],
@@ -403,27 +405,46 @@ Simulation<ExecSpace>::Simulation(const Setup& setup, const Subdomain& part, Hal
 
   // Halo boxes: the R planes next to each shared face are sent, the R halo planes beyond it received. The core
   // leaves R planes at each shared face; face layers never overlap, however thin the part.
-  const int R = setup_.radius, nx = part_.size[0], ny = part_.size[1], nz = part_.size[2];
+  // Face layers tile the rest as the PML slabs tile the layer: z layers whole, y layers between them, x layers
+  // between those.
+  const int R = setup_.radius;
   const bool* nb = part_.neighbour;
-  const int y0 = nb[face_y_low] ? std::min(R, ny) : 0, y1 = nb[face_y_high] ? std::max(ny - R, y0) : ny;
-  const int z0 = nb[face_z_low] ? std::min(R, nz) : 0, z1 = nb[face_z_high] ? std::max(nz - R, z0) : nz;
-  m.core = {0, nx, y0, y1, z0, z1};
-  m.face_layer[face_y_low] = {0, nx, 0, y0, z0, z1};
-  m.face_layer[face_y_high] = {0, nx, y1, ny, z0, z1};
-  m.face_layer[face_z_low] = {0, nx, 0, ny, 0, z0};
-  m.face_layer[face_z_high] = {0, nx, 0, ny, z1, nz};
-  m.send_box[face_y_low] = {0, nx, 0, R, 0, nz};
-  m.send_box[face_y_high] = {0, nx, ny - R, ny, 0, nz};
-  m.send_box[face_z_low] = {0, nx, 0, ny, 0, R};
-  m.send_box[face_z_high] = {0, nx, 0, ny, nz - R, nz};
-  m.receive_box[face_y_low] = {0, nx, -R, 0, 0, nz};
-  m.receive_box[face_y_high] = {0, nx, ny, ny + R, 0, nz};
-  m.receive_box[face_z_low] = {0, nx, 0, ny, -R, 0};
-  m.receive_box[face_z_high] = {0, nx, 0, ny, nz, nz + R};
-  m.staged = halo_ != nullptr && !halo_->device_buffers() &&
+  int lo[3], hi[3];
+  for (int a = 0; a < 3; ++a) {
+    const int n = part_.size[a];
+    lo[a] = nb[2 * a] ? std::min(R, n) : 0;
+    hi[a] = nb[2 * a + 1] ? std::max(n - R, lo[a]) : n;
+  }
+  const int nx = part_.size[0], ny = part_.size[1], nz = part_.size[2];
+  m.core = {lo[0], hi[0], lo[1], hi[1], lo[2], hi[2]};
+  m.face_layer[face_z_low] = {0, nx, 0, ny, 0, lo[2]};
+  m.face_layer[face_z_high] = {0, nx, 0, ny, hi[2], nz};
+  m.face_layer[face_y_low] = {0, nx, 0, lo[1], lo[2], hi[2]};
+  m.face_layer[face_y_high] = {0, nx, hi[1], ny, lo[2], hi[2]};
+  m.face_layer[face_x_low] = {0, lo[0], lo[1], hi[1], lo[2], hi[2]};
+  m.face_layer[face_x_high] = {hi[0], nx, lo[1], hi[1], lo[2], hi[2]};
+  // Face f sends the R planes inside it and receives the R beyond it.
+  for (int f = 0; f < face_count; ++f) {
+    const int n = part_.size[f / 2];
+    const int send0 = f % 2 == 0 ? 0 : n - R, receive0 = f % 2 == 0 ? -R : n;
+    const auto along = [&](int first) {
+      Box b{0, nx, 0, ny, 0, nz};
+      if (f / 2 == 0) b.x0 = first, b.x1 = first + R;
+      if (f / 2 == 1) b.y0 = first, b.y1 = first + R;
+      if (f / 2 == 2) b.z0 = first, b.z1 = first + R;
+      return b;
+    };
+    m.send_box[f] = along(send0);
+    m.receive_box[f] = along(receive0);
+  }
+  const bool direct = halo_ != nullptr && halo_->path() == HaloExchange::Path::direct;
+  m.staged = halo_ != nullptr && !direct && !halo_->device_buffers() &&
              !Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
+  std::array<std::size_t, face_count> count{};
   for (int f = 0; f < face_count; ++f) {
     if (!nb[f]) continue;
+    count[f] = m.send_box[f].points();
+    if (direct) continue;
     m.send[f] = typename Impl::Floats("seis::wave::halo_send", m.send_box[f].points());
     m.receive[f] = typename Impl::Floats("seis::wave::halo_receive", m.receive_box[f].points());
     if (m.staged) {
@@ -432,6 +453,7 @@ Simulation<ExecSpace>::Simulation(const Setup& setup, const Subdomain& part, Hal
     }
   }
   Kokkos::fence();
+  if (direct) halo_->connect(count);
 }
 
 template <class ExecSpace>
@@ -486,25 +508,43 @@ template <class ExecSpace>
 void Simulation<ExecSpace>::begin_step() {
   require(step_ < setup_.steps, "begin_step: the run's ", setup_.steps, " steps are done");
   Impl& m = *impl_;
-  const ExecSpace& main = m.instances[0];
   record_receivers(m.u.data(), step_);
-  if (halo_ != nullptr) {
-    Kokkos::Timer timer;
-    std::array<float*, face_count> send{}, receive{};
-    std::array<std::size_t, face_count> count{};
-    for (int f = 0; f < face_count; ++f) {
-      if (!part_.neighbour[f]) continue;
-      copy_box<true>(main, m.u.data(), layout_, m.send_box[f], m.send[f].data());
-      if (m.staged) Kokkos::deep_copy(main, m.send_host[f], m.send[f]);
-      send[f] = m.staged ? m.send_host[f].data() : m.send[f].data();
-      receive[f] = m.staged ? m.receive_host[f].data() : m.receive[f].data();
-      count[f] = m.send_box[f].points();
-    }
-    main.fence();
-    halo_->start(send, receive, count);
-    halo_seconds_ += timer.seconds();
+  if (halo_ == nullptr) {
+    update_region(m, setup_, layout_, pml_, m.core);
+    return;
   }
+  // Each shared face is packed on its own instance once the previous step is done, and leaves as soon as it is
+  // packed: a direct transport's pack writes into the neighbour's memory, then marks it there on the device; a
+  // message transport's waits for its pack (and its copy to the host) only after the core has been enqueued.
+  Kokkos::Timer timer;
+  const bool direct = halo_->path() == HaloExchange::Path::direct;
+  m.instances.fork();
+  for (int f = 0; f < face_count; ++f) {
+    if (!part_.neighbour[f]) continue;
+    const ExecSpace& exec = m.instances[1 + slab_count + f];
+    copy_box<true>(exec, m.u.data(), layout_, m.send_box[f], direct ? halo_->outbox(f, step_) : m.send[f].data());
+    if (direct) {
+      if constexpr (!is_gpu_space<ExecSpace>()) exec.fence();
+      halo_->posted(f, step_, compat::native_stream(exec));
+    } else if (m.staged) {
+      Kokkos::deep_copy(exec, m.send_host[f], m.send[f]);
+    }
+  }
+  halo_seconds_ += timer.seconds();
   update_region(m, setup_, layout_, pml_, m.core);
+  if (direct) return;
+  timer.reset();
+  std::array<float*, face_count> send{}, receive{};
+  std::array<std::size_t, face_count> count{};
+  for (int f = 0; f < face_count; ++f) {
+    if (!part_.neighbour[f]) continue;
+    m.instances[1 + slab_count + f].fence();
+    send[f] = m.staged ? m.send_host[f].data() : m.send[f].data();
+    receive[f] = m.staged ? m.receive_host[f].data() : m.receive[f].data();
+    count[f] = m.send_box[f].points();
+  }
+  halo_->start(send, receive, count);
+  halo_seconds_ += timer.seconds();
 }
 
 template <class ExecSpace>
@@ -513,11 +553,13 @@ void Simulation<ExecSpace>::finish_step() {
   const ExecSpace& main = m.instances[0];
   if (halo_ != nullptr) {
     Kokkos::Timer timer;
-    halo_->finish();
+    const bool direct = halo_->path() == HaloExchange::Path::direct;
+    if (!direct) halo_->finish();
     for (int f = 0; f < face_count; ++f) {
       if (!part_.neighbour[f]) continue;
+      if (direct) halo_->arrived(f, step_, compat::native_stream(main));
       if (m.staged) Kokkos::deep_copy(main, m.receive[f], m.receive_host[f]);
-      copy_box<false>(main, m.u.data(), layout_, m.receive_box[f], m.receive[f].data());
+      copy_box<false>(main, m.u.data(), layout_, m.receive_box[f], direct ? halo_->inbox(f, step_) : m.receive[f].data());
     }
     halo_seconds_ += timer.seconds();
   }

@@ -1,7 +1,7 @@
 #pragma once
-// The part of a Setup's grid that one Simulation holds, for domain decomposition over y and z (x whole, so every
-// row's vector lanes fall as in the undecomposed run), and the exchange of its R-plane halos with the parts beside
-// it. Plain host data and an interface: the MPI transport lives in seis/mpi, tests connect parts in one process.
+// The part of a Setup's grid that one Simulation holds, for domain decomposition over x, y and z, and the exchange
+// of its R-plane halos with the parts beside it. Plain host data and an interface: the transports live in
+// seis/mpi, tests connect parts in one process.
 #include <array>
 #include <cstddef>
 #include <string>
@@ -10,9 +10,15 @@ namespace seis::wave {
 
 struct Setup;
 
-// The four faces a part may share with a neighbour: y low, y high, z low, z high.
-enum Face : int { face_y_low, face_y_high, face_z_low, face_z_high, face_count };
+// The six faces a part may share with a neighbour. A face's opposite is f ^ 1: what leaves through face f arrives
+// at the neighbour's face f ^ 1.
+enum Face : int { face_x_low, face_x_high, face_y_low, face_y_high, face_z_low, face_z_high, face_count };
 const char* to_string(Face f);
+
+// x splits fall on multiples of this many points, so that a part's rows start where the undecomposed grid's
+// 128-byte lines do: every vector, phi row and launch line of the step then holds the same points as in the
+// undecomposed run, and the parts compute it bit for bit (seis/wave/pml.hpp's x_slab_line).
+inline constexpr int x_split_granule = 32;
 
 struct Subdomain {
   int global[3] = {0, 0, 0};  // the whole grid: nx, ny, nz
@@ -26,31 +32,59 @@ struct Subdomain {
     return i >= offset[0] && i < offset[0] + size[0] && j >= offset[1] && j < offset[1] + size[1] && k >= offset[2] &&
            k < offset[2] + size[2];
   }
+  std::size_t points() const { return std::size_t(size[0]) * std::size_t(size[1]) * std::size_t(size[2]); }
+};
+
+// Parts along x, y and z.
+struct Decomposition {
+  int parts[3] = {1, 1, 1};
+  int count() const { return parts[0] * parts[1] * parts[2]; }
+  std::string text() const;  // "PXxPYxPZ"
 };
 
 // The undecomposed grid of a setup.
 Subdomain whole_grid(const Setup& s);
 
-// Part (cy, cz) of a py x pz split over y and z: sizes differ by at most one point, the larger ones first. Refuses
-// (naming the values) splits that leave a part thinner than the stencil radius, which its halo exchange needs.
-Subdomain split_grid(const Setup& s, int py, int pz, int cy, int cz);
+// Part `coord` of a decomposition. y and z: sizes differ by at most one point, the larger ones first; x: whole
+// granules of x_split_granule points dealt the same way, the last part taking the remainder. Refuses (naming the
+// values) splits that leave a part thinner than the stencil radius, which its halo exchange needs, or an x part
+// without a whole granule.
+Subdomain split_grid(const Setup& s, const Decomposition& d, const std::array<int, 3>& coord);
 
-// "PYxPZ" (both >= 1) into py and pz; throws seis::InvalidArgument naming the text.
-void parse_decomposition(const std::string& text, int& py, int& pz);
+// "PXxPYxPZ" (parts along x, y and z) or "PYxPZ" (x whole), each >= 1; throws seis::InvalidArgument naming the text.
+Decomposition parse_decomposition(const std::string& text);
 
-// Moves the R planes next to each shared face between parts. Buffers are laid out as the part packs them
-// (x fastest, then the face's other in-plane axis, then the plane index from the face inwards) and hold
-// `count[f]` floats for face f; faces without a neighbour have count 0. start() may return before the data has
-// moved; finish() returns once every receive buffer is filled and every send buffer may be reused, or throws
-// (naming the face and the wait) when that does not happen in bounded time.
+// Moves the R planes next to each shared face between parts, in one of two ways (path()):
+//  - messages: start() hands the transport every face's packed planes (host memory, or device memory where the
+//    transport reads it: device_buffers()), finish() returns once every receive buffer is filled and every send
+//    buffer may be reused, or throws (naming the face and the wait) when that does not happen in bounded time;
+//  - direct: the transport maps the neighbours' memory. connect() allocates this part's receive buffers (two per
+//    shared face, used by alternate steps) and maps the neighbours'; the part packs step n's planes for face f
+//    straight into outbox(f, n) (the neighbour's inbox(f ^ 1, n)), then calls posted(f, n, stream) with the stream
+//    (cudaStream_t / hipStream_t; null on host backends, which have finished the pack) that packed them;
+//    arrived(f, n, stream) makes `stream` wait, on the device where there is one, until the neighbour's planes are
+//    in inbox(f, n), throwing when they do not come in bounded time.
+// Buffers are laid out as the part packs them (x fastest, then y, then z, over the face's R planes) and hold
+// `count[f]` floats for face f; faces without a neighbour have count 0.
 class HaloExchange {
  public:
+  enum class Path { messages, direct };
   virtual ~HaloExchange() = default;
+  virtual Path path() const { return Path::messages; }
+  // What carries the halos, for reports: "host memory", "host-staged", "GPU-aware MPI", "CUDA IPC", ...
+  virtual std::string transport() const = 0;
+
   virtual void start(const std::array<float*, face_count>& send, const std::array<float*, face_count>& receive,
-                     const std::array<std::size_t, face_count>& count) = 0;
-  virtual void finish() = 0;
-  // Can the transport read and write device memory directly (GPU-aware MPI)? Otherwise buffers are host memory.
+                     const std::array<std::size_t, face_count>& count);
+  virtual void finish();
+  // Can the message transport read and write device memory directly (GPU-aware MPI)? Otherwise buffers are host.
   virtual bool device_buffers() const { return false; }
+
+  virtual void connect(const std::array<std::size_t, face_count>& count);
+  virtual float* inbox(int face, int step);
+  virtual float* outbox(int face, int step);
+  virtual void posted(int face, int step, void* stream);
+  virtual void arrived(int face, int step, void* stream);
 };
 
 }  // namespace seis::wave

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Runs here: copies a CUDA build's executables (seis-wave, seis-wave-serial, seis-bench, the test binaries, where
+# built) into DIR/app, DIR/perf and DIR/tests, and the shared libraries they need that a bare CUDA image lacks
+# (segyio, toml++, OpenMP, MPI's C library, ...) into DIR/lib, for the device tool's `carry`.
+# usage: perf/device/carry-build.sh BUILD DIR
+set -euo pipefail
+build=$1 dir=$2
+rm -rf "$dir" && mkdir -p "$dir/app" "$dir/perf" "$dir/tests" "$dir/lib"
+for f in app/seis-wave app/seis-wave-serial perf/seis-bench tests/seis_tests_Cuda tests/seis_core_tests \
+         tests/seis_io_tests; do
+  [ ! -x "$build/$f" ] || cp "$build/$f" "$dir/$f"
+done
+find "$dir" -type f -perm -u+x -print0 | xargs -0 ldd 2>/dev/null | awk '/=> \//{print $3}' | sort -u |
+  grep -Ev '/(libc|libm|libdl|libpthread|librt|libstdc\+\+|libgcc_s|ld-linux-x86-64|libcuda)\.so' |
+  grep -Ev '/usr/local/cuda' | while read -r so; do cp -L "$so" "$dir/lib/"; done
+du -sh "$dir"
