@@ -379,7 +379,8 @@ int run(const mpi::World& world, int argc, char** argv) {
   const double per_step = world.max(timed_steps > 0 ? kernel_seconds / timed_steps : 0);
   const double halo_per_step = world.max(timed_steps > 0 ? sim.halo_seconds() / timed_steps : 0);
   const double bytes = world.sum(sim.bytes_per_step());
-  const double world_max_bytes = world.max(double(model_bytes_read)), world_total_bytes = world.sum(double(model_bytes_read));
+  const double world_max_bytes = world.max(double(model_bytes_read)),
+               world_total_bytes = world.sum(double(model_bytes_read));
   if (!root) return 0;
   io::RunFacts facts;
   facts.device = compat::device_name<Exec>();

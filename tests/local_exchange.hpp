@@ -58,7 +58,8 @@ struct SplitRun {
           for (int f = 0; f < wave::face_count; ++f) {
             int at[3] = {cx, cy, cz};
             at[f / 2] += f % 2 == 0 ? -1 : 1;
-            if (at[f / 2] >= 0 && at[f / 2] < n[f / 2]) e.peer[std::size_t(f)] = exchange[index(at[0], at[1], at[2])].get();
+            if (at[f / 2] >= 0 && at[f / 2] < n[f / 2])
+              e.peer[std::size_t(f)] = exchange[index(at[0], at[1], at[2])].get();
           }
           part.push_back(std::make_unique<wave::Simulation<Exec>>(s, wave::split_grid(s, d, {c[0], c[1], c[2]}), &e));
         }
@@ -91,8 +92,7 @@ struct SplitRun {
         for (int j = 0; j < d.size[1]; ++j)
           for (int i = 0; i < d.size[0]; ++i)
             out[(std::size_t(k + d.offset[2]) * s.ny + std::size_t(j + d.offset[1])) * s.nx +
-                std::size_t(i + d.offset[0])] =
-                mine[n++];
+                std::size_t(i + d.offset[0])] = mine[n++];
     }
     return out;
   }

@@ -46,6 +46,37 @@ for shape in 2x2 1x4 2x1x1 2x2x1; do
 done
 echo "bitwise: $passed runs of 1 to 8 ranks identical to the one-process seismogram"
 
+# Each rank reads only its part of a model file: raw float32 by rows, SEG-Y by traces (python3-segyio writes it);
+# a 1x2x2 split reads a quarter of the samples on each rank, the whole file once in all, and the seismogram is the
+# one-process run's.
+/usr/bin/python3 - "$work/model.f32" "$work/model.sgy" <<'PY'
+import sys
+import numpy as np
+import segyio
+nx, ny, nz = 40, 36, 34
+v = np.random.default_rng(7).uniform(1500, 3000, size=(nz, ny, nx)).astype(np.float32)
+v.tofile(sys.argv[1])
+spec = segyio.spec()
+spec.format, spec.samples, spec.tracecount = 5, list(range(nz)), nx * ny
+with segyio.create(sys.argv[2], spec) as f:
+    for t, trace in enumerate(v.reshape(nz, ny * nx).T):  # trace j nx + i holds (i, j, 0..nz-1)
+        f.trace[t] = np.ascontiguousarray(trace)
+PY
+for format in f32 sgy; do
+  reference=model-$format
+  model=("${small[@]/#layered/$work/model.$format}")  # --model FILE instead of the built-in model
+  "$serial" "${model[@]}" --output "$work/reference-$reference" > "$work/$reference.log"
+  same "model-$format-1x2x2" 4 1x2x2 "${model[@]}"
+  python3 - "$work/model-$format-1x2x2/run.json" $((40 * 36 * 34 * 4)) <<'PY' ||
+import json, sys
+d = json.load(open(sys.argv[1]))["decomposition"]
+total, largest, samples = d["model_bytes_read_total"], d["model_bytes_read_max_rank"], int(sys.argv[2])
+sys.exit(0 if total == samples and largest * 4 == samples else f"read {total} bytes, {largest} on one rank")
+PY
+    { echo "FAIL: the ranks of model-$format-1x2x2 did not read a quarter of the model each" >&2; exit 1; }
+done
+echo "model: 4 ranks read a quarter of the raw and SEG-Y models each, seismograms identical"
+
 grep -q '"halo_transport": "mpi-shared-memory"' "$work/seven-2x2/run.json"
 grep -q '"halo_transport": "mpi"' "$work/seven-2x1-mpi/run.json"
 grep -q '"parts_x_by_y_by_z": "1x2x4"' "$work/seven-2x4/run.json"

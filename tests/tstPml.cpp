@@ -4,7 +4,9 @@
 // lie in the one phi row launch_slab names (the GPU epilogues load and store phi as one pack).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "seis/core/error.hpp"
@@ -70,6 +72,49 @@ TEST(PmlGeometry, LaunchBoxesTileThePartOnLines) {
             // The vector of phi_alignment lanes holding the point: its row is the point's.
             ASSERT_EQ(g.launch_slab(i / phi_alignment * phi_alignment, j, k), g.slab_of(i, j, k)) << i;
           }
+        }
+  }
+}
+
+// The damping profile against the paper's design written here from its definition: a layer of L = d h metres
+// damps with d0 (x / L)^2 at depth x into it, d0 = 3 v ln(1 / Rc) / (2 L) for a reflection coefficient Rc =
+// 1e-3; the scheme's eta at point i is dt d0 (x / L)^2 with x = h times the points from the inner edge (eta of the
+// last inner point and one past the grid included: i = -1 .. n). Float storage: within 2^-23 relative.
+TEST(PmlDamping, ProfileIsTheDesignFormula) {
+  const double dt = 1.7e-3, v = 4500, h = 12.5, reflection = 1e-3;
+  for (auto [n, d] : {std::pair{60, 10}, std::pair{97, 27}, std::pair{40, 1}}) {
+    const double L = d * h, d0 = 3 * v * std::log(1 / reflection) / (2 * L);
+    const std::vector<float> eta = damping_profile(n, d, damping_scale(dt, v, d, h));
+    for (int i = -1; i <= n; ++i) {
+      const int from_edge = i < d ? d - i : i > n - 1 - d ? i - (n - 1 - d) : 0;
+      const double x = from_edge * h, expected = dt * d0 * (x / L) * (x / L);
+      EXPECT_NEAR(eta[std::size_t(i + 1)], expected, expected * std::ldexp(1.0, -23) + 1e-30)
+          << "n " << n << " d " << d << " i " << i;
+    }
+  }
+}
+
+// A part of an x split (offsets on x_split_granule) sees the layer as the whole grid does: its launch boxes tile
+// it once and its phi rows sit at the same x, shifted by its offset.
+TEST(PmlGeometry, XPartsSeeTheWholeGridsLayer) {
+  Subdomain whole = part_of(200, 60, 60, 0, 60);
+  const PmlGeometry g = make_pml_geometry(whole, 27);
+  for (auto [x0, nx] : {std::pair{0, 32}, std::pair{32, 64}, std::pair{64, 96}, std::pair{160, 40}}) {
+    Subdomain part = whole;
+    part.offset[0] = x0, part.size[0] = nx;
+    const PmlGeometry p = make_pml_geometry(part, 27);
+    SCOPED_TRACE(::testing::Message() << "x part " << x0 << " + " << nx);
+    EXPECT_EQ(p.inner.x0, g.inner.x0 - x0);
+    EXPECT_EQ(p.inner.x1, g.inner.x1 - x0);
+    for (int i = 0; i < nx; ++i)
+      for (int j = 0; j < 60; ++j)
+        for (int k = 0; k < 60; ++k) {
+          ASSERT_EQ(p.is_inner(i, j, k), g.is_inner(i + x0, j, k));
+          if (!p.is_inner(i, j, k)) {
+            ASSERT_EQ(p.slab_of(i, j, k), g.slab_of(i + x0, j, k));
+          }
+          ASSERT_EQ(p.launch_slab(i / phi_alignment * phi_alignment, j, k),
+                    g.launch_slab((i + x0) / phi_alignment * phi_alignment, j, k));
         }
   }
 }

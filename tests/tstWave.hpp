@@ -259,8 +259,7 @@ TEST(TEST_CATEGORY, WavePartsMatchWhole) {
           for (std::size_t p = 0; p < u.size(); ++p)
             if (std::memcmp(&u[p], &v[p], sizeof(float)) != 0 && differ++ == 0) first = p;
           EXPECT_EQ(differ, 0u) << "R=" << radius << " " << seis::wave::to_string(strategy) << " " << d.text()
-                                << ": first differing point " << first << " (" << u[first] << " vs " << v[first]
-                                << ")";
+                                << ": first differing point " << first << " (" << u[first] << " vs " << v[first] << ")";
           ASSERT_EQ(t.size(), traces.size());
           EXPECT_EQ(0, std::memcmp(t.data(), traces.data(), t.size() * sizeof(float)))
               << "R=" << radius << " " << seis::wave::to_string(strategy) << " " << d.text() << ": traces";

@@ -96,13 +96,36 @@ TEST(WaveSetup, RefusesThreeAndAHalfDOutsideItsStrategy) {
   EXPECT_NE(refusal(s).find("unified strategy only, not 'seven'"), std::string::npos) << refusal(s);
   s.strategy = seis::wave::Strategy::unified;
   try {
-    seis::wave::validate(s, seis::wave::split_grid(s, seis::wave::Decomposition{{1, 2, 1}}, {0, 0, 0}), std::size_t(1) << 40);
+    seis::wave::validate(s, seis::wave::split_grid(s, seis::wave::Decomposition{{1, 2, 1}}, {0, 0, 0}),
+                         std::size_t(1) << 40);
     ADD_FAILURE() << "a part of the grid was accepted";
   } catch (const InvalidArgument& e) {
     EXPECT_NE(std::string(e.what()).find("without a decomposition"), std::string::npos) << e.what();
   }
   RunSetup one_step = small_setup();
   EXPECT_GT(seis::wave::required_bytes(s), seis::wave::required_bytes(one_step) * 3 / 2);
+}
+
+// Both wavelets against the Gaussian they derive from, differentiated here by central differences, not from the
+// code's formulas: with G(t) = exp(-(pi f0 (t - 1/f0))^2), Ricker = -G'' / (2 pi^2 f0^2) and the Gaussian
+// derivative = G' / max|G'|, max|G'| = pi f0 sqrt(2 / e). Step delta = 1e-4 / f0: truncation (pi f0 delta)^2 ~
+// 1e-7 of the peak, rounding 2^-52 / (pi f0 delta)^2 ~ 2e-9: tolerance 1e-6.
+TEST(WaveSetup, WaveletsAreTheGaussiansDerivatives) {
+  const double pi = 3.14159265358979323846;
+  for (double f0 : {5.0, 15.0, 40.0}) {
+    const double delta = 1e-4 / f0;
+    const auto gauss = [&](double t) { return std::exp(-std::pow(pi * f0 * (t - 1 / f0), 2)); };
+    for (int n = 0; n <= 200; ++n) {
+      const double t = n * 2.0 / f0 / 200;
+      const double first = (gauss(t + delta) - gauss(t - delta)) / (2 * delta);
+      const double second = (gauss(t + delta) - 2 * gauss(t) + gauss(t - delta)) / (delta * delta);
+      EXPECT_NEAR(seis::wave::wavelet(seis::wave::WaveletKind::ricker, f0, t), -second / (2 * pi * pi * f0 * f0), 1e-6)
+          << "f0 " << f0 << " t " << t;
+      EXPECT_NEAR(seis::wave::wavelet(seis::wave::WaveletKind::gaussian_derivative, f0, t),
+                  first / (pi * f0 * std::sqrt(2 / std::exp(1.0))), 1e-6)
+          << "f0 " << f0 << " t " << t;
+    }
+  }
 }
 
 TEST(WaveSetup, RickerAndGaussianDerivativePeaks) {

@@ -6,18 +6,7 @@
 # usage: perf/device/multi-gpu.sh NAME:RANKS:DECOMPOSITION:GRID[:EXTRA ARGS] ... [-- seis-wave arguments for all]
 #   e.g. w2:2:1x2x1:512x1024x512  w2s:2:1x2x1:512x1024x512:--halo-transport staged
 set -uo pipefail
-root=$(pwd)
-build=$root/${BUILD:-.device-carry/cuda-mpi}
-bundle=$root/${MPI:-.device-carry/mpi}
-export OPAL_PREFIX=$bundle/usr
-export PMIX_INSTALL_PREFIX=$bundle/usr/lib/x86_64-linux-gnu/pmix2
-export PMIX_MCA_mca_base_component_path=$PMIX_INSTALL_PREFIX/lib/pmix
-export OMPI_MCA_mca_base_component_path=$bundle/usr/lib/x86_64-linux-gnu/openmpi/lib/openmpi3
-export LD_LIBRARY_PATH=$bundle/deps:$bundle/usr/lib/x86_64-linux-gnu/openmpi/lib:$build/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-export PATH=$bundle/usr/bin:$PATH
-export PMIX_MCA_pcompress_base_silence_warning=1
-# NVLink multicast stays off (the machines' rule); nothing here uses it.
-export NCCL_NVLS_ENABLE=0
+. "$(dirname "$0")/mpi-env.sh"
 cases=()
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do cases+=("$1"); shift; done
 [ "${1:-}" != "--" ] || shift
@@ -28,10 +17,7 @@ for c in "${cases[@]}"; do
   IFS=: read -r name ranks decomposition grid extra <<< "$c"
   mkdir -p "$OUT/$name"
   # shellcheck disable=SC2086  # EXTRA is a list of words
-  mpirun --allow-run-as-root --oversubscribe --bind-to none -np "$ranks" \
-    -x LD_LIBRARY_PATH -x OPAL_PREFIX -x PMIX_INSTALL_PREFIX -x PMIX_MCA_mca_base_component_path \
-    -x OMPI_MCA_mca_base_component_path -x PMIX_MCA_pcompress_base_silence_warning -x NCCL_NVLS_ENABLE \
-    "$build/app/seis-wave" --benchmark --quiet --grid "$grid" --decomposition "$decomposition" \
+  mpi_run -np "$ranks" "$build/app/seis-wave" --benchmark --quiet --grid "$grid" --decomposition "$decomposition" \
     --output "$OUT/$name" "$@" ${extra:-} > "$OUT/$name/log.txt" 2>&1
   rc=$?
   [ $rc -eq 0 ] || status=1

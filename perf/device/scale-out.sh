@@ -5,7 +5,8 @@
 #   tests     seis_tests_Cuda's decomposition and strategy tests (one GPU, halos handed over in memory)
 #   same      a small grid on 1, 2 and 4 GPUs, direct (CUDA IPC) and staged: every seismogram's md5
 #   scale     weak (512^3 and 768^3 per GPU) and strong (1024^3) scaling, each beside its one-GPU run
-#   sanitize  compute-sanitizer memcheck over the decomposition test and a 2-rank direct run
+#   rescale   the weak 512^3 and x-split cases again, beside their one-GPU runs
+#   sanitize  compute-sanitizer memcheck (direct and staged) and racecheck (direct) on both ranks of a small x split
 # usage: perf/device/scale-out.sh STAGE...   (results in $OUT/scale-out.tar.gz, summaries on stdout)
 set -uo pipefail
 root=$(pwd)
@@ -36,10 +37,22 @@ for stage in "$@"; do
                                    w768-4:4:1x2x2:768x1536x1536 s1024-4:4:1x2x2:1024 s1024-4x:4:2x2x1:1024
                                    s1024-4s:4:1x2x2:1024:--halo-transport@staged)
       run scale "${cases[@]//@/ }" -- "${common[@]}" ;;
-    sanitize)
-      LD_LIBRARY_PATH=.device-carry/cuda-mpi/lib compute-sanitizer --tool memcheck --error-exitcode 9 \
-        .device-carry/cuda-mpi/tests/seis_tests_Cuda --gtest_filter='*WaveParts*' 2>&1 | tail -5
-      echo "memcheck exit ${PIPESTATUS[0]}" ;;
+    rescale)  # the cases the face-layer tiles change, beside their one-GPU runs
+      cases=(b512:1:1x1x1:512 w512-2:2:1x2x1:512x1024x512 b768:1:1x1x1:768 w768-2:2:1x2x1:768x1536x768
+             b1024:1:1x1x1:1024 s1024-2:2:1x2x1:1024)
+      [ "$gpus" -lt 4 ] || cases+=(w512-4:4:1x2x2:512x1024x1024 w512-4x:4:2x2x1:1024x1024x512 s1024-4x:4:2x2x1:1024
+                                   s1024-4:4:1x2x2:1024 w768-4:4:1x2x2:768x1536x1536
+                                   w512-2s:2:1x2x1:512x1024x512:--halo-transport@staged)
+      run rescale "${cases[@]//@/ }" -- "${common[@]}" ;;
+    sanitize)  # memcheck and racecheck on both ranks of a small direct (CUDA IPC) run split over x
+      . perf/device/mpi-env.sh
+      for check in memcheck:direct memcheck:staged racecheck:direct; do
+        tool=${check%:*} transport=${check#*:}
+        mpi_run -np 2 compute-sanitizer --tool "$tool" --error-exitcode 9 "$build/app/seis-wave" --grid 96x72x64 \
+          --model layered --ndamp 10 --duration 0.05 --benchmark --quiet --decomposition 2x1x1 \
+          --halo-transport "$transport" --output "/tmp/$tool-$transport" > "$OUT/$tool-$transport.txt" 2>&1
+        echo "$check exit $?: $(grep -cE 'ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards' "$OUT/$tool-$transport.txt") of 2 ranks clean"
+      done ;;
   esac
 done
 mkdir -p /tmp/pack && mv "$OUT"/* /tmp/pack/ 2>/dev/null; tar -C /tmp/pack -czf "$OUT/scale-out.tar.gz" .

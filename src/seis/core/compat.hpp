@@ -116,6 +116,16 @@ class Instances {
     }
 #endif
   }
+  // What instance n enqueued so far runs before what instance `waiter` enqueues next.
+  void order(int waiter, int n) const {
+#if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
+    if (events_.empty()) return;
+    record(std::size_t(n));
+    wait(std::size_t(waiter), std::size_t(n));
+#else
+    (void)waiter, (void)n;
+#endif
+  }
 
  private:
 #if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)

@@ -34,11 +34,11 @@ struct RunConfig {
   std::string tuning_cache;  // empty: seis::io::default_tuning_cache_path()
   double progress_seconds = 2.0;
   bool quiet = false;
-  bool benchmark = false;     // time steps only: no wavefield snapshot or slices at the end
-  std::string decomposition;  // PXxPYxPZ (or PYxPZ) MPI ranks; empty: MPI_Dims_create chooses over y and z
+  bool benchmark = false;               // time steps only: no wavefield snapshot or slices at the end
+  std::string decomposition;            // PXxPYxPZ (or PYxPZ) MPI ranks; empty: MPI_Dims_create chooses over y and z
   std::string halo_transport = "auto";  // auto, direct, mpi, staged (seis::mpi::Transport)
-  double mpi_timeout = 300;   // s a rank waits for a halo before giving up
-  std::string run_file;       // the TOML file read, if any
+  double mpi_timeout = 300;             // s a rank waits for a halo before giving up
+  std::string run_file;                 // the TOML file read, if any
   std::string command_line;
 };
 

@@ -63,9 +63,9 @@ class DirectExchange : public wave::HaloExchange {
       m.insert(m.end(), shared.begin(), shared.end());
       m.insert(m.end(), marks.begin(), marks.end());
       requests.emplace_back();
-      detail::check(MPI_Isend(m.data(), int(m.size()), MPI_BYTE, neighbour_[f], setup_tag + (f ^ 1), comm_,
-                              &requests.back()),
-                    "MPI_Isend");
+      detail::check(
+          MPI_Isend(m.data(), int(m.size()), MPI_BYTE, neighbour_[f], setup_tag + (f ^ 1), comm_, &requests.back()),
+          "MPI_Isend");
     }
     for (int f = 0; f < face_count; ++f) {
       if (count[f] == 0) continue;

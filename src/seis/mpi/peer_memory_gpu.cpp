@@ -100,8 +100,8 @@ class GpuIpc : public PeerMemory {
     SEIS_GPU_CHECK(SEIS_GPU(EventRecord)(own_.at(std::size_t(n)), static_cast<SEIS_GPU(Stream_t)>(stream)));
   }
   void wait(int rank, int n, void* stream) override {
-    SEIS_GPU_CHECK(SEIS_GPU(StreamWaitEvent)(static_cast<SEIS_GPU(Stream_t)>(stream),
-                                             theirs_.at(rank).at(std::size_t(n)), 0));
+    SEIS_GPU_CHECK(
+        SEIS_GPU(StreamWaitEvent)(static_cast<SEIS_GPU(Stream_t)>(stream), theirs_.at(rank).at(std::size_t(n)), 0));
   }
 
  private:

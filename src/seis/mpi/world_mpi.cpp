@@ -6,8 +6,8 @@
 
 #include <algorithm>
 #include <array>
-#include <optional>
 #include <climits>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -239,8 +239,9 @@ std::unique_ptr<wave::HaloExchange> Cartesian::halo(const HaloOptions& o) const 
 
   // Can every rank map its neighbours' memory? All on one node, and on GPUs each neighbour's GPU reachable.
   std::string why_not;
-  if (node_size != size) why_not = "the ranks span several nodes (" + std::to_string(node_size) + " of " +
-                                   std::to_string(size) + " on this one); direct needs one node";
+  if (node_size != size)
+    why_not = "the ranks span several nodes (" + std::to_string(node_size) + " of " + std::to_string(size) +
+              " on this one); direct needs one node";
   if (why_not.empty() && o.device_memory) {
     const std::string mine = gpu_identity();
     if (mine.empty()) why_not = gpu_unreachable("");

@@ -108,8 +108,8 @@ void validate(const Setup& s, const Subdomain& part, std::size_t available_bytes
     if (!(v > 0) || !std::isfinite(v)) {
       const std::size_t i = p % box.size[0], j = p / box.size[0] % box.size[1],
                         k = p / (std::size_t(box.size[0]) * box.size[1]);
-      fail("velocity ", v, " m/s at grid point (", i + box.offset[0], ", ", j + box.offset[1], ", ",
-           k + box.offset[2], ") must be finite and > 0");
+      fail("velocity ", v, " m/s at grid point (", i + box.offset[0], ", ", j + box.offset[1], ", ", k + box.offset[2],
+           ") must be finite and > 0");
     }
     largest = std::max(largest, v);
   }

@@ -49,7 +49,7 @@ struct Setup {
   // The whole model's largest velocity (m/s), which dt and the PML's damping follow: every part of a decomposed run
   // uses the same. 0: the largest of `velocity`.
   float vmax = 0;
-  std::vector<Point> sources;   // all fire the same wavelet
+  std::vector<Point> sources;  // all fire the same wavelet
   std::vector<Point> receivers;
   WaveletKind wavelet = WaveletKind::ricker;
   double f0 = 15.0;  // peak frequency (Hz)

@@ -56,6 +56,9 @@ struct StagingSpace<compat::HIPSpace> {
 };
 #endif
 
+// The instance of a decomposed part's face layers (Simulation::Impl::instances).
+inline constexpr int boundary_instance = 1 + slab_count + face_count;
+
 template <class ExecSpace>
 struct Simulation<ExecSpace>::Impl {
   using Memory = typename ExecSpace::memory_space;
@@ -66,8 +69,9 @@ struct Simulation<ExecSpace>::Impl {
   Kokkos::View<index_t*, Memory> source_offset, receiver_offset;
   int source_points = 0;
   StencilCoefficients coefficients;
-  // Instance 0 runs the step; 1 + s the seven strategy's slab s; 1 + slab_count + f packs the halo of face f.
-  compat::Instances<ExecSpace> instances{1 + slab_count + face_count};
+  // Instance 0 runs the step; 1 + s the seven strategy's slab s; 1 + slab_count + f packs the halo of face f;
+  // the last unpacks the halos and updates the face layers beside the core (boundary_instance).
+  compat::Instances<ExecSpace> instances{boundary_instance + 1};
   WaveLauncher<ExecSpace> launcher{TileShape{32, 8, 32}};
   // The part's core (updated while the halos travel) and its face layers (after), and the halo buffers of a
   // message transport: on the device, with host copies when the transport needs host memory (a direct transport
@@ -149,7 +153,9 @@ LaunchOptions balanced_tiles(const LaunchOptions& user, LaunchOptions o, const B
     return (n + tiles - 1) / tiles;
   };
   o.tile_x = even(box_columns(b, wave_vec), t.tx);
-  o.tile_y = even(b.y1 - b.y0, t.ty);
+  // A box narrower than the tile (a decomposed part's x face layer is one vector wide) keeps the team's threads in
+  // taller tiles: 1 x 8 tiles ran teams of 8 threads.
+  o.tile_y = even(b.y1 - b.y0, std::max(t.ty, t.tx * t.ty / o.tile_x));
   o.window = even(b.z1 - b.z0, t.nw);
   return o;
 }
@@ -189,11 +195,11 @@ inline LaunchOptions single_step_options(const Setup& setup) {
 }
 
 // One time step's update of the points in `region` (the whole part, or its core or one face layer), in the
-// setup's strategy: each point by the same kernel as in the undecomposed run.
-template <class Impl>
-void update_region(Impl& m, const Setup& setup, const FieldLayout& layout, const PmlGeometry& pml, const Box& region) {
-  using ExecSpace = std::decay_t<decltype(m.instances[0])>;
-  const ExecSpace& main = m.instances[0];
+// setup's strategy: each point by the same kernel as in the undecomposed run. Launched on `main`, instance 0 or,
+// for the strategies of one instance (unified, two), another; the seven strategy forks from instance 0.
+template <class Impl, class ExecSpace>
+void update_region(Impl& m, const Setup& setup, const FieldLayout& layout, const PmlGeometry& pml, const Box& region,
+                   const ExecSpace& main) {
   const WaveArrays a = m.arrays(pml);
   const LaunchBoxes boxes = setup.shape == Shape::tile ? line_aligned_boxes(pml) : region_boxes(pml);
   const Box inner = intersect(boxes.inner, region);
@@ -510,7 +516,7 @@ void Simulation<ExecSpace>::begin_step() {
   Impl& m = *impl_;
   record_receivers(m.u.data(), step_);
   if (halo_ == nullptr) {
-    update_region(m, setup_, layout_, pml_, m.core);
+    update_region(m, setup_, layout_, pml_, m.core, m.instances[0]);
     return;
   }
   // Each shared face is packed on its own instance once the previous step is done, and leaves as soon as it is
@@ -531,7 +537,7 @@ void Simulation<ExecSpace>::begin_step() {
     }
   }
   halo_seconds_ += timer.seconds();
-  update_region(m, setup_, layout_, pml_, m.core);
+  update_region(m, setup_, layout_, pml_, m.core, m.instances[0]);
   if (direct) return;
   timer.reset();
   std::array<float*, face_count> send{}, receive{};
@@ -552,19 +558,26 @@ void Simulation<ExecSpace>::finish_step() {
   Impl& m = *impl_;
   const ExecSpace& main = m.instances[0];
   if (halo_ != nullptr) {
+    // The halos are unpacked and the face layers updated on their own instance, beside the core where the strategy
+    // launches on one instance (unified, two): they read and write no point the core does, and wait only for the
+    // halos; the step ends once both are done. The seven strategy forks from instance 0 and stays there.
+    const bool beside = setup_.strategy != Strategy::seven;
+    const ExecSpace& boundary = beside ? m.instances[boundary_instance] : main;
     Kokkos::Timer timer;
     const bool direct = halo_->path() == HaloExchange::Path::direct;
     if (!direct) halo_->finish();
     for (int f = 0; f < face_count; ++f) {
       if (!part_.neighbour[f]) continue;
-      if (direct) halo_->arrived(f, step_, compat::native_stream(main));
-      if (m.staged) Kokkos::deep_copy(main, m.receive[f], m.receive_host[f]);
-      copy_box<false>(main, m.u.data(), layout_, m.receive_box[f], direct ? halo_->inbox(f, step_) : m.receive[f].data());
+      if (direct) halo_->arrived(f, step_, compat::native_stream(boundary));
+      if (m.staged) Kokkos::deep_copy(boundary, m.receive[f], m.receive_host[f]);
+      copy_box<false>(boundary, m.u.data(), layout_, m.receive_box[f],
+                      direct ? halo_->inbox(f, step_) : m.receive[f].data());
     }
     halo_seconds_ += timer.seconds();
+    for (const Box& layer : m.face_layer)
+      if (layer.points() > 0) update_region(m, setup_, layout_, pml_, layer, boundary);
+    if (beside) m.instances.order(0, boundary_instance);
   }
-  for (const Box& layer : m.face_layer)
-    if (layer.points() > 0) update_region(m, setup_, layout_, pml_, layer);
   compat::check_last_launch("wave step");
   {
     const int n = step_;
