@@ -2,11 +2,14 @@
 // truncated input), checkpoints and the SEG-Y writer.
 #include <gtest/gtest.h>
 #include <segyio/segy.h>
+#define STB_IMAGE_IMPLEMENTATION
+#include <stb/stb_image.h>
 
 #include <unistd.h>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <string>
 
@@ -181,7 +184,19 @@ TEST(RunFile, SurvivesRandomAndTruncatedInput) {
     } catch (const InvalidArgument&) {
     }
   };
-  for (std::size_t n = 0; n <= valid.size(); ++n) EXPECT_NO_FATAL_FAILURE(survive(valid.substr(0, n)));
+  // The whole text parses, with every value as written: the fuzz below starts from a file that is valid.
+  seis::io::RunConfig parsed;
+  seis::io::read_run_text(valid, "fuzz.toml", parsed, {});
+  EXPECT_EQ(parsed.grid, "64x48x32");
+  EXPECT_DOUBLE_EQ(parsed.spacing, 12.5);
+  EXPECT_EQ(parsed.model, "homogeneous:2000");
+  ASSERT_EQ(parsed.sources.size(), 1u);
+  EXPECT_EQ(parsed.sources[0], "1,2,3");
+  EXPECT_EQ(parsed.receivers, "0,0,0:100,0,0:5");
+  EXPECT_DOUBLE_EQ(parsed.duration, 0.5);
+  EXPECT_EQ(parsed.strategy, "two");
+  EXPECT_TRUE(parsed.quiet);
+  for (std::size_t n = 0; n <= valid.size(); ++n) survive(valid.substr(0, n));
   std::uniform_int_distribution<int> byte(0, 255);
   for (int trial = 0; trial < 2000; ++trial) {
     std::string text = valid;
@@ -252,6 +267,140 @@ TEST(Checkpoint, CompletesAWriteStoppedBetweenItsRenames) {
   EXPECT_EQ(seis::io::checkpoint_step(path, "run"), -1);
   EXPECT_TRUE(fs::exists(path + ".tmp"));
   fs::remove_all(dir);
+}
+
+int32_t trace_field(const char* header, int field) {
+  int32_t value = 0;
+  EXPECT_EQ(segy_get_field(header, field, &value), SEGY_OK) << "field " << field;
+  return value;
+}
+
+// Every header field seis-wave writes, read back through segyio's C API against values worked out here: the text
+// header's lines, the binary header (interval, samples, format 5 = IEEE float32, trace count, revision 1), and per
+// trace the numbering, the scalars, the source and receiver positions in centimetres, the receiver depth as a
+// negative elevation, the signed offset in whole metres, the sample count and interval, and the samples.
+TEST(Segy, EveryHeaderFieldReadsBack) {
+  const auto path =
+      (std::filesystem::temp_directory_path() / ("seis-h-" + std::to_string(::getpid()) + ".sgy")).string();
+  const seis::wave::Point source{500.0, 300.25, 40.0};
+  const std::vector<seis::wave::Point> receivers = {{100.0, 300.0, 20.0}, {500.0, 200.0, 20.5}, {903.7, 360.0, 0.0}};
+  const int samples = 4;
+  std::vector<float> traces(receivers.size() * samples);
+  for (std::size_t n = 0; n < traces.size(); ++n) traces[n] = float(n) - 5.5f;
+  seis::io::write_seismogram(path, traces, samples, 0.00125, receivers, source);
+  segy_file* f = segy_open(path.c_str(), "rb");
+  ASSERT_NE(f, nullptr);
+  char text[SEGY_TEXT_HEADER_SIZE + 1] = {};
+  ASSERT_EQ(segy_read_textheader(f, text), SEGY_OK);
+  EXPECT_EQ(std::string(text, 40), std::string("C 1 SEIS-WAVE ACOUSTIC MODELLING (SEISTE"));
+  EXPECT_NE(std::string(text).find("C 5 OFFSET IN WHOLE METRES"), std::string::npos);
+  char binary[SEGY_BINARY_HEADER_SIZE];
+  ASSERT_EQ(segy_binheader(f, binary), SEGY_OK);
+  const auto bin = [&](int field) {
+    int32_t value = 0;
+    EXPECT_EQ(segy_get_bfield(binary, field, &value), SEGY_OK);
+    return value;
+  };
+  EXPECT_EQ(bin(SEGY_BIN_INTERVAL), 1250);
+  EXPECT_EQ(bin(SEGY_BIN_SAMPLES), samples);
+  EXPECT_EQ(bin(SEGY_BIN_FORMAT), 5);
+  EXPECT_EQ(bin(SEGY_BIN_TRACES), 3);
+  EXPECT_EQ(bin(SEGY_BIN_SEGY_REVISION), 0x0100);
+  const long trace0 = segy_trace0(binary);
+  const int bytes = segy_trsize(SEGY_IEEE_FLOAT_4_BYTE, samples);
+  int count = 0;
+  ASSERT_EQ(segy_traces(f, &count, trace0, bytes), SEGY_OK);
+  ASSERT_EQ(count, 3);
+  // Offsets: receiver 0 lies 400 m towards -x (and 0.25 m in y): -400; receiver 1 at the source's x, 100.25 m
+  // towards -y: -100; receiver 2: hypot(403.7, 59.75) = 408.1 m towards +x: 408.
+  const int offsets[] = {-400, -100, 408};
+  for (int r = 0; r < 3; ++r) {
+    SCOPED_TRACE(r);
+    char h[SEGY_TRACE_HEADER_SIZE];
+    ASSERT_EQ(segy_traceheader(f, r, h, trace0, bytes), SEGY_OK);
+    const seis::wave::Point& p = receivers[std::size_t(r)];
+    EXPECT_EQ(trace_field(h, SEGY_TR_SEQ_LINE), r + 1);
+    EXPECT_EQ(trace_field(h, SEGY_TR_SEQ_FILE), r + 1);
+    EXPECT_EQ(trace_field(h, SEGY_TR_FIELD_RECORD), 1);
+    EXPECT_EQ(trace_field(h, SEGY_TR_NUMBER_ORIG_FIELD), r + 1);
+    EXPECT_EQ(trace_field(h, SEGY_TR_TRACE_ID), 1);
+    EXPECT_EQ(trace_field(h, SEGY_TR_SOURCE_GROUP_SCALAR), -100);
+    EXPECT_EQ(trace_field(h, SEGY_TR_ELEV_SCALAR), -100);
+    EXPECT_EQ(trace_field(h, SEGY_TR_SOURCE_X), 50000);
+    EXPECT_EQ(trace_field(h, SEGY_TR_SOURCE_Y), 30025);
+    EXPECT_EQ(trace_field(h, SEGY_TR_SOURCE_DEPTH), 4000);
+    EXPECT_EQ(trace_field(h, SEGY_TR_GROUP_X), int(std::lround(p.x * 100)));
+    EXPECT_EQ(trace_field(h, SEGY_TR_GROUP_Y), int(std::lround(p.y * 100)));
+    EXPECT_EQ(trace_field(h, SEGY_TR_RECV_GROUP_ELEV), -int(std::lround(p.z * 100)));
+    EXPECT_EQ(trace_field(h, SEGY_TR_OFFSET), offsets[r]);
+    EXPECT_EQ(trace_field(h, SEGY_TR_SAMPLE_COUNT), samples);
+    EXPECT_EQ(trace_field(h, SEGY_TR_SAMPLE_INTER), 1250);
+    EXPECT_EQ(trace_field(h, SEGY_TR_COORD_UNITS), 1);
+    float trace[samples];
+    ASSERT_EQ(segy_readtrace(f, r, trace, trace0, bytes), SEGY_OK);
+    segy_to_native(SEGY_IEEE_FLOAT_4_BYTE, samples, trace);
+    for (int n = 0; n < samples; ++n) EXPECT_EQ(trace[n], traces[std::size_t(r * samples + n)]);
+  }
+  segy_close(f);
+  std::filesystem::remove(path);
+}
+
+// A snapshot's raw floats and its sidecar read back: the values in order, and the part's shape, place in the grid,
+// spacing, step and time as written.
+TEST(Snapshot, RawAndSidecarReadBack) {
+  const auto path =
+      (std::filesystem::temp_directory_path() / ("seis-s-" + std::to_string(::getpid()) + ".f32")).string();
+  seis::wave::Subdomain part;
+  part.global[0] = 40, part.global[1] = 30, part.global[2] = 20;
+  part.offset[0] = 32, part.offset[1] = 10, part.offset[2] = 5;
+  part.size[0] = 8, part.size[1] = 7, part.size[2] = 6;
+  std::vector<float> values(part.points());
+  for (std::size_t n = 0; n < values.size(); ++n) values[n] = std::sin(float(n));
+  seis::io::write_snapshot(path, values, part, 12.5, 77, 0.154);
+  std::ifstream raw(path, std::ios::binary);
+  std::vector<float> back(values.size() + 1);
+  raw.read(reinterpret_cast<char*>(back.data()), std::streamsize(back.size() * sizeof(float)));
+  EXPECT_EQ(std::size_t(raw.gcount()), values.size() * sizeof(float));  // no more and no less
+  back.pop_back();
+  EXPECT_EQ(back, values);
+  const auto meta = nlohmann::json::parse(std::ifstream(path + ".json"));
+  EXPECT_EQ(meta["dtype"], "float32");
+  EXPECT_EQ(meta["shape_zyx"], nlohmann::json({6, 7, 8}));
+  EXPECT_EQ(meta["offset_zyx"], nlohmann::json({5, 10, 32}));
+  EXPECT_EQ(meta["grid_shape_zyx"], nlohmann::json({20, 30, 40}));
+  EXPECT_DOUBLE_EQ(meta["spacing_m"].get<double>(), 12.5);
+  EXPECT_EQ(meta["step"], 77);
+  EXPECT_DOUBLE_EQ(meta["time_s"].get<double>(), 0.154);
+  EXPECT_EQ(meta["file"], std::filesystem::path(path).filename().string());
+  std::filesystem::remove(path);
+  std::filesystem::remove(path + ".json");
+}
+
+// A picture read back (stb_image): its size is the values' times the pixel block, zero is white, the clip value
+// and beyond full red (positive) or blue (negative), and half the clip value half faded.
+TEST(Png, SizeAndColoursReadBack) {
+  const auto path =
+      (std::filesystem::temp_directory_path() / ("seis-p-" + std::to_string(::getpid()) + ".png")).string();
+  // 2 rows x 3 columns; the 80th percentile of |value| (0 2 2 4 4 8: the fifth of six, 4) clips.
+  const std::vector<float> values = {0.0f, 4.0f, -4.0f, 2.0f, -2.0f, 8.0f};
+  seis::io::write_png(path, values, 2, 3, 80, 5, 2);
+  int width = 0, height = 0, channels = 0;
+  unsigned char* pixels = stbi_load(path.c_str(), &width, &height, &channels, 3);
+  ASSERT_NE(pixels, nullptr);
+  EXPECT_EQ(width, 15);
+  EXPECT_EQ(height, 4);
+  const auto rgb = [&](int row, int column) {
+    const unsigned char* p = pixels + (std::size_t(row * 2) * std::size_t(width) + std::size_t(column * 5)) * 3;
+    return std::vector<int>{p[0], p[1], p[2]};
+  };
+  EXPECT_EQ(rgb(0, 0), (std::vector<int>{255, 255, 255}));
+  EXPECT_EQ(rgb(0, 1), (std::vector<int>{255, 0, 0}));  // +clip: red
+  EXPECT_EQ(rgb(0, 2), (std::vector<int>{0, 0, 255}));  // -clip: blue
+  EXPECT_EQ(rgb(1, 0), (std::vector<int>{255, 128, 128}));
+  EXPECT_EQ(rgb(1, 1), (std::vector<int>{128, 128, 255}));
+  EXPECT_EQ(rgb(1, 2), (std::vector<int>{255, 0, 0}));  // beyond the clip: clipped
+  stbi_image_free(pixels);
+  std::filesystem::remove(path);
 }
 
 TEST(Segy, HeadersHoldIntervalAndCoordinates) {

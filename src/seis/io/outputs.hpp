@@ -10,7 +10,8 @@ namespace seis::io {
 
 // One trace per receiver ([receiver][sample]), IEEE float32, sample interval dt (microseconds in the headers),
 // source and receiver coordinates in metres (scalar -100: centimetres stored, as SEG-Y integers), receiver depth
-// in the group elevation field (negative: below the surface).
+// in the group elevation field (negative: below the surface), the offset in whole metres (bytes 37-40 take no
+// scalar), negative where the receiver lies at smaller x than the source (at equal x, smaller y).
 void write_seismogram(const std::string& path, const std::vector<float>& traces, int samples, double dt,
                       const std::vector<wave::Point>& receivers, const wave::Point& source);
 

@@ -24,6 +24,14 @@ void check(int status, const std::string& what, const std::string& path) {
 
 int centimetres(double metres) { return static_cast<int>(std::lround(metres * 100.0)); }
 
+// Bytes 37-40 take no scalar: the source-receiver distance in whole metres, signed as along a line, negative where the
+// receiver lies at smaller x than the source (at equal x, smaller y).
+int signed_offset(const wave::Point& source, const wave::Point& receiver) {
+  const double dx = receiver.x - source.x, dy = receiver.y - source.y;
+  const bool behind = dx < 0 || (dx == 0 && dy < 0);
+  return static_cast<int>(std::lround(std::hypot(dx, dy))) * (behind ? -1 : 1);
+}
+
 }  // namespace
 
 void write_seismogram(const std::string& path, const std::vector<float>& traces, int samples, double dt,
@@ -41,8 +49,9 @@ void write_seismogram(const std::string& path, const std::vector<float>& traces,
   char text[SEGY_TEXT_HEADER_SIZE + 1];
   std::memset(text, ' ', SEGY_TEXT_HEADER_SIZE);
   const char* lines[] = {"C 1 SEIS-WAVE ACOUSTIC MODELLING (SEISTENCIL)", "C 2 ONE TRACE PER RECEIVER, IEEE FLOAT32",
-                         "C 3 COORDINATES IN CENTIMETRES (SCALAR -100)", "C 4 RECEIVER DEPTH IN GROUP ELEVATION (NEG)"};
-  for (int l = 0; l < 4; ++l) std::memcpy(text + 80 * l, lines[l], std::strlen(lines[l]));
+                         "C 3 COORDINATES IN CENTIMETRES (SCALAR -100)", "C 4 RECEIVER DEPTH IN GROUP ELEVATION (NEG)",
+                         "C 5 OFFSET IN WHOLE METRES, NEGATIVE WHERE THE RECEIVER LIES AT SMALLER X (THEN Y)"};
+  for (int l = 0; l < 5; ++l) std::memcpy(text + 80 * l, lines[l], std::strlen(lines[l]));
   text[SEGY_TEXT_HEADER_SIZE] = '\0';
   check(segy_write_textheader(file.get(), 0, text), "text header", path);
 
@@ -73,7 +82,7 @@ void write_seismogram(const std::string& path, const std::vector<float>& traces,
                              {SEGY_TR_GROUP_X, centimetres(p.x)},
                              {SEGY_TR_GROUP_Y, centimetres(p.y)},
                              {SEGY_TR_RECV_GROUP_ELEV, -centimetres(p.z)},
-                             {SEGY_TR_OFFSET, centimetres(std::hypot(p.x - source.x, p.y - source.y))},
+                             {SEGY_TR_OFFSET, signed_offset(source, p)},
                              {SEGY_TR_SAMPLE_COUNT, samples},
                              {SEGY_TR_SAMPLE_INTER, interval},
                              {SEGY_TR_COORD_UNITS, 1}};
