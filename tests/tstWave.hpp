@@ -378,6 +378,62 @@ TEST(TEST_CATEGORY, WavePmlAbsorbs) {
   EXPECT_GE(walls, 0.1);
 }
 
+// The PML's reflection at normal incidence, measured: the same shot in a grid whose x+ layer is 200 m beyond a
+// receiver and in one 1200 m longer (whose x+ arrivals come after the window); their difference at the receiver, until
+// the wave that crossed the layer and came back from the zero wall behind it has passed, is the x+ layer's alone (the
+// other faces lie alike in both). A point source's wave falls as 1/distance and each return comes from an image
+// source, so a coefficient is max|difference| x (its image distance) / (max|direct| x direct distance): the
+// entrance's (image across the layer's edge) and the wall's (2 L further). The layer is designed to absorb ln(1000)
+// nepers there and back (a quadratic profile of d0 = 3 v ln(1000) / (2 L): exp(-2 d0 L / (3 v)) = 1e-3). This
+// formulation is matched only approximately: its entrance reflects less as the layer thickens in wavelengths (at the
+// Ricker's peak wavelength: 4.9e-2 at 0.8, 6.6e-3 at 1.6, 1.6e-3 at 2.4, 7.8e-4 at 3.2), not as h falls at a fixed
+// thickness (6.6e-3 at h = 20 m, 6.0e-3 at 10 m); its wall return, 3.1e-3 at 3.2 wavelengths, absorbs 5.8 of the
+// designed 6.9 nepers. Asserted at 3.2 peak wavelengths (400 m at 16 Hz): the entrance reflects no more than the
+// design's 1e-3, and the round trip absorbs at least half the designed nepers (a damping scale off by 2 fails;
+// ln(10) in place of ln(1000) returns 8e-2).
+std::pair<double, double> pml_reflection() {
+  const double h = 20.0, c = 2000.0, f0 = 16.0;
+  const int d = 20, source = d + 5, receiver = source + 10, edge = receiver + 10;
+  std::vector<float> trace[2];
+  for (int longer : {0, 1}) {
+    auto s = seis::test::box_setup(edge + d + 60 * longer, 2 * d + 21, 2 * d + 21, h, float(c));
+    s.ndamp = d;
+    s.f0 = f0;
+    s.dt = 0.8 * seis::wave::stable_dt(s.radius, h, c);
+    // Until the wave that crossed the layer, met the zero wall and crossed back has passed the receiver.
+    s.steps = int(((2 * edge - source - receiver + 2 * d) * h / c + 2.5 / s.f0) / s.dt);
+    s.sources = {seis::test::grid_point(s, source, d + 10, d + 10)};
+    s.receivers = {seis::test::grid_point(s, receiver, d + 10, d + 10)};
+    Simulation<Exec> sim(s);
+    sim.advance(s.steps);
+    trace[longer] = sim.traces();
+  }
+  // The entrance's reflection arrives after the image path, the wall's return 2 L later: each scaled by its path.
+  const double dt = 0.8 * seis::wave::stable_dt(4, h, c);
+  const double direct_path = (receiver - source) * h, image_path = (2 * edge - source - receiver) * h;
+  const double wall_path = image_path + 2 * d * h;
+  const std::size_t split = std::size_t((image_path + d * h) / c / dt);
+  double direct = 0, entrance = 0, wall = 0;
+  for (std::size_t n = 0; n < trace[0].size(); ++n) {
+    direct = std::max(direct, double(std::abs(trace[1][n])));
+    (n < split ? entrance : wall) = std::max(n < split ? entrance : wall, double(std::abs(trace[0][n] - trace[1][n])));
+  }
+  entrance *= image_path / direct_path / direct;
+  wall *= wall_path / direct_path / direct;
+  return {entrance, wall};
+}
+
+TEST(TEST_CATEGORY, WavePmlReflectsNoMoreThanDesigned) {
+  const auto [entrance, wall] = pml_reflection();
+  std::printf(
+      "PML at normal incidence, 3.2 wavelengths thick: entrance reflects %.3e, wall return %.3e (designed "
+      "1e-3 there and back)\n",
+      entrance, wall);
+  EXPECT_LE(entrance, 1e-3);
+  EXPECT_GT(entrance, 0.0);
+  EXPECT_LE(wall, std::sqrt(1e-3));  // at least half of ln(1000) nepers absorbed
+}
+
 // 10,000 steps at the stability bound's 0.9 in a random medium stay finite and, once the source has ended, do not
 // grow: a mode with |lambda| > 1 would lift the second half's maximum above that of steps 1000-5000. (Not "absorbed
 // to 1e-3 of the peak": with a 4-point layer the paper's PML leaves a slow, weakly damped residual whose level
