@@ -176,9 +176,7 @@ wave::State read_checkpoint(const std::string& path, const std::string& fingerpr
 }
 
 std::vector<float> read_velocity_raw(const std::string& path, int nx, int ny, int nz) {
-  wave::Setup s;
-  s.nx = nx, s.ny = ny, s.nz = nz;
-  return read_velocity_raw(path, wave::whole_grid(s));
+  return read_velocity_raw(path, wave::whole_grid(nx, ny, nz));
 }
 
 std::vector<float> read_velocity_raw(const std::string& path, const wave::Subdomain& part, std::size_t* bytes_read) {

@@ -95,9 +95,7 @@ void write_seismogram(const std::string& path, const std::vector<float>& traces,
 }
 
 std::vector<float> read_velocity_segy(const std::string& path, int nx, int ny, int nz) {
-  wave::Setup s;
-  s.nx = nx, s.ny = ny, s.nz = nz;
-  return read_velocity_segy(path, wave::whole_grid(s));
+  return read_velocity_segy(path, wave::whole_grid(nx, ny, nz));
 }
 
 std::vector<float> read_velocity_segy(const std::string& path, const wave::Subdomain& part, std::size_t* bytes_read) {

@@ -4,25 +4,15 @@
 
 namespace seis::wave {
 
-namespace {
-Subdomain whole(int nx, int ny, int nz) {
-  Subdomain d;
-  d.global[0] = d.size[0] = nx;
-  d.global[1] = d.size[1] = ny;
-  d.global[2] = d.size[2] = nz;
-  return d;
-}
-}  // namespace
-
 std::vector<float> homogeneous_model(int nx, int ny, int nz, float velocity) {
-  return homogeneous_model(whole(nx, ny, nz), velocity);
+  return homogeneous_model(whole_grid(nx, ny, nz), velocity);
 }
 
 std::vector<float> homogeneous_model(const Subdomain& part, float velocity) {
   return std::vector<float>(part.points(), velocity);
 }
 
-std::vector<float> layered_model(int nx, int ny, int nz) { return layered_model(whole(nx, ny, nz)); }
+std::vector<float> layered_model(int nx, int ny, int nz) { return layered_model(whole_grid(nx, ny, nz)); }
 
 std::vector<float> layered_model(const Subdomain& part) {
   const int nx = part.global[0], ny = part.global[1], nz = part.global[2];

@@ -17,11 +17,13 @@ std::string Decomposition::text() const {
   return std::to_string(parts[0]) + "x" + std::to_string(parts[1]) + "x" + std::to_string(parts[2]);
 }
 
-Subdomain whole_grid(const Setup& s) {
+Subdomain whole_grid(const Setup& s) { return whole_grid(s.nx, s.ny, s.nz); }
+
+Subdomain whole_grid(int nx, int ny, int nz) {
   Subdomain d;
-  d.global[0] = d.size[0] = s.nx;
-  d.global[1] = d.size[1] = s.ny;
-  d.global[2] = d.size[2] = s.nz;
+  d.global[0] = d.size[0] = nx;
+  d.global[1] = d.size[1] = ny;
+  d.global[2] = d.size[2] = nz;
   return d;
 }
 

@@ -42,8 +42,9 @@ struct Decomposition {
   std::string text() const;  // "PXxPYxPZ"
 };
 
-// The undecomposed grid of a setup.
+// The undecomposed grid of a setup, or of nx x ny x nz points.
 Subdomain whole_grid(const Setup& s);
+Subdomain whole_grid(int nx, int ny, int nz);
 
 // Part `coord` of a decomposition. y and z: sizes differ by at most one point, the larger ones first; x: whole
 // granules of x_split_granule points dealt the same way, the last part taking the remainder. Refuses (naming the
