@@ -15,6 +15,7 @@
 #include <thread>
 #include <vector>
 
+#include "run_setup.hpp"
 #include "seis/core/compat.hpp"
 #include "seis/core/error.hpp"
 #include "seis/core/tuning.hpp"
@@ -27,102 +28,14 @@
 #include "seis/wave/model.hpp"
 #include "seis/wave/simulation.hpp"
 #include "seis_build_info.hpp"
+#include "shot_run.hpp"
+#include "survey_run.hpp"
 
 namespace {
 
-using Exec = Kokkos::DefaultExecutionSpace;
 namespace fs = std::filesystem;
 using namespace seis;
-
-bool ends_with(const std::string& s, const std::string& tail) {
-  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
-
-// The velocity of this rank's part of the grid alone (no rank holds the whole model); `bytes_read` gets the bytes
-// read from a model file.
-std::vector<float> load_model(const std::string& model, const wave::Subdomain& part, std::size_t& bytes_read) {
-  bytes_read = 0;
-  if (model == "layered") return wave::layered_model(part);
-  if (model.rfind("homogeneous:", 0) == 0) {
-    double x = 0, y = 0, z = 0;
-    const std::string value = model.substr(12);
-    io::parse_point(value + ",0,0", x, y, z);
-    return wave::homogeneous_model(part, static_cast<float>(x));
-  }
-  if (ends_with(model, ".sgy") || ends_with(model, ".segy")) return io::read_velocity_segy(model, part, &bytes_read);
-  return io::read_velocity_raw(model, part, &bytes_read);
-}
-
-// The run's set-up; `decompose` returns this rank's part of the grid, before anything large is allocated, and
-// `largest` gives the largest of every rank's value (the model's vmax, which dt follows).
-template <class Decompose, class Largest>
-wave::Setup make_setup(const io::RunConfig& c, Decompose&& decompose, Largest&& largest, wave::Subdomain& part,
-                       std::size_t available_bytes, std::size_t& model_bytes_read) {
-  wave::Setup s;
-  io::parse_grid(c.grid, s.nx, s.ny, s.nz);
-  s.h = c.spacing;
-  s.radius = c.radius;
-  s.boundary = wave::parse_boundary(c.boundary);
-  s.ndamp = c.ndamp;
-  s.strategy = c.strategy.empty() ? wave::default_strategy : wave::parse_strategy(c.strategy);
-  s.shape = wave::parse_shape(c.kernel);
-  s.wavelet = wave::parse_wavelet(c.wavelet);
-  s.f0 = c.f0;
-  require(s.h > 0, "--spacing ", s.h, " m must be > 0");
-  require(c.duration > 0, "--duration ", c.duration, " s must be > 0");
-  require(c.cfl > 0 && c.cfl <= 1, "--cfl ", c.cfl, " must be in (0, 1] (1 is the stability bound)");
-  part = decompose(s);
-  // Before the model is allocated: a grid too large for the device is refused without touching the host's memory.
-  wave::check_memory(s, part, available_bytes);
-  s.velocity = load_model(c.model, part, model_bytes_read);
-  s.model_part = part;
-  float vmax = 0;
-  for (float v : s.velocity) vmax = std::max(vmax, std::isfinite(v) ? v : 0.0f);
-  s.vmax = static_cast<float>(largest(double(vmax)));
-  s.dt = c.dt > 0 ? c.dt : c.cfl * wave::stable_dt(s.radius, s.h, s.vmax > 0 ? s.vmax : 1.0f);
-  s.steps = static_cast<int>(std::ceil(c.duration / s.dt - 1e-9));
-  const int margin = s.boundary == wave::Boundary::pml ? s.ndamp : 0;
-  const double depth = std::min(margin + 2, s.nz - 1) * s.h;
-  for (const auto& text : c.sources) {
-    wave::Point p;
-    io::parse_point(text, p.x, p.y, p.z);
-    s.sources.push_back(p);
-  }
-  if (s.sources.empty()) s.sources.push_back({(s.nx - 1) * s.h / 2, (s.ny - 1) * s.h / 2, depth});
-  if (!c.receivers.empty()) {
-    const io::Line l = io::parse_line(c.receivers);
-    for (int n = 0; n < l.count; ++n) {
-      const double t = l.count > 1 ? double(n) / (l.count - 1) : 0.0;
-      s.receivers.push_back({l.x0 + t * (l.x1 - l.x0), l.y0 + t * (l.y1 - l.y0), l.z0 + t * (l.z1 - l.z0)});
-    }
-  } else {
-    const int first = std::min(margin, s.nx - 1), last = std::max(s.nx - 1 - margin, first);
-    for (int i = first; i <= last; ++i) s.receivers.push_back({i * s.h, (s.ny - 1) * s.h / 2, depth});
-  }
-  if (!c.tile.empty()) {
-    int tx = 0, ty = 0, one = 0;
-    io::parse_grid(c.tile + "x1", tx, ty, one);
-    s.launch.tile_x = tx;
-    s.launch.tile_y = ty;
-  }
-  s.launch.window = c.window;
-  return s;
-}
-
-// The parameters a checkpoint must share with the run that restores it, and the part of the grid it holds.
-std::string fingerprint(const io::RunConfig& c, const wave::Setup& s, const mpi::Cartesian& grid) {
-  std::ostringstream f;
-  f << "part " << grid.coord()[0] << "," << grid.coord()[1] << "," << grid.coord()[2] << " of "
-    << grid.decomposition().text() << " ";
-  f << std::hexfloat << "grid " << s.nx << "x" << s.ny << "x" << s.nz << " h " << s.h << " R " << s.radius << " dt "
-    << s.dt << " steps " << s.steps << " boundary " << wave::to_string(s.boundary) << " ndamp " << s.ndamp
-    << " strategy " << wave::to_string(s.strategy) << " kernel " << wave::to_string(s.shape) << " model " << c.model
-    << " wavelet " << wave::to_string(s.wavelet) << " f0 " << s.f0 << " sources";
-  for (const auto& p : s.sources) f << " " << p.x << "," << p.y << "," << p.z;
-  f << " receivers";
-  for (const auto& p : s.receivers) f << " " << p.x << "," << p.y << "," << p.z;
-  return f.str();
-}
+using app::Exec;
 
 std::string format_seconds(double s) {
   std::ostringstream out;
@@ -188,13 +101,6 @@ void print_kernels(std::ostream& out) {
   }
 }
 
-std::string date_now() {
-  const std::time_t now = std::time(nullptr);
-  char date[32];
-  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
-  return date;
-}
-
 // --tune: the step timed over tiles and nw (seis::tuning's search, a short simulation per candidate), the winner
 // cached; without --tune or --tile/--nw, an earlier winner of the same key is used. Returns "tuned", "cached" or "".
 std::string tune_step(const io::RunConfig& config, wave::Setup& setup, const wave::Subdomain& part,
@@ -234,7 +140,7 @@ std::string tune_step(const io::RunConfig& config, wave::Setup& setup, const wav
             << tuning::describe(found.start) << " -> " << found.best_seconds * 1e3 << " ms at "
             << tuning::describe(found.best) << " (" << found.trials.size() << " candidates, " << refused
             << " refused; cached in " << cache << ")\n";
-  io::store_tuned(cache, key, {found.best, found.best_seconds, found.start_seconds, date_now()});
+  io::store_tuned(cache, key, {found.best, found.best_seconds, found.start_seconds, app::date_now()});
   setup.launch = found.best;
   return "tuned";
 }
@@ -246,6 +152,9 @@ int run(const mpi::World& world, int argc, char** argv) {
     if (world.rank() == 0) print_kernels(std::cout);
     return 0;
   }
+  if (!config.survey.empty()) return app::run_survey(world, config);
+  require(config.ranks_per_shot == 1, "--ranks-per-shot ", config.ranks_per_shot,
+          " needs --survey (a single run's ranks all share its one shot)");
   std::optional<wave::Decomposition> requested;
   if (!config.decomposition.empty()) requested = wave::parse_decomposition(config.decomposition);
   const mpi::HaloOptions halo_options{config.mpi_timeout, mpi::parse_transport(config.halo_transport),
@@ -257,15 +166,17 @@ int run(const mpi::World& world, int argc, char** argv) {
       compat::available_memory_bytes() /
       (Kokkos::SpaceAccessibility<Kokkos::HostSpace, Exec::memory_space>::accessible ? world.local_size() : 1);
   std::size_t model_bytes_read = 0;
-  wave::Setup setup = make_setup(
+  wave::Setup setup = app::make_setup(
       config, [&](const wave::Setup& s) { return wave::split_grid(s, grid.decomposition(), grid.coord()); },
-      [&](double v) { return world.max(v); }, part, available, model_bytes_read);
+      [&](const wave::Subdomain& p, std::size_t& bytes) { return app::load_model(config.model, p, bytes); }, world,
+      available, part, model_bytes_read);
+  io::check_seismogram(setup.steps, setup.dt);
   const std::string tuning_state = tune_step(config, setup, part, world);
   const bool root = world.rank() == 0;
   const fs::path dir(config.output);
   fs::create_directories(dir);
   const std::string checkpoint = rank_file(dir, "checkpoint", ".bin", world);
-  const std::string print = fingerprint(config, setup, grid);
+  const std::string print = app::fingerprint(config, setup, grid);
 
   const auto halo = grid.halo(halo_options);
   wave::Simulation<Exec> sim(setup, part, halo.get());
@@ -306,25 +217,9 @@ int run(const mpi::World& world, int argc, char** argv) {
 
   std::vector<std::string> files;
   const double points = double(setup.nx) * setup.ny * setup.nz;
-  double kernel_seconds = 0;
-  // Chunks of an even number of steps: the 3.5D shapes launch two at a time.
-  int timed_steps = 0, chunk = 2;
   auto last_print = std::chrono::steady_clock::now();
-  while (sim.step() < setup.steps) {
-    int next = std::min(setup.steps, sim.step() + chunk);
-    for (int every : {config.snapshot_every, config.checkpoint_every})
-      if (every > 0) next = std::min(next, (sim.step() / every + 1) * every);
-    const int count = next - sim.step();
-    const auto start = std::chrono::steady_clock::now();
-    sim.advance(count);
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    kernel_seconds += seconds;
-    timed_steps += count;
-    // Chunks of about a tenth of a second keep the progress line and the stop checks responsive.
-    chunk = std::max(1, int(0.1 / std::max(seconds / count, 1e-9)));
-    chunk += chunk % 2;
-    const int step = sim.step();
-    if (config.snapshot_every > 0 && step % config.snapshot_every == 0 && step < setup.steps) {
+  const auto at_stop = [&](int step) {
+    if (config.snapshot_every > 0 && step % config.snapshot_every == 0) {
       std::ostringstream stem;
       stem << "snapshot-" << std::setw(6) << std::setfill('0') << step;
       const std::vector<float> u = sim.wavefield();
@@ -333,38 +228,31 @@ int run(const mpi::World& world, int argc, char** argv) {
       write_slices((dir / stem.str()).string(), u, setup, part, world, files);
       files.push_back(raw);
     }
-    if (config.checkpoint_every > 0 && step % config.checkpoint_every == 0 && step < setup.steps)
+    if (config.checkpoint_every > 0 && step % config.checkpoint_every == 0)
       io::write_checkpoint(checkpoint, sim.state(), print);
+  };
+  const auto progress = [&](int step, const app::StepTiming& timing) {
     const auto now = std::chrono::steady_clock::now();
-    if (root && !config.quiet && std::chrono::duration<double>(now - last_print).count() >= config.progress_seconds) {
-      last_print = now;
-      const double per_step = kernel_seconds / timed_steps;
-      std::cout << "  step " << step << "/" << setup.steps << "  t = " << std::fixed << std::setprecision(3)
-                << step * setup.dt << " s  " << std::setprecision(2) << points / per_step * 1e-9 << " GPts/s  ETA "
-                << format_seconds(per_step * (setup.steps - step)) << std::defaultfloat
-                << (halo ? "  halos by " + halo_transport : std::string()) << "\n"
-                << std::flush;
-    }
-  }
+    if (!root || config.quiet || std::chrono::duration<double>(now - last_print).count() < config.progress_seconds)
+      return;
+    last_print = now;
+    const double per_step = timing.seconds / timing.steps;
+    std::cout << "  step " << step << "/" << setup.steps << "  t = " << std::fixed << std::setprecision(3)
+              << step * setup.dt << " s  " << std::setprecision(2) << points / per_step * 1e-9 << " GPts/s  ETA "
+              << format_seconds(per_step * (setup.steps - step)) << std::defaultfloat
+              << (halo ? "  halos by " + halo_transport : std::string()) << "\n"
+              << std::flush;
+  };
+  const app::StepTiming timing =
+      app::run_steps(sim, {config.snapshot_every, config.checkpoint_every}, at_stop, progress);
+  const double kernel_seconds = timing.seconds;
+  const int timed_steps = timing.steps;
 
-  // Every corner of every receiver is recorded by the one rank holding it (zeros elsewhere): their sum on rank 0
-  // is the undecomposed run's, bit for bit.
-  const int samples = setup.steps;
-  std::vector<float> corners = sim.corner_traces();
-  world.reduce_sum(corners);
-  const std::vector<float> traces = wave::sum_corners(corners, setup.receivers.size(), samples, sim.step());
+  const std::vector<float> traces = app::gathered_traces(sim, world);
   if (root) {
-    const std::string segy = (dir / "seismogram.sgy").string();
-    io::write_seismogram(segy, traces, samples, setup.dt, setup.receivers, setup.sources[0]);
+    const std::string segy = (dir / "seismogram.sgy").string(), gather_png = (dir / "shot-gather.png").string();
+    app::write_gather(segy, gather_png, traces, setup, config.shot);
     files.push_back(segy);
-    std::vector<float> gather(traces.size());
-    const std::size_t receivers = setup.receivers.size();
-    for (std::size_t r = 0; r < receivers; ++r)
-      for (int n = 0; n < samples; ++n) gather[std::size_t(n) * receivers + r] = traces[r * samples + std::size_t(n)];
-    const std::string gather_png = (dir / "shot-gather.png").string();
-    // Receivers drawn wide enough that the picture is about as wide as it is tall; clipped at the 97th percentile
-    // so that the reflections show beside the direct wave.
-    io::write_png(gather_png, gather, samples, int(receivers), 97, std::max(1, int(samples / 1.5 / receivers)), 1);
     files.push_back(gather_png);
   }
   if (!config.benchmark) {
@@ -391,7 +279,7 @@ int run(const mpi::World& world, int argc, char** argv) {
   facts.commit = build_info::git_commit;
   facts.dirty = build_info::git_dirty;
   facts.thread_placement = compat::thread_placement<Exec>();
-  facts.date = date_now();
+  facts.date = app::date_now();
   facts.steps_done = timed_steps;
   facts.restarted_at = restarted_at;
   facts.seconds_per_step = per_step;

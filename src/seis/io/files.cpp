@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "seis/core/error.hpp"
+#include "seis/io/atomic_file.hpp"
 #include "seis/io/outputs.hpp"
 
 namespace seis::io {
@@ -43,8 +44,13 @@ void write_png(const std::string& path, const std::vector<float>& values, int ro
       p[1] = fade;
       p[2] = t > 0 ? fade : 255;
     }
-  require(stbi_write_png(path.c_str(), pixel_columns, pixel_rows, 3, pixels.data(), pixel_columns * 3) != 0, "PNG ",
-          path, ": cannot be written");
+  // Encoded in memory, then written with every write checked (stb's own file writer ignores a full disk).
+  int length = 0;
+  unsigned char* png = stbi_write_png_to_mem(pixels.data(), pixel_columns * 3, pixel_columns, pixel_rows, 3, &length);
+  require(png != nullptr, "PNG ", path, ": cannot be encoded");
+  const std::string bytes(reinterpret_cast<const char*>(png), std::size_t(length));
+  STBIW_FREE(png);
+  write_bytes_atomically(path, bytes);
 }
 
 void write_snapshot(const std::string& path, const std::vector<float>& values, const wave::Subdomain& part, double h,

@@ -11,9 +11,13 @@ namespace seis::io {
 // One trace per receiver ([receiver][sample]), IEEE float32, sample interval dt (microseconds in the headers),
 // source and receiver coordinates in metres (scalar -100: centimetres stored, as SEG-Y integers), receiver depth
 // in the group elevation field (negative: below the surface), the offset in whole metres (bytes 37-40 take no
-// scalar), negative where the receiver lies at smaller x than the source (at equal x, smaller y).
+// scalar), negative where the receiver lies at smaller x than the source (at equal x, smaller y); `record` is the
+// field record (shot) number. Written atomically (seis/io/atomic_file.hpp).
+// Refuses, before a run, a seismogram that SEG-Y cannot hold: over 65535 samples per trace, or a sample interval
+// outside 1..65535 us.
+void check_seismogram(int samples, double dt);
 void write_seismogram(const std::string& path, const std::vector<float>& traces, int samples, double dt,
-                      const std::vector<wave::Point>& receivers, const wave::Point& source);
+                      const std::vector<wave::Point>& receivers, const wave::Point& source, int record = 1);
 
 // Velocity from SEG-Y: nx * ny traces (x fastest) of nz samples each; from raw float32: nx * ny * nz values, x
 // fastest. Missing and short files are refused, naming the path, the size found and the size needed. With a part,
@@ -28,7 +32,7 @@ std::vector<float> read_velocity_raw(const std::string& path, const wave::Subdom
 
 // A seismic picture: values mapped by a blue-white-red scale symmetric about zero and clipped at the `percentile`
 // of |value| (so that weak events show beside the direct wave), each value drawn as a block of `width` x `height`
-// pixels. `values` is rows x columns, row-major; row 0 at the top.
+// pixels. `values` is rows x columns, row-major; row 0 at the top. Written atomically.
 void write_png(const std::string& path, const std::vector<float>& values, int rows, int columns, double percentile = 99,
                int width = 1, int height = 1);
 

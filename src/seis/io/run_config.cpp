@@ -91,6 +91,14 @@ void add_options(CLI::App& app, RunConfig& c) {
   app.add_option("--mpi-timeout", c.mpi_timeout, "MPI builds: seconds a rank waits for a halo before failing")
       ->capture_default_str();
   app.add_flag("--benchmark", c.benchmark, "write only the seismogram and run.json (no final snapshot or slices)");
+  app.add_option("--shot", c.shot, "the seismogram's field record (shot) number")->capture_default_str();
+  app.add_option("--survey", c.survey,
+                 "TOML survey file: one simulation per [[shot]] (its source, receivers, wavelet), each gather written "
+                 "as OUTPUT/shot-NNNNN.sgy, the status in OUTPUT/survey.json (docs/surveys.md)");
+  app.add_option("--ranks-per-shot", c.ranks_per_shot,
+                 "with --survey: MPI ranks per shot (a shot's grid split over them); shots are dealt to the groups "
+                 "as they finish")
+      ->capture_default_str();
 }
 
 }  // namespace

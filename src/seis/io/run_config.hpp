@@ -35,6 +35,9 @@ struct RunConfig {
   double progress_seconds = 2.0;
   bool quiet = false;
   bool benchmark = false;               // time steps only: no wavefield snapshot or slices at the end
+  int shot = 1;                         // the seismogram's field record number
+  std::string survey;                   // a survey file: one simulation per shot (seis/io/survey.hpp)
+  int ranks_per_shot = 1;               // MPI ranks that share a survey's shot
   std::string decomposition;            // PXxPYxPZ (or PYxPZ) MPI ranks; empty: MPI_Dims_create chooses over y and z
   std::string halo_transport = "auto";  // auto, direct, mpi, staged (seis::mpi::Transport)
   double mpi_timeout = 300;             // s a rank waits for a halo before giving up

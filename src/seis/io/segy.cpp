@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "seis/core/error.hpp"
+#include "seis/io/atomic_file.hpp"
 #include "seis/io/outputs.hpp"
 
 namespace seis::io {
@@ -32,19 +33,11 @@ int signed_offset(const wave::Point& source, const wave::Point& receiver) {
   return static_cast<int>(std::lround(std::hypot(dx, dy))) * (behind ? -1 : 1);
 }
 
-}  // namespace
-
-void write_seismogram(const std::string& path, const std::vector<float>& traces, int samples, double dt,
-                      const std::vector<wave::Point>& receivers, const wave::Point& source) {
+void write_segy(const std::string& path, const std::vector<float>& traces, int samples, int interval,
+                const std::vector<wave::Point>& receivers, const wave::Point& source, int record) {
   const int count = static_cast<int>(receivers.size());
-  require(traces.size() == std::size_t(count) * std::size_t(samples), "seismogram: ", traces.size(), " samples for ",
-          count, " traces of ", samples);
-  require(samples <= 65535, "seismogram: ", samples, " samples per trace, SEG-Y holds at most 65535");
-  const int interval = static_cast<int>(std::lround(dt * 1e6));
-  require(interval >= 1 && interval <= 65535, "seismogram: sample interval ", dt * 1e6,
-          " us does not fit SEG-Y's 1..65535 us");
-  File file(segy_open(path.c_str(), "w+b"));
-  require(file != nullptr, "SEG-Y ", path, ": cannot be created");
+  File file(segy_open(path.c_str(), "r+b"));
+  require(file != nullptr, "SEG-Y ", path, ": cannot be opened for writing");
 
   char text[SEGY_TEXT_HEADER_SIZE + 1];
   std::memset(text, ' ', SEGY_TEXT_HEADER_SIZE);
@@ -71,7 +64,7 @@ void write_seismogram(const std::string& path, const std::vector<float>& traces,
     const wave::Point& p = receivers[std::size_t(r)];
     const int fields[][2] = {{SEGY_TR_SEQ_LINE, r + 1},
                              {SEGY_TR_SEQ_FILE, r + 1},
-                             {SEGY_TR_FIELD_RECORD, 1},
+                             {SEGY_TR_FIELD_RECORD, record},
                              {SEGY_TR_NUMBER_ORIG_FIELD, r + 1},
                              {SEGY_TR_TRACE_ID, 1},
                              {SEGY_TR_SOURCE_GROUP_SCALAR, -100},
@@ -92,6 +85,30 @@ void write_seismogram(const std::string& path, const std::vector<float>& traces,
     check(segy_from_native(SEGY_IEEE_FLOAT_4_BYTE, samples, trace.data()), "conversion", path);
     check(segy_writetrace(file.get(), r, trace.data(), trace0, bytes), "trace", path);
   }
+  // segyio's writes are buffered: the last of them reach the file (or fail for want of space) at the close.
+  check(segy_close(file.release()), "closing", path);
+}
+
+}  // namespace
+
+void check_seismogram(int samples, double dt) {
+  require(samples <= 65535, "seismogram: ", samples, " samples per trace, SEG-Y holds at most 65535");
+  const double interval = std::round(dt * 1e6);
+  require(interval >= 1 && interval <= 65535, "seismogram: sample interval ", dt * 1e6,
+          " us does not fit SEG-Y's 1..65535 us");
+}
+
+void write_seismogram(const std::string& path, const std::vector<float>& traces, int samples, double dt,
+                      const std::vector<wave::Point>& receivers, const wave::Point& source, int record) {
+  const int count = static_cast<int>(receivers.size());
+  require(traces.size() == std::size_t(count) * std::size_t(samples), "seismogram: ", traces.size(), " samples for ",
+          count, " traces of ", samples);
+  check_seismogram(samples, dt);
+  const int interval = static_cast<int>(std::lround(dt * 1e6));
+  require(record >= 1, "seismogram: field record number ", record, " must be >= 1");
+  write_atomically(path, [&](const std::string& temporary) {
+    write_segy(temporary, traces, samples, interval, receivers, source, record);
+  });
 }
 
 std::vector<float> read_velocity_segy(const std::string& path, int nx, int ny, int nz) {

@@ -3,6 +3,7 @@
 // world_mpi.cpp (Open MPI, built with SEIS_MPI=ON) and world_serial.cpp (one process), so the application has one
 // code path. Host-only: compiled by the plain C++ compiler in every build, never by a device compiler.
 #include <array>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -19,6 +20,10 @@ class World {
   ~World();                        // MPI_Finalize
   World(const World&) = delete;
   World& operator=(const World&) = delete;
+
+  // The ranks with the same `color`, in this world's order (MPI_Comm_split; collective): a world of their own for
+  // reductions, grids and halos. MPI stays up until the World that started it ends.
+  std::unique_ptr<World> split(int color) const;
 
   int rank() const { return rank_; }
   int size() const { return size_; }
@@ -37,9 +42,35 @@ class World {
   int max(int value) const;
   // Elementwise sum over all ranks into rank 0's `data` (the others' is left as it was).
   void reduce_sum(std::vector<float>& data) const;
+  // `root`'s text on every rank.
+  void broadcast(std::string& text, int root = 0) const;
+  // What `read` returns on one rank of each node, on every rank: a file is read once per node, not once per rank.
+  // Its exception, if it throws, is thrown on every rank of that node.
+  std::vector<float> read_once_per_node(const std::function<std::vector<float>()>& read) const;
+
+  struct Handle;  // the communicator (world_mpi.cpp)
+  const Handle& handle() const { return *handle_; }
 
  private:
+  World() = default;
+  std::shared_ptr<Handle> handle_;
   int rank_ = 0, size_ = 1, local_rank_ = 0, local_size_ = 1;
+};
+
+// A counter that every rank of a world takes its next value from without the holder's help (MPI one-sided
+// fetch-and-add in rank 0's memory; passive on one node, where Open MPI maps it): work is dealt to whichever rank
+// asks first, however busy rank 0 is.
+class SharedCounter {
+ public:
+  explicit SharedCounter(const World& world);  // collective
+  ~SharedCounter();
+  SharedCounter(const SharedCounter&) = delete;
+  SharedCounter& operator=(const SharedCounter&) = delete;
+  int next();  // 0, 1, 2, ... over every caller
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
 };
 
 // How halos travel between ranks (--halo-transport):

@@ -32,28 +32,61 @@ void in_chunks(std::size_t count, F&& f) {
 
 }  // namespace
 
-World::World(int& argc, char**& argv) {
+// The communicator of a World: MPI_COMM_WORLD (never freed), or a split's own, freed with the last World holding
+// it unless MPI has already finalized.
+struct World::Handle {
+  MPI_Comm comm = MPI_COMM_WORLD;
+  bool owned = false;
+  ~Handle() {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (owned && !finalized) MPI_Comm_free(&comm);
+  }
+};
+
+namespace {
+
+MPI_Comm comm_of(const World& world) { return world.handle().comm; }
+
+// Errors come back as codes (and become exceptions here), instead of aborting inside the library.
+void describe(MPI_Comm comm, int& rank, int& size, int& local_rank, int& local_size) {
+  MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  MPI_Comm node;
+  check(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node), "MPI_Comm_split_type");
+  MPI_Comm_rank(node, &local_rank);
+  MPI_Comm_size(node, &local_size);
+  MPI_Comm_free(&node);
+}
+
+}  // namespace
+
+World::World(int& argc, char**& argv) : handle_(std::make_shared<Handle>()) {
   int initialized = 0;
   MPI_Initialized(&initialized);
   if (!initialized) {
     int provided = 0;
     check(MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
   }
-  // Errors come back as codes (and become exceptions here), instead of aborting inside the library.
-  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
-  MPI_Comm_size(MPI_COMM_WORLD, &size_);
-  MPI_Comm node;
-  check(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node), "MPI_Comm_split_type");
-  MPI_Comm_rank(node, &local_rank_);
-  MPI_Comm_size(node, &local_size_);
-  MPI_Comm_free(&node);
+  describe(MPI_COMM_WORLD, rank_, size_, local_rank_, local_size_);
 }
 
 World::~World() {
+  if (handle_->comm != MPI_COMM_WORLD) return;
+  handle_.reset();
   int finalized = 0;
   MPI_Finalized(&finalized);
   if (!finalized) MPI_Finalize();
+}
+
+std::unique_ptr<World> World::split(int color) const {
+  std::unique_ptr<World> part(new World());
+  part->handle_ = std::make_shared<Handle>();
+  check(MPI_Comm_split(comm_of(*this), color, rank_, &part->handle_->comm), "MPI_Comm_split");
+  part->handle_->owned = true;
+  describe(part->handle_->comm, part->rank_, part->size_, part->local_rank_, part->local_size_);
+  return part;
 }
 
 bool World::enabled() { return true; }
@@ -79,28 +112,101 @@ void World::abort(int code) const {
   std::exit(code);
 }
 
-void World::barrier() const { check(MPI_Barrier(MPI_COMM_WORLD), "MPI_Barrier"); }
+void World::barrier() const { check(MPI_Barrier(comm_of(*this)), "MPI_Barrier"); }
 
 namespace {
 template <class T>
-T all_reduce(T value, MPI_Datatype type, MPI_Op op) {
-  check(MPI_Allreduce(MPI_IN_PLACE, &value, 1, type, op, MPI_COMM_WORLD), "MPI_Allreduce");
+T all_reduce(MPI_Comm comm, T value, MPI_Datatype type, MPI_Op op) {
+  check(MPI_Allreduce(MPI_IN_PLACE, &value, 1, type, op, comm), "MPI_Allreduce");
   return value;
 }
 }  // namespace
 
-double World::max(double value) const { return all_reduce(value, MPI_DOUBLE, MPI_MAX); }
-double World::sum(double value) const { return all_reduce(value, MPI_DOUBLE, MPI_SUM); }
-int World::min(int value) const { return all_reduce(value, MPI_INT, MPI_MIN); }
-int World::max(int value) const { return all_reduce(value, MPI_INT, MPI_MAX); }
+double World::max(double value) const { return all_reduce(comm_of(*this), value, MPI_DOUBLE, MPI_MAX); }
+double World::sum(double value) const { return all_reduce(comm_of(*this), value, MPI_DOUBLE, MPI_SUM); }
+int World::min(int value) const { return all_reduce(comm_of(*this), value, MPI_INT, MPI_MIN); }
+int World::max(int value) const { return all_reduce(comm_of(*this), value, MPI_INT, MPI_MAX); }
 
 void World::reduce_sum(std::vector<float>& data) const {
+  const MPI_Comm comm = comm_of(*this);
   in_chunks(data.size(), [&](std::size_t first, int count) {
     float* p = data.data() + first;
-    check(rank_ == 0 ? MPI_Reduce(MPI_IN_PLACE, p, count, MPI_FLOAT, MPI_SUM, 0, MPI_COMM_WORLD)
-                     : MPI_Reduce(p, nullptr, count, MPI_FLOAT, MPI_SUM, 0, MPI_COMM_WORLD),
+    check(rank_ == 0 ? MPI_Reduce(MPI_IN_PLACE, p, count, MPI_FLOAT, MPI_SUM, 0, comm)
+                     : MPI_Reduce(p, nullptr, count, MPI_FLOAT, MPI_SUM, 0, comm),
           "MPI_Reduce");
   });
+}
+
+namespace {
+void broadcast_text(MPI_Comm comm, std::string& text, int root) {
+  long long length = static_cast<long long>(text.size());
+  check(MPI_Bcast(&length, 1, MPI_LONG_LONG, root, comm), "MPI_Bcast");
+  text.resize(std::size_t(length));
+  in_chunks(text.size(), [&](std::size_t first, int count) {
+    check(MPI_Bcast(&text[first], count, MPI_CHAR, root, comm), "MPI_Bcast");
+  });
+}
+}  // namespace
+
+void World::broadcast(std::string& text, int root) const { broadcast_text(comm_of(*this), text, root); }
+
+std::vector<float> World::read_once_per_node(const std::function<std::vector<float>()>& read) const {
+  MPI_Comm node;
+  check(MPI_Comm_split_type(comm_of(*this), MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node), "MPI_Comm_split_type");
+  int node_rank = 0;
+  MPI_Comm_rank(node, &node_rank);
+  std::vector<float> values;
+  std::string error;
+  if (node_rank == 0) try {
+      values = read();
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+  try {
+    broadcast_text(node, error, 0);
+    if (!error.empty()) throw std::runtime_error(error);
+    long long count = static_cast<long long>(values.size());
+    check(MPI_Bcast(&count, 1, MPI_LONG_LONG, 0, node), "MPI_Bcast");
+    values.resize(std::size_t(count));
+    in_chunks(values.size(), [&](std::size_t first, int n) {
+      check(MPI_Bcast(values.data() + first, n, MPI_FLOAT, 0, node), "MPI_Bcast");
+    });
+  } catch (...) {
+    MPI_Comm_free(&node);
+    throw;
+  }
+  MPI_Comm_free(&node);
+  return values;
+}
+
+struct SharedCounter::Impl {
+  MPI_Win window = MPI_WIN_NULL;
+  ~Impl() {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (finalized || window == MPI_WIN_NULL) return;
+    MPI_Win_unlock_all(window);
+    MPI_Win_free(&window);
+  }
+};
+
+SharedCounter::SharedCounter(const World& world) : impl_(std::make_unique<Impl>()) {
+  int* base = nullptr;
+  const MPI_Aint bytes = world.rank() == 0 ? MPI_Aint(sizeof(int)) : 0;
+  check(MPI_Win_allocate(bytes, sizeof(int), MPI_INFO_NULL, comm_of(world), &base, &impl_->window), "MPI_Win_allocate");
+  if (world.rank() == 0) *base = 0;
+  world.barrier();  // the zero is in place before anyone adds to it
+  check(MPI_Win_lock_all(MPI_MODE_NOCHECK, impl_->window), "MPI_Win_lock_all");
+}
+
+SharedCounter::~SharedCounter() = default;
+
+int SharedCounter::next() {
+  const int one = 1;
+  int value = 0;
+  check(MPI_Fetch_and_op(&one, &value, MPI_INT, 0, 0, MPI_SUM, impl_->window), "MPI_Fetch_and_op");
+  check(MPI_Win_flush(0, impl_->window), "MPI_Win_flush");
+  return value;
 }
 
 namespace {
@@ -213,7 +319,7 @@ Cartesian::Cartesian(const World& world, const std::optional<wave::Decomposition
     dims[0] = yz[0], dims[1] = yz[1], dims[2] = 1;
   }
   const int periodic[3] = {0, 0, 0};
-  check(MPI_Cart_create(MPI_COMM_WORLD, 3, dims, periodic, 0, &impl_->comm), "MPI_Cart_create");
+  check(MPI_Cart_create(comm_of(world), 3, dims, periodic, 0, &impl_->comm), "MPI_Cart_create");
   MPI_Comm_set_errhandler(impl_->comm, MPI_ERRORS_RETURN);
   int coords[3] = {0, 0, 0};
   check(MPI_Cart_coords(impl_->comm, world.rank(), 3, coords), "MPI_Cart_coords");

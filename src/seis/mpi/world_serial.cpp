@@ -6,8 +6,15 @@
 
 namespace seis::mpi {
 
-World::World(int&, char**&) {}
+struct World::Handle {};
+
+World::World(int&, char**&) : handle_(std::make_shared<Handle>()) {}
 World::~World() = default;
+std::unique_ptr<World> World::split(int) const {
+  std::unique_ptr<World> part(new World());
+  part->handle_ = handle_;
+  return part;
+}
 bool World::enabled() { return false; }
 std::string World::library() { return "none"; }
 bool World::gpu_aware() { return false; }
@@ -18,6 +25,15 @@ double World::sum(double value) const { return value; }
 int World::min(int value) const { return value; }
 int World::max(int value) const { return value; }
 void World::reduce_sum(std::vector<float>&) const {}
+void World::broadcast(std::string&, int) const {}
+std::vector<float> World::read_once_per_node(const std::function<std::vector<float>()>& read) const { return read(); }
+
+struct SharedCounter::Impl {
+  int next = 0;
+};
+SharedCounter::SharedCounter(const World&) : impl_(std::make_unique<Impl>()) {}
+SharedCounter::~SharedCounter() = default;
+int SharedCounter::next() { return impl_->next++; }
 
 struct Cartesian::Impl {};
 

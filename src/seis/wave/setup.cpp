@@ -85,6 +85,12 @@ void require_inside(const Setup& s, const Point& p, const char* what, std::size_
 }
 }  // namespace
 
+void validate_shot(const Setup& s) {
+  require(s.f0 > 0 && std::isfinite(s.f0), "peak frequency f0 = ", s.f0, " Hz must be > 0");
+  for (std::size_t n = 0; n < s.sources.size(); ++n) require_inside(s, s.sources[n], "source", n);
+  for (std::size_t n = 0; n < s.receivers.size(); ++n) require_inside(s, s.receivers[n], "receiver", n);
+}
+
 void validate(const Setup& s, std::size_t available_bytes) { validate(s, whole_grid(s), available_bytes); }
 
 void validate(const Setup& s, const Subdomain& part, std::size_t available_bytes) {
@@ -93,7 +99,6 @@ void validate(const Setup& s, const Subdomain& part, std::size_t available_bytes
   require(s.radius >= 1 && s.radius <= max_radius, "stencil radius R = ", s.radius, " must be in [1, ", max_radius,
           "]");
   require(s.steps >= 0, "steps = ", s.steps, " must be >= 0");
-  require(s.f0 > 0 && std::isfinite(s.f0), "peak frequency f0 = ", s.f0, " Hz must be > 0");
   const Subdomain box = model_box(s);
   const std::size_t points = box.points();
   require(s.velocity.size() == points, "velocity model has ", s.velocity.size(), " values, the ", box.size[0], "x",
@@ -127,8 +132,7 @@ void validate(const Setup& s, const Subdomain& part, std::size_t available_bytes
   const double bound = stable_dt(s.radius, s.h, vmax);
   require(s.dt > 0 && s.dt <= bound, "time step dt = ", s.dt, " s is above the stability bound ", bound,
           " s (h = ", s.h, " m, vmax = ", vmax, " m/s, R = ", s.radius, ")");
-  for (std::size_t n = 0; n < s.sources.size(); ++n) require_inside(s, s.sources[n], "source", n);
-  for (std::size_t n = 0; n < s.receivers.size(); ++n) require_inside(s, s.receivers[n], "receiver", n);
+  validate_shot(s);
   if (steps_per_launch(s.shape) == 2) {
     require(s.strategy == Strategy::unified, "kernel '", to_string(s.shape),
             "' (3.5D, two steps per launch) runs with the unified strategy only, not '", to_string(s.strategy),

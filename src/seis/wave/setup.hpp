@@ -87,6 +87,8 @@ void check_memory(const Setup& s, const Subdomain& part, std::size_t available_b
 // outside the grid, and a run (or this part of it) needing more than `available_bytes`.
 void validate(const Setup& s, std::size_t available_bytes);
 void validate(const Setup& s, const Subdomain& part, std::size_t available_bytes);
+// What validate checks of the shot alone (its sources, receivers and f0), cheap enough for every shot of a survey.
+void validate_shot(const Setup& s);
 
 // A receiver's trace is the sum of its eight weighted corner values, added in corner order from +0 on the host,
 // so that parts of a decomposed grid (each recording the corners it holds, zeros elsewhere) combine bit for bit

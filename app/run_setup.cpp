@@ -1,0 +1,108 @@
+#include "run_setup.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "seis/core/error.hpp"
+#include "seis/io/outputs.hpp"
+#include "seis/wave/model.hpp"
+
+namespace seis::app {
+
+namespace {
+bool ends_with(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+}  // namespace
+
+bool model_is_file(const std::string& model) { return model != "layered" && model.rfind("homogeneous:", 0) != 0; }
+
+std::vector<float> load_model(const std::string& model, const wave::Subdomain& part, std::size_t& bytes_read) {
+  bytes_read = 0;
+  if (model == "layered") return wave::layered_model(part);
+  if (!model_is_file(model)) {
+    double x = 0, y = 0, z = 0;
+    const std::string value = model.substr(12);
+    io::parse_point(value + ",0,0", x, y, z);
+    return wave::homogeneous_model(part, static_cast<float>(x));
+  }
+  if (ends_with(model, ".sgy") || ends_with(model, ".segy")) return io::read_velocity_segy(model, part, &bytes_read);
+  return io::read_velocity_raw(model, part, &bytes_read);
+}
+
+void place_shot(const io::RunConfig& c, wave::Setup& s) {
+  s.wavelet = wave::parse_wavelet(c.wavelet);
+  s.f0 = c.f0;
+  const int margin = s.boundary == wave::Boundary::pml ? s.ndamp : 0;
+  const double depth = std::min(margin + 2, s.nz - 1) * s.h;
+  s.sources.clear();
+  for (const auto& text : c.sources) {
+    wave::Point p;
+    io::parse_point(text, p.x, p.y, p.z);
+    s.sources.push_back(p);
+  }
+  if (s.sources.empty()) s.sources.push_back({(s.nx - 1) * s.h / 2, (s.ny - 1) * s.h / 2, depth});
+  s.receivers.clear();
+  if (!c.receivers.empty()) {
+    const io::Line l = io::parse_line(c.receivers);
+    for (int n = 0; n < l.count; ++n) {
+      const double t = l.count > 1 ? double(n) / (l.count - 1) : 0.0;
+      s.receivers.push_back({l.x0 + t * (l.x1 - l.x0), l.y0 + t * (l.y1 - l.y0), l.z0 + t * (l.z1 - l.z0)});
+    }
+  } else {
+    const int first = std::min(margin, s.nx - 1), last = std::max(s.nx - 1 - margin, first);
+    for (int i = first; i <= last; ++i) s.receivers.push_back({i * s.h, (s.ny - 1) * s.h / 2, depth});
+  }
+}
+
+wave::Setup make_setup(const io::RunConfig& c, const std::function<wave::Subdomain(const wave::Setup&)>& decompose,
+                       const ModelReader& model, const mpi::World& world, std::size_t available_bytes,
+                       wave::Subdomain& part, std::size_t& model_bytes_read) {
+  wave::Setup s;
+  io::parse_grid(c.grid, s.nx, s.ny, s.nz);
+  s.h = c.spacing;
+  s.radius = c.radius;
+  s.boundary = wave::parse_boundary(c.boundary);
+  s.ndamp = c.ndamp;
+  s.strategy = c.strategy.empty() ? wave::default_strategy : wave::parse_strategy(c.strategy);
+  s.shape = wave::parse_shape(c.kernel);
+  require(s.h > 0, "--spacing ", s.h, " m must be > 0");
+  require(c.duration > 0, "--duration ", c.duration, " s must be > 0");
+  require(c.cfl > 0 && c.cfl <= 1, "--cfl ", c.cfl, " must be in (0, 1] (1 is the stability bound)");
+  part = decompose(s);
+  // Before the model is allocated: a grid too large for the device is refused without touching the host's memory.
+  wave::check_memory(s, part, available_bytes);
+  s.velocity = model(part, model_bytes_read);
+  s.model_part = part;
+  float vmax = 0;
+  for (float v : s.velocity) vmax = std::max(vmax, std::isfinite(v) ? v : 0.0f);
+  s.vmax = static_cast<float>(world.max(double(vmax)));
+  s.dt = c.dt > 0 ? c.dt : c.cfl * wave::stable_dt(s.radius, s.h, s.vmax > 0 ? s.vmax : 1.0f);
+  s.steps = static_cast<int>(std::ceil(c.duration / s.dt - 1e-9));
+  place_shot(c, s);
+  if (!c.tile.empty()) {
+    int tx = 0, ty = 0, one = 0;
+    io::parse_grid(c.tile + "x1", tx, ty, one);
+    s.launch.tile_x = tx;
+    s.launch.tile_y = ty;
+  }
+  s.launch.window = c.window;
+  return s;
+}
+
+std::string fingerprint(const io::RunConfig& c, const wave::Setup& s, const mpi::Cartesian& grid) {
+  std::ostringstream f;
+  f << "part " << grid.coord()[0] << "," << grid.coord()[1] << "," << grid.coord()[2] << " of "
+    << grid.decomposition().text() << " ";
+  f << std::hexfloat << "grid " << s.nx << "x" << s.ny << "x" << s.nz << " h " << s.h << " R " << s.radius << " dt "
+    << s.dt << " steps " << s.steps << " boundary " << wave::to_string(s.boundary) << " ndamp " << s.ndamp
+    << " strategy " << wave::to_string(s.strategy) << " kernel " << wave::to_string(s.shape) << " model " << c.model
+    << " wavelet " << wave::to_string(s.wavelet) << " f0 " << s.f0 << " sources";
+  for (const auto& p : s.sources) f << " " << p.x << "," << p.y << "," << p.z;
+  f << " receivers";
+  for (const auto& p : s.receivers) f << " " << p.x << "," << p.y << "," << p.z;
+  return f.str();
+}
+
+}  // namespace seis::app

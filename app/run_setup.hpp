@@ -1,0 +1,40 @@
+#pragma once
+// A run's wave::Setup from its configuration (flags and run file): the grid, this rank's part of it and its part of
+// the model, the time step, the shot (sources, receivers, wavelet) and launch options. Shared by single runs and
+// the shots of a survey, so that a survey's shot is the run its flags would make, bit for bit.
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "seis/io/run_config.hpp"
+#include "seis/mpi/world.hpp"
+#include "seis/wave/setup.hpp"
+#include "seis/wave/subdomain.hpp"
+
+namespace seis::app {
+
+// The velocity of one part of the grid; `bytes_read` gets the bytes read from a model file.
+using ModelReader = std::function<std::vector<float>(const wave::Subdomain& part, std::size_t& bytes_read)>;
+
+// Is --model a file (not one of the built-in models)?
+bool model_is_file(const std::string& model);
+
+// --model's values for `part` alone (no rank holds the whole model unless its part is the whole grid).
+std::vector<float> load_model(const std::string& model, const wave::Subdomain& part, std::size_t& bytes_read);
+
+// The setup of the run `c` describes on this rank: `decompose` gives its part of the grid, before anything large is
+// allocated (a grid too large for `available_bytes` is refused first), `model` the part's velocity, and `world` the
+// whole model's largest velocity, which dt follows.
+wave::Setup make_setup(const io::RunConfig& c, const std::function<wave::Subdomain(const wave::Setup&)>& decompose,
+                       const ModelReader& model, const mpi::World& world, std::size_t available_bytes,
+                       wave::Subdomain& part, std::size_t& model_bytes_read);
+
+// The shot of `c`: its sources (default: one at the top centre), receivers (default: a line along x near the top),
+// wavelet and peak frequency.
+void place_shot(const io::RunConfig& c, wave::Setup& s);
+
+// The parameters a checkpoint must share with the run that restores it, and the part of the grid it holds.
+std::string fingerprint(const io::RunConfig& c, const wave::Setup& s, const mpi::Cartesian& grid);
+
+}  // namespace seis::app

@@ -1,0 +1,65 @@
+#include "shot_run.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+
+#include "seis/io/outputs.hpp"
+
+namespace seis::app {
+
+StepTiming run_steps(wave::Simulation<Exec>& sim, const std::vector<int>& stop_every,
+                     const std::function<void(int)>& at_stop,
+                     const std::function<void(int, const StepTiming&)>& after_chunk) {
+  const int last = sim.setup().steps;
+  StepTiming timing;
+  int chunk = 2;
+  while (sim.step() < last) {
+    int next = std::min(last, sim.step() + chunk);
+    for (int every : stop_every)
+      if (every > 0) next = std::min(next, (sim.step() / every + 1) * every);
+    const int count = next - sim.step();
+    const auto start = std::chrono::steady_clock::now();
+    sim.advance(count);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    timing.seconds += seconds;
+    timing.steps += count;
+    // Chunks of about a tenth of a second keep the progress line and the stop checks responsive.
+    chunk = std::max(1, int(0.1 / std::max(seconds / count, 1e-9)));
+    chunk += chunk % 2;
+    const int step = sim.step();
+    bool stop = false;
+    for (int every : stop_every) stop = stop || (every > 0 && step % every == 0);
+    if (stop && step < last) at_stop(step);
+    after_chunk(step, timing);
+  }
+  return timing;
+}
+
+std::vector<float> gathered_traces(const wave::Simulation<Exec>& sim, const mpi::World& world) {
+  std::vector<float> corners = sim.corner_traces();
+  world.reduce_sum(corners);
+  return wave::sum_corners(corners, sim.setup().receivers.size(), sim.setup().steps, sim.step());
+}
+
+void write_gather(const std::string& segy, const std::string& png, const std::vector<float>& traces,
+                  const wave::Setup& setup, int record) {
+  const int samples = setup.steps;
+  io::write_seismogram(segy, traces, samples, setup.dt, setup.receivers, setup.sources[0], record);
+  const std::size_t receivers = setup.receivers.size();
+  std::vector<float> gather(traces.size());
+  for (std::size_t r = 0; r < receivers; ++r)
+    for (int n = 0; n < samples; ++n) gather[std::size_t(n) * receivers + r] = traces[r * samples + std::size_t(n)];
+  // Receivers drawn wide enough that the picture is about as wide as it is tall; clipped at the 97th percentile so
+  // that the reflections show beside the direct wave.
+  io::write_png(png, gather, samples, int(receivers), 97, std::max(1, int(samples / 1.5 / receivers)), 1);
+}
+
+std::string date_now() {
+  const std::time_t now = std::time(nullptr);
+  char date[32];
+  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  return date;
+}
+
+}  // namespace seis::app

@@ -1,0 +1,39 @@
+#pragma once
+// The parts of a run that single runs and a survey's shots share: the time loop, the receivers' traces gathered
+// over ranks, and the gather written as SEG-Y and a picture.
+#include <Kokkos_Core.hpp>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "seis/mpi/world.hpp"
+#include "seis/wave/simulation.hpp"
+
+namespace seis::app {
+
+using Exec = Kokkos::DefaultExecutionSpace;
+
+struct StepTiming {
+  double seconds = 0;  // in Simulation::advance
+  int steps = 0;
+};
+
+// Advances `sim` to its last step in chunks of about a tenth of a second (an even number of steps: the 3.5D shapes
+// launch two at a time). Each chunk ends at the next multiple of every positive `stop_every`, where `at_stop(step)`
+// is called (not at the last step); `after_chunk(step, timing so far)` is called after each chunk.
+StepTiming run_steps(wave::Simulation<Exec>& sim, const std::vector<int>& stop_every,
+                     const std::function<void(int)>& at_stop,
+                     const std::function<void(int, const StepTiming&)>& after_chunk);
+
+// The receivers' traces ([receiver][sample]) on the world's rank 0: every corner of every receiver is recorded by
+// the one rank holding it (zeros elsewhere), so their sum is the undecomposed run's, bit for bit. Collective.
+std::vector<float> gathered_traces(const wave::Simulation<Exec>& sim, const mpi::World& world);
+
+// The shot's seismogram as SEG-Y (field record `record`) and its gather as a picture, both written atomically.
+void write_gather(const std::string& segy, const std::string& png, const std::vector<float>& traces,
+                  const wave::Setup& setup, int record);
+
+// Now, as ISO 8601 UTC.
+std::string date_now();
+
+}  // namespace seis::app

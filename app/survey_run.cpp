@@ -1,0 +1,271 @@
+#include "survey_run.hpp"
+
+#include <chrono>
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <optional>
+#include <sstream>
+
+#include <unistd.h>
+
+#include "run_setup.hpp"
+#include "seis/core/compat.hpp"
+#include "seis/core/error.hpp"
+#include "seis/io/outputs.hpp"
+#include "seis/io/survey.hpp"
+#include "shot_run.hpp"
+
+namespace seis::app {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// The flags a shot's entry stands for: a survey's shot is the single run these flags make.
+io::RunConfig shot_config(const io::RunConfig& c, const io::SurveyShot& shot) {
+  io::RunConfig s = c;
+  s.sources = shot.sources;
+  if (!shot.receivers.empty()) s.receivers = shot.receivers;
+  if (!shot.wavelet.empty()) s.wavelet = shot.wavelet;
+  if (shot.f0) s.f0 = *shot.f0;
+  s.shot = shot.number;
+  return s;
+}
+
+// Every shot placed and checked against the grid before the first one runs; a bad one is refused with its line.
+void validate_shots(const io::RunConfig& c, const std::vector<io::SurveyShot>& shots, wave::Setup& s) {
+  for (const io::SurveyShot& shot : shots) try {
+      place_shot(shot_config(c, shot), s);
+      wave::validate_shot(s);
+    } catch (const std::exception& e) {
+      fail("survey ", c.survey, " line ", shot.line, " (shot ", shot.number, "): ", e.what());
+    }
+}
+
+// One part of a model held whole (x fastest).
+std::vector<float> part_of(std::vector<float>&& whole, const wave::Subdomain& p) {
+  if (p.whole()) return std::move(whole);
+  std::vector<float> part(p.points());
+  for (int k = 0; k < p.size[2]; ++k)
+    for (int j = 0; j < p.size[1]; ++j) {
+      const std::size_t from =
+          (std::size_t(k + p.offset[2]) * std::size_t(p.global[1]) + std::size_t(j + p.offset[1])) *
+              std::size_t(p.global[0]) +
+          std::size_t(p.offset[0]);
+      std::copy_n(whole.begin() + std::ptrdiff_t(from), p.size[0],
+                  part.begin() + std::ptrdiff_t((std::size_t(k) * p.size[1] + std::size_t(j)) * p.size[0]));
+    }
+  return part;
+}
+
+std::string host_name() {
+  char name[256] = {};
+  ::gethostname(name, sizeof name - 1);
+  return name;
+}
+
+// The shots still to run, in the file's order: all of them, or on --restart those not complete. A new survey
+// refuses an output directory holding another's shots, which it would otherwise overwrite.
+std::vector<int> shots_to_run(const io::RunConfig& c, const std::vector<io::SurveyShot>& shots,
+                              std::vector<io::ShotRecord>& records, int& skipped) {
+  std::vector<int> pending;
+  skipped = 0;
+  for (const io::SurveyShot& shot : shots) {
+    const auto record = io::read_shot_record(c.output, shot.number);
+    require(c.restart || !record, "--output ", c.output, " holds an earlier survey's ", io::shot_stem(shot.number),
+            ".json: --restart resumes that survey; a new one needs another --output");
+    if (record && io::shot_complete(c.output, *record)) {
+      records.push_back(*record);
+      ++skipped;
+      continue;
+    }
+    io::ShotRecord r;
+    r.number = shot.number;
+    records.push_back(r);
+    pending.push_back(shot.number);
+  }
+  return pending;
+}
+
+std::string to_text(const std::vector<int>& values) {
+  std::ostringstream out;
+  for (int v : values) out << v << " ";
+  return out.str();
+}
+
+std::vector<int> from_text(const std::string& text) {
+  std::istringstream in(text);
+  std::vector<int> values;
+  for (int v = 0; in >> v;) values.push_back(v);
+  return values;
+}
+
+struct Team {
+  const mpi::World& world;  // every rank of the survey
+  const mpi::World& group;  // the ranks that run a shot together
+  const mpi::Cartesian& grid;
+  mpi::HaloOptions halo_options;
+  int index = 0;
+};
+
+// Runs one shot on the team; its first rank writes the gather and the record. A failure (an exception on this
+// rank, or on another of the team, which it learns from the team's vote) is recorded and the survey goes on.
+io::ShotRecord run_shot(const io::RunConfig& c, const io::SurveyShot& shot, Team& team, wave::Setup& setup,
+                        const wave::Subdomain& part) {
+  const bool leader = team.group.rank() == 0;
+  io::ShotRecord record;
+  record.number = shot.number;
+  record.status = "running";
+  record.group = team.index;
+  record.first_rank = team.world.rank();
+  record.ranks = team.group.size();
+  record.host = host_name();
+  record.started = date_now();
+  if (leader) io::write_shot_record(c.output, record);
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    place_shot(shot_config(c, shot), setup);
+    const auto halo = team.grid.halo(team.halo_options);
+    wave::Simulation<Exec> sim(setup, part, halo.get());
+    const StepTiming timing = run_steps(
+        sim, {}, [](int) {}, [](int, const StepTiming&) {});
+    const std::vector<float> traces = gathered_traces(sim, team.group);
+    record.steps = timing.steps;
+    const double per_step = team.group.max(timing.steps > 0 ? timing.seconds / timing.steps : 0);
+    record.gpts_per_s = per_step > 0 ? double(setup.nx) * setup.ny * setup.nz / per_step * 1e-9 : 0;
+    if (leader) {
+      const std::string stem = io::shot_stem(shot.number);
+      write_gather((fs::path(c.output) / (stem + ".sgy")).string(), (fs::path(c.output) / (stem + ".png")).string(),
+                   traces, setup, shot.number);
+      record.files = {io::record_file(c.output, stem + ".sgy"), io::record_file(c.output, stem + ".png")};
+    }
+    record.status = "done";
+  } catch (const std::exception& e) {
+    record.status = "failed";
+    record.error = e.what();
+  }
+  if (team.group.min(int(record.status == "done")) == 0 && record.status == "done") {
+    record.status = "failed";
+    record.error = "another rank of the group failed (its message is on its standard error)";
+    record.files.clear();
+  }
+  record.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  record.ended = date_now();
+  if (leader) {
+    io::write_shot_record(c.output, record);
+    std::cout << "  shot " << shot.number << " " << record.status << " in " << std::fixed << std::setprecision(2)
+              << record.seconds << " s on group " << team.index << " (" << record.host << ", ranks "
+              << record.first_rank << ".." << record.first_rank + record.ranks - 1 << ")";
+    if (record.status == "done") std::cout << ": " << record.gpts_per_s << " GPts/s";
+    if (!record.error.empty()) std::cout << ": " << record.error;
+    std::cout << std::defaultfloat << "\n" << std::flush;
+    if (record.status == "failed")
+      std::cerr << "seis-wave: shot " << shot.number << " failed: " << record.error << "\n";
+  }
+  return record;
+}
+
+}  // namespace
+
+int run_survey(const mpi::World& world, const io::RunConfig& config) {
+  const bool root = world.rank() == 0;
+  require(config.snapshot_every == 0 && config.checkpoint_every == 0,
+          "--survey keeps each shot's gather: --snapshot-every and --checkpoint-every are for single runs (a survey "
+          "resumes by shots with --restart)");
+  require(!config.tune, "--tune with --survey: tune a single run first; the shots then use the cached winner");
+  require(config.ranks_per_shot >= 1 && world.size() % config.ranks_per_shot == 0, "--ranks-per-shot ",
+          config.ranks_per_shot, " must be >= 1 and divide the ", world.size(), " MPI ranks");
+  const std::vector<io::SurveyShot> shots = io::read_survey(config.survey);
+  const auto started = std::chrono::steady_clock::now();
+  const std::string started_date = date_now();
+
+  const int groups = world.size() / config.ranks_per_shot, index = world.rank() / config.ranks_per_shot;
+  const std::unique_ptr<mpi::World> group = world.split(index);
+  std::optional<wave::Decomposition> requested;
+  if (!config.decomposition.empty()) requested = wave::parse_decomposition(config.decomposition);
+  const mpi::Cartesian grid(*group, requested);
+  const bool host_memory = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Exec::memory_space>::accessible;
+  const std::size_t available = compat::available_memory_bytes() / (host_memory ? world.local_size() : 1);
+  // A model file is read once per node (a built-in model is made on each rank, for its part); each rank keeps its
+  // part for every shot it runs.
+  wave::Subdomain part;
+  std::size_t model_bytes = 0;
+  const auto model = [&](const wave::Subdomain& p, std::size_t& bytes) {
+    if (!model_is_file(config.model)) return load_model(config.model, p, bytes);
+    std::vector<float> whole = world.read_once_per_node(
+        [&] { return load_model(config.model, wave::whole_grid(p.global[0], p.global[1], p.global[2]), bytes); });
+    return part_of(std::move(whole), p);
+  };
+  wave::Setup setup = make_setup(
+      config, [&](const wave::Setup& s) { return wave::split_grid(s, grid.decomposition(), grid.coord()); }, model,
+      *group, available, part, model_bytes);
+  io::check_seismogram(setup.steps, setup.dt);
+  validate_shots(config, shots, setup);
+  wave::validate(setup, part, available);
+
+  // Rank 0 decides what runs (its refusal ends every rank) and tells the others.
+  std::vector<io::ShotRecord> records;
+  int skipped = 0;
+  std::string pending_text;
+  const io::SurveySummary summary_start{
+      config.survey, started_date, "", world.size(), config.ranks_per_shot, 0, 0, world.sum(double(model_bytes))};
+  if (root) {
+    fs::create_directories(config.output);
+    const std::vector<int> pending = shots_to_run(config, shots, records, skipped);
+    io::SurveySummary s = summary_start;
+    s.restarts_skipped = skipped;
+    io::write_manifest((fs::path(config.output) / "survey.json").string(), s, records);
+    pending_text = to_text(pending);
+    std::cout << "seis-wave survey " << config.survey << ": " << shots.size() << " shots (" << pending.size()
+              << " to run, " << skipped << " complete already) of " << setup.nx << "x" << setup.ny << "x" << setup.nz
+              << " points, " << setup.steps << " steps each, on " << groups << " group(s) of " << config.ranks_per_shot
+              << " rank(s), " << compat::device_name<Exec>() << " (" << Exec::name() << ")\n"
+              << std::flush;
+  }
+  world.broadcast(pending_text);
+  const std::vector<int> pending = from_text(pending_text);
+
+  Team team{
+      world, *group, grid, {config.mpi_timeout, mpi::parse_transport(config.halo_transport), !host_memory}, index};
+  mpi::SharedCounter counter(world);
+  while (true) {
+    std::string next = group->rank() == 0 ? std::to_string(counter.next()) : std::string();
+    group->broadcast(next);
+    const std::size_t n = std::stoul(next);
+    if (n >= pending.size()) break;
+    run_shot(config, shots[std::size_t(pending[n] - 1)], team, setup, part);
+  }
+
+  world.barrier();
+  int failed = 0;
+  if (root) {
+    io::SurveySummary s = summary_start;
+    s.restarts_skipped = skipped;
+    s.ended = date_now();
+    s.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    records.clear();
+    int done = 0;
+    for (const io::SurveyShot& shot : shots) {
+      auto r = io::read_shot_record(config.output, shot.number);
+      io::ShotRecord record = r ? *r : io::ShotRecord{};
+      record.number = shot.number;
+      failed += record.status == "failed";
+      done += record.status == "done";
+      records.push_back(record);
+    }
+    const std::string manifest = (fs::path(config.output) / "survey.json").string();
+    io::write_manifest(manifest, s, records);
+    std::cout << std::setprecision(4) << "survey done in " << s.wall_seconds << " s: " << done << " of " << shots.size()
+              << " shots done (" << skipped << " of them complete before), " << failed << " failed; "
+              << double(pending.size()) / s.wall_seconds << " shots/s\nwrote: " << manifest
+              << " and the shots' files beside it\n";
+  }
+  failed = world.max(failed);
+  if (failed > 0 && root)
+    std::cerr << "seis-wave: " << failed << " shot(s) failed; their messages are in " << config.output
+              << "/survey.json\n";
+  return failed > 0 ? 1 : 0;
+}
+
+}  // namespace seis::app

@@ -1,0 +1,79 @@
+// Atomic writes (POSIX open/fsync/rename) and CRC-32 (zlib).
+#include "seis/io/atomic_file.hpp"
+
+#include <zlib.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
+#include <vector>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "seis/core/error.hpp"
+
+namespace seis::io {
+
+namespace {
+
+std::string reason() { return std::strerror(errno); }
+
+// fsync through a descriptor of its own: the writer (segyio, a stream) has closed the file already.
+void sync(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW);
+  require(fd >= 0, "cannot reopen ", path, " to sync it: ", reason());
+  const bool ok = ::fsync(fd) == 0;
+  const std::string why = ok ? "" : reason();
+  ::close(fd);
+  require(ok, "cannot sync ", path, ": ", why);
+}
+
+}  // namespace
+
+void write_atomically(const std::string& path, const std::function<void(const std::string& temporary)>& write) {
+  const std::string temporary = path + ".partial";
+  try {
+    // A link or an earlier run's leftover under the temporary name goes; the new file is created exclusively, so a
+    // link planted between the two steps is refused rather than followed.
+    if (::unlink(temporary.c_str()) != 0 && errno != ENOENT) fail("cannot remove ", temporary, ": ", reason());
+    const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0644);
+    require(fd >= 0, "cannot create ", temporary, ": ", reason());
+    ::close(fd);
+    write(temporary);
+    sync(temporary);
+    if (::rename(temporary.c_str(), path.c_str()) != 0) fail("cannot rename ", temporary, " to ", path, ": ", reason());
+  } catch (const std::exception& e) {
+    ::unlink(temporary.c_str());
+    throw std::runtime_error(path + " not written: " + e.what());
+  }
+}
+
+void write_bytes_atomically(const std::string& path, const std::string& bytes) {
+  write_atomically(path, [&](const std::string& temporary) {
+    std::FILE* file = std::fopen(temporary.c_str(), "wb");
+    require(file != nullptr, "cannot open ", temporary, ": ", reason());
+    bool ok = bytes.empty() || std::fwrite(bytes.data(), 1, bytes.size(), file) == bytes.size();
+    ok = std::fflush(file) == 0 && ok;
+    const std::string why = ok ? "" : reason();
+    const bool closed = std::fclose(file) == 0;
+    require(ok && closed, "writing ", bytes.size(), " bytes to ", temporary, " failed: ", ok ? reason() : why);
+  });
+}
+
+std::uint32_t file_crc32(const std::string& path) {
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  require(file != nullptr, "cannot open ", path, ": ", reason());
+  uLong crc = crc32(0L, Z_NULL, 0);
+  std::vector<unsigned char> buffer(1 << 20);
+  std::size_t n = 0;
+  while ((n = std::fread(buffer.data(), 1, buffer.size(), file)) > 0) crc = crc32(crc, buffer.data(), uInt(n));
+  const bool ok = std::ferror(file) == 0;
+  std::fclose(file);
+  require(ok, "cannot read ", path);
+  return static_cast<std::uint32_t>(crc);
+}
+
+}  // namespace seis::io

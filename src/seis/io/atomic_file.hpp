@@ -1,0 +1,23 @@
+#pragma once
+// Files that are either whole or absent: written under a temporary name beside their own, checked to the last
+// close, synced, then renamed into place. A crash or a full disk leaves the old file (or none), never half of one.
+// Host-only.
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace seis::io {
+
+// `write` fills the temporary file whose name it is given (PATH.partial: a link of that name is removed, never
+// followed, and the file is created exclusively); it throws, or leaves a file that cannot be synced, on failure.
+// Then the temporary is synced and renamed over PATH. On any failure the temporary is removed and the exception
+// names PATH.
+void write_atomically(const std::string& path, const std::function<void(const std::string& temporary)>& write);
+
+// `bytes` written through write_atomically, every write and the close checked.
+void write_bytes_atomically(const std::string& path, const std::string& bytes);
+
+// The CRC-32 (zlib's) of the file's bytes; throws naming the path where it cannot be read.
+std::uint32_t file_crc32(const std::string& path);
+
+}  // namespace seis::io

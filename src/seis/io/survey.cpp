@@ -1,0 +1,194 @@
+// Survey files (toml++), shot records and the manifest (nlohmann-json), written atomically.
+#include "seis/io/survey.hpp"
+
+#include <toml++/toml.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "seis/core/error.hpp"
+#include "seis/io/atomic_file.hpp"
+
+namespace seis::io {
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+int line_of(const toml::node& node) { return static_cast<int>(node.source().begin.line); }
+
+std::string text_value(const toml::node& node, const std::string& name, const std::string& key) {
+  const auto value = node.value<std::string>();
+  require(value.has_value() && node.is_string(), "survey ", name, " line ", line_of(node), ": '", key,
+          "' must be a string");
+  return *value;
+}
+
+double number_value(const toml::node& node, const std::string& name, const std::string& key) {
+  require(node.is_number(), "survey ", name, " line ", line_of(node), ": '", key, "' must be a number");
+  return *node.value<double>();
+}
+
+// The keys a shot may set, before its first [[shot]] (for every shot) or in it.
+void read_shot_keys(const toml::table& table, const std::string& name, SurveyShot& shot, bool in_shot) {
+  for (const auto& [key, node] : table) {
+    const std::string k(key.str());
+    if (k == "receivers") {
+      shot.receivers = text_value(node, name, k);
+    } else if (k == "wavelet") {
+      shot.wavelet = text_value(node, name, k);
+    } else if (k == "f0") {
+      shot.f0 = number_value(node, name, k);
+    } else if (in_shot && k == "source") {
+      shot.sources.push_back(text_value(node, name, k));
+    } else if (in_shot && k == "sources") {
+      const toml::array* list = node.as_array();
+      require(list != nullptr && !list->empty(), "survey ", name, " line ", line_of(node),
+              ": 'sources' must be a list of \"X,Y,Z\" strings");
+      for (const auto& item : *list) shot.sources.push_back(text_value(item, name, k));
+    } else if (!in_shot && k == "shot") {
+      continue;
+    } else {
+      fail("survey ", name, " line ", line_of(node), ": unknown key '", k, "' (", in_shot ? "a shot" : "the survey",
+           " takes ", in_shot ? "source, sources, " : "", "receivers, wavelet, f0", in_shot ? "" : " and [[shot]]",
+           ")");
+    }
+  }
+}
+
+json file_json(const RecordedFile& f) { return {{"name", f.name}, {"bytes", f.bytes}, {"crc32", f.crc32}}; }
+
+json record_json(const ShotRecord& r) {
+  json files = json::array();
+  for (const auto& f : r.files) files.push_back(file_json(f));
+  return {{"shot", r.number},     {"status", r.status}, {"group", r.group},           {"first_rank", r.first_rank},
+          {"ranks", r.ranks},     {"host", r.host},     {"started", r.started},       {"ended", r.ended},
+          {"seconds", r.seconds}, {"steps", r.steps},   {"gpts_per_s", r.gpts_per_s}, {"error", r.error},
+          {"files", files}};
+}
+
+std::string record_path(const std::string& directory, int number) {
+  return (fs::path(directory) / (shot_stem(number) + ".json")).string();
+}
+
+}  // namespace
+
+std::vector<SurveyShot> read_survey_text(const std::string& text, const std::string& name) {
+  toml::table table;
+  try {
+    table = toml::parse(text, name);
+  } catch (const toml::parse_error& e) {
+    fail("survey ", name, " line ", e.source().begin.line, ": ", e.description());
+  }
+  SurveyShot shared;
+  read_shot_keys(table, name, shared, false);
+  const toml::node* list = table.get("shot");
+  require(list != nullptr, "survey ", name, ": no [[shot]] entries");
+  const toml::array* shots = list->as_array();
+  require(shots != nullptr, "survey ", name, " line ", line_of(*list), ": 'shot' must be [[shot]] tables");
+  std::vector<SurveyShot> out;
+  for (const auto& entry : *shots) {
+    const toml::table* t = entry.as_table();
+    require(t != nullptr, "survey ", name, " line ", line_of(entry), ": 'shot' must be [[shot]] tables");
+    SurveyShot shot = shared;
+    shot.number = int(out.size()) + 1;
+    shot.line = line_of(entry);
+    read_shot_keys(*t, name, shot, true);
+    require(!shot.sources.empty(), "survey ", name, " line ", shot.line, ": shot ", shot.number,
+            " has no source (source = \"X,Y,Z\" or sources = [...])");
+    out.push_back(shot);
+  }
+  require(!out.empty(), "survey ", name, ": no [[shot]] entries");
+  return out;
+}
+
+std::vector<SurveyShot> read_survey(const std::string& path) {
+  require(fs::is_regular_file(path), "survey ", path, ": not a readable regular file");
+  std::ifstream file(path);
+  require(file.good(), "survey ", path, " cannot be read");
+  std::stringstream text;
+  text << file.rdbuf();
+  return read_survey_text(text.str(), path);
+}
+
+std::string shot_stem(int number) {
+  std::ostringstream stem;
+  stem << "shot-" << std::setw(5) << std::setfill('0') << number;
+  return stem.str();
+}
+
+RecordedFile record_file(const std::string& directory, const std::string& name) {
+  const std::string path = (fs::path(directory) / name).string();
+  return {name, fs::file_size(path), file_crc32(path)};
+}
+
+void write_shot_record(const std::string& directory, const ShotRecord& record) {
+  write_bytes_atomically(record_path(directory, record.number), record_json(record).dump(2) + "\n");
+}
+
+std::optional<ShotRecord> read_shot_record(const std::string& directory, int number) {
+  std::ifstream in(record_path(directory, number));
+  if (!in.good()) return std::nullopt;
+  try {
+    const json j = json::parse(in);
+    ShotRecord r;
+    r.number = j.at("shot").get<int>();
+    r.status = j.at("status").get<std::string>();
+    r.group = j.at("group").get<int>();
+    r.first_rank = j.at("first_rank").get<int>();
+    r.ranks = j.at("ranks").get<int>();
+    r.host = j.at("host").get<std::string>();
+    r.started = j.at("started").get<std::string>();
+    r.ended = j.at("ended").get<std::string>();
+    r.seconds = j.at("seconds").get<double>();
+    r.steps = j.at("steps").get<int>();
+    r.gpts_per_s = j.at("gpts_per_s").get<double>();
+    r.error = j.at("error").get<std::string>();
+    for (const auto& f : j.at("files"))
+      r.files.push_back(
+          {f.at("name").get<std::string>(), f.at("bytes").get<std::uintmax_t>(), f.at("crc32").get<std::uint32_t>()});
+    if (r.number != number) return std::nullopt;
+    return r;
+  } catch (const json::exception&) {
+    return std::nullopt;
+  }
+}
+
+bool shot_complete(const std::string& directory, const ShotRecord& record) {
+  if (record.status != "done" || record.files.empty()) return false;
+  for (const auto& f : record.files) {
+    const fs::path path = fs::path(directory) / f.name;
+    std::error_code error;
+    if (!fs::is_regular_file(path, error) || fs::file_size(path, error) != f.bytes || error) return false;
+    if (file_crc32(path.string()) != f.crc32) return false;
+  }
+  return true;
+}
+
+void write_manifest(const std::string& path, const SurveySummary& s, const std::vector<ShotRecord>& shots) {
+  std::map<std::string, int> counts{{"done", 0}, {"failed", 0}, {"running", 0}, {"pending", 0}};
+  json list = json::array();
+  for (const auto& r : shots) {
+    ++counts[r.status];
+    list.push_back(record_json(r));
+  }
+  const json manifest = {{"survey", s.survey_file},
+                         {"started", s.started},
+                         {"ended", s.ended},
+                         {"wall_seconds", s.wall_seconds},
+                         {"ranks", s.ranks},
+                         {"ranks_per_shot", s.ranks_per_shot},
+                         {"shots", shots.size()},
+                         {"skipped_as_complete", s.restarts_skipped},
+                         {"model_bytes_read", s.model_bytes_read},
+                         {"status", counts},
+                         {"shot", list}};
+  write_bytes_atomically(path, manifest.dump(2) + "\n");
+}
+
+}  // namespace seis::io
