@@ -107,9 +107,14 @@ struct Team {
   const mpi::Cartesian& grid;
   mpi::HaloOptions halo_options;
   int index = 0;
+  // Built for the first shot and kept for the next (Simulation::new_shot): the model upload, the PML and the
+  // halo connection are paid once per survey, not once per shot. Dropped after a failure.
+  std::unique_ptr<wave::HaloExchange> halo;
+  std::unique_ptr<wave::Simulation<Exec>> sim;
 };
 
-// Runs one shot on the team; its first rank writes the gather and the record. A failure (an exception on this
+// Runs one shot on the team (`setup` takes its sources, receivers and wavelet); its first rank writes the gather
+// and the record. A failure (an exception on this
 // rank, or on another of the team, which it learns from the team's vote) is recorded and the survey goes on.
 io::ShotRecord run_shot(const io::RunConfig& c, const io::SurveyShot& shot, Team& team, wave::Setup& setup,
                         const wave::Subdomain& part) {
@@ -126,11 +131,15 @@ io::ShotRecord run_shot(const io::RunConfig& c, const io::SurveyShot& shot, Team
   const auto start = std::chrono::steady_clock::now();
   try {
     place_shot(shot_config(c, shot), setup);
-    const auto halo = team.grid.halo(team.halo_options);
-    wave::Simulation<Exec> sim(setup, part, halo.get());
+    if (team.sim) {
+      team.sim->new_shot(setup.sources, setup.receivers, setup.wavelet, setup.f0);
+    } else {
+      team.halo = team.grid.halo(team.halo_options);
+      team.sim = std::make_unique<wave::Simulation<Exec>>(setup, part, team.halo.get());
+    }
     const StepTiming timing = run_steps(
-        sim, {}, [](int) {}, [](int, const StepTiming&) {});
-    const std::vector<float> traces = gathered_traces(sim, team.group);
+        *team.sim, {}, [](int) {}, [](int, const StepTiming&) {});
+    const std::vector<float> traces = gathered_traces(*team.sim, team.group);
     record.steps = timing.steps;
     const double per_step = team.group.max(timing.steps > 0 ? timing.seconds / timing.steps : 0);
     record.gpts_per_s = per_step > 0 ? double(setup.nx) * setup.ny * setup.nz / per_step * 1e-9 : 0;
@@ -145,10 +154,14 @@ io::ShotRecord run_shot(const io::RunConfig& c, const io::SurveyShot& shot, Team
     record.status = "failed";
     record.error = e.what();
   }
-  if (team.group.min(int(record.status == "done")) == 0 && record.status == "done") {
-    record.status = "failed";
-    record.error = "another rank of the group failed (its message is on its standard error)";
-    record.files.clear();
+  if (team.group.min(int(record.status == "done")) == 0) {
+    if (record.status == "done") {
+      record.status = "failed";
+      record.error = "another rank of the group failed (its message is on its standard error)";
+      record.files.clear();
+    }
+    team.sim.reset();
+    team.halo.reset();
   }
   record.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   record.ended = date_now();
@@ -226,8 +239,8 @@ int run_survey(const mpi::World& world, const io::RunConfig& config) {
   world.broadcast(pending_text);
   const std::vector<int> pending = from_text(pending_text);
 
-  Team team{
-      world, *group, grid, {config.mpi_timeout, mpi::parse_transport(config.halo_transport), !host_memory}, index};
+  Team team{world, *group,  grid,   {config.mpi_timeout, mpi::parse_transport(config.halo_transport), !host_memory},
+            index, nullptr, nullptr};
   mpi::SharedCounter counter(world);
   while (true) {
     std::string next = group->rank() == 0 ? std::to_string(counter.next()) : std::string();

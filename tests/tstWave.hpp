@@ -273,6 +273,47 @@ TEST(TEST_CATEGORY, WaveRestartIsBitwise) {
   }
 }
 
+// A survey's next shot on the same Simulation (new_shot) is bitwise a fresh Simulation of that shot, for every
+// strategy and code shape, after a shot run to its end and after one stopped part way (its fields still ringing);
+// sources and receivers change in number and place, the wavelet and f0 too.
+TEST(TEST_CATEGORY, WaveNewShotIsBitwiseAFreshSimulation) {
+  std::mt19937 rng(seis::test::test_seed());
+  const auto base = agreement_setup(4, rng);
+  for (const seis::wave::ShapeInfo& shape : seis::wave::shape_table)
+    for (Strategy strategy : seis::wave::all_strategies) {
+      if (shape.shape != seis::wave::Shape::tile && strategy != Strategy::unified) continue;
+      auto first = base;
+      first.steps = 24;
+      first.shape = shape.shape;
+      first.strategy = strategy;
+      auto second = first;
+      second.sources = {{100.0, 200.0, 40.0}};
+      second.receivers = {{10.0, 10.0, 10.0}, {300.0, 250.0, 200.0}, {181.3, 142.7, 109.1}};
+      second.wavelet = seis::wave::WaveletKind::gaussian_derivative;
+      second.f0 = 25.0;
+      Simulation<Exec> fresh(second);
+      fresh.advance(second.steps);
+      const auto traces = fresh.traces();
+      const auto u = fresh.wavefield();
+      for (int stop : {24, 10}) {
+        SCOPED_TRACE(::testing::Message() << shape.name << " " << seis::wave::to_string(strategy)
+                                          << ", the first shot stopped at " << stop);
+        Simulation<Exec> reused(first);
+        reused.advance(stop);
+        reused.new_shot(second.sources, second.receivers, second.wavelet, second.f0);
+        EXPECT_EQ(reused.step(), 0);
+        reused.advance(second.steps);
+        const auto t = reused.traces();
+        ASSERT_EQ(t.size(), traces.size());
+        EXPECT_EQ(0, std::memcmp(t.data(), traces.data(), t.size() * sizeof(float)));
+        const auto v = reused.wavefield();
+        EXPECT_EQ(0, std::memcmp(u.data(), v.data(), u.size() * sizeof(float)));
+      }
+    }
+  Simulation<Exec> sim(base);
+  EXPECT_THROW(sim.new_shot({{1e6, 0.0, 0.0}}, base.receivers, base.wavelet, base.f0), seis::InvalidArgument);
+}
+
 // A grid split over x, y and z, its parts stepped with halo exchanges, gives bitwise the undecomposed run's
 // wavefield and traces: every strategy, radii 1, 4 and 8, a source and a receiver straddling part boundaries,
 // parts with neighbours on both sides, and parts thinner than 2R (no core: face layers only).

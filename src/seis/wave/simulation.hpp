@@ -40,6 +40,10 @@ class Simulation {
   // face layers, adds the sources and moves to the next step.
   void begin_step();
   void finish_step();
+  // Starts again at step 0 with other sources, receivers and wavelet (a survey's next shot): the fields are zeroed;
+  // the model, PML, launch configuration and halo connection are kept. What follows is bitwise what a new
+  // Simulation of the same setup would compute. Refuses sources or receivers outside the grid.
+  void new_shot(const std::vector<Point>& sources, const std::vector<Point>& receivers, WaveletKind wavelet, double f0);
   int step() const { return step_; }
   const Setup& setup() const { return setup_; }
   const FieldLayout& layout() const { return layout_; }
@@ -82,6 +86,7 @@ class Simulation {
   int step_ = 0;
   TileShape tile_{};  // the shape's tile (not the tile engine's)
 
+  void place_shot();                             // the sources, wavelet, receivers and traces of setup_
   void record_receivers(const float* u, int n);  // the receivers at step n from u
   void two_steps();                              // steps n + 1 and n + 2 in one launch (3.5D shapes)
 };

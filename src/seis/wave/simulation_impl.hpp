@@ -338,76 +338,14 @@ Simulation<ExecSpace>::Simulation(const Setup& setup, const Subdomain& part, Hal
     m.gradient[axis] = to_device<memory_space>("seis::wave::eta_gradient", d.gradient);
   }
 
-  // Sources: the discrete delta of a point source is 1/h^3 at a grid point; off-grid positions spread it with the
-  // trilinear weights. Weights of points shared by several sources are summed here, so the injection needs no
-  // atomics and every run adds in the same order (restarts and decompositions are bitwise). A part injects at
-  // the points it holds.
-  const auto local_offset = [&](int i, int j, int k) {
-    return layout_.offset(i - part_.offset[0], j - part_.offset[1], k - part_.offset[2]);
-  };
-  std::map<index_t, double> source_points;
-  // The same sums keyed by (column x + nx y, z): the 3.5D shapes find the sources by column.
-  std::map<std::pair<int, int>, double> by_column;
-  for (const Point& p : setup_.sources) {
-    const Stencil8 st = trilinear(setup_, p);
-    for (int c = 0; c < 8; ++c)
-      if (st.w[c] != 0 && part_.owns(st.i[c], st.j[c], st.k[c])) {
-        source_points[local_offset(st.i[c], st.j[c], st.k[c])] += st.w[c];
-        by_column[{(st.j[c] - part_.offset[1]) * layout_.nx + st.i[c] - part_.offset[0], st.k[c] - part_.offset[2]}] +=
-            st.w[c];
-      }
-  }
-  std::vector<index_t> offsets;
-  std::vector<float> weights;
-  const double inv_h3 = 1.0 / (setup_.h * setup_.h * setup_.h);
-  for (const auto& [offset, weight] : source_points) {
-    offsets.push_back(offset);
-    weights.push_back(static_cast<float>(weight * inv_h3));
-  }
-  m.source_points = static_cast<int>(offsets.size());
-  m.source_offset = to_device<memory_space>("seis::wave::source_offset", offsets);
-  m.source_weight = to_device<memory_space>("seis::wave::source_weight", weights);
-  std::vector<float> amplitude(std::size_t(std::max(setup_.steps, 1)));
-  for (int n = 0; n < setup_.steps; ++n)
-    amplitude[std::size_t(n)] = static_cast<float>(wavelet(setup_.wavelet, setup_.f0, n * setup_.dt));
-  m.amplitude = to_device<memory_space>("seis::wave::amplitude", amplitude);
   if (steps_per_launch(setup_.shape) == 2) {
-    m.amplitude_host = amplitude;
     m.spare_1 = Field<memory_space>("seis::wave::u spare", layout_);
     m.spare_2 = Field<memory_space>("seis::wave::u spare", layout_);
     Kokkos::deep_copy(m.spare_1.span(), 0.0f);
     Kokkos::deep_copy(m.spare_2.span(), 0.0f);
     m.phi_spare = typename Impl::Floats("seis::wave::phi spare", m.phi.size());
-    std::vector<int> first(std::size_t(layout_.nx) * layout_.ny, -1), column, z;
-    std::vector<float> weight;
-    for (const auto& [place, w] : by_column) {
-      if (first[std::size_t(place.first)] < 0) first[std::size_t(place.first)] = int(column.size());
-      column.push_back(place.first);
-      z.push_back(place.second);
-      weight.push_back(static_cast<float>(w * inv_h3));
-    }
-    m.column_first = to_device<memory_space>("seis::wave::column_first", first);
-    m.column_source_column = to_device<memory_space>("seis::wave::column_source_column", column);
-    m.column_source_z = to_device<memory_space>("seis::wave::column_source_z", z);
-    m.column_source_weight = to_device<memory_space>("seis::wave::column_source_weight", weight);
-    m.column_sources = int(column.size());
   }
-
-  offsets.clear();
-  weights.clear();
-  // Receivers: each corner is recorded by the part that holds it (offset -1 elsewhere).
-  for (const Point& p : setup_.receivers) {
-    const Stencil8 st = trilinear(setup_, p);
-    for (int c = 0; c < 8; ++c) {
-      const bool held = part_.owns(st.i[c], st.j[c], st.k[c]);
-      offsets.push_back(held ? local_offset(st.i[c], st.j[c], st.k[c]) : -1);
-      weights.push_back(static_cast<float>(st.w[c]));
-    }
-  }
-  m.receiver_offset = to_device<memory_space>("seis::wave::receiver_offset", offsets);
-  m.receiver_weight = to_device<memory_space>("seis::wave::receiver_weight", weights);
-  m.traces = typename Impl::Floats("seis::wave::traces",
-                                   std::max<std::size_t>(setup_.receivers.size() * 8 * std::size_t(setup_.steps), 1));
+  place_shot();
 
   // Halo boxes: the R planes next to each shared face are sent, the R halo planes beyond it received. The core
   // leaves R planes at each shared face; face layers never overlap, however thin the part.
@@ -460,6 +398,99 @@ Simulation<ExecSpace>::Simulation(const Setup& setup, const Subdomain& part, Hal
   }
   Kokkos::fence();
   if (direct) halo_->connect(count);
+}
+
+template <class ExecSpace>
+void Simulation<ExecSpace>::place_shot() {
+  Impl& m = *impl_;
+  // Sources: the discrete delta of a point source is 1/h^3 at a grid point; off-grid positions spread it with the
+  // trilinear weights. Weights of points shared by several sources are summed here, so the injection needs no
+  // atomics and every run adds in the same order (restarts and decompositions are bitwise). A part injects at
+  // the points it holds.
+  const auto local_offset = [&](int i, int j, int k) {
+    return layout_.offset(i - part_.offset[0], j - part_.offset[1], k - part_.offset[2]);
+  };
+  std::map<index_t, double> source_points;
+  // The same sums keyed by (column x + nx y, z): the 3.5D shapes find the sources by column.
+  std::map<std::pair<int, int>, double> by_column;
+  for (const Point& p : setup_.sources) {
+    const Stencil8 st = trilinear(setup_, p);
+    for (int c = 0; c < 8; ++c)
+      if (st.w[c] != 0 && part_.owns(st.i[c], st.j[c], st.k[c])) {
+        source_points[local_offset(st.i[c], st.j[c], st.k[c])] += st.w[c];
+        by_column[{(st.j[c] - part_.offset[1]) * layout_.nx + st.i[c] - part_.offset[0], st.k[c] - part_.offset[2]}] +=
+            st.w[c];
+      }
+  }
+  std::vector<index_t> offsets;
+  std::vector<float> weights;
+  const double inv_h3 = 1.0 / (setup_.h * setup_.h * setup_.h);
+  for (const auto& [offset, weight] : source_points) {
+    offsets.push_back(offset);
+    weights.push_back(static_cast<float>(weight * inv_h3));
+  }
+  m.source_points = static_cast<int>(offsets.size());
+  m.source_offset = to_device<memory_space>("seis::wave::source_offset", offsets);
+  m.source_weight = to_device<memory_space>("seis::wave::source_weight", weights);
+  std::vector<float> amplitude(std::size_t(std::max(setup_.steps, 1)));
+  for (int n = 0; n < setup_.steps; ++n)
+    amplitude[std::size_t(n)] = static_cast<float>(wavelet(setup_.wavelet, setup_.f0, n * setup_.dt));
+  m.amplitude = to_device<memory_space>("seis::wave::amplitude", amplitude);
+  if (steps_per_launch(setup_.shape) == 2) {
+    m.amplitude_host = amplitude;
+    std::vector<int> first(std::size_t(layout_.nx) * layout_.ny, -1), column, z;
+    std::vector<float> weight;
+    for (const auto& [place, w] : by_column) {
+      if (first[std::size_t(place.first)] < 0) first[std::size_t(place.first)] = int(column.size());
+      column.push_back(place.first);
+      z.push_back(place.second);
+      weight.push_back(static_cast<float>(w * inv_h3));
+    }
+    m.column_first = to_device<memory_space>("seis::wave::column_first", first);
+    m.column_source_column = to_device<memory_space>("seis::wave::column_source_column", column);
+    m.column_source_z = to_device<memory_space>("seis::wave::column_source_z", z);
+    m.column_source_weight = to_device<memory_space>("seis::wave::column_source_weight", weight);
+    m.column_sources = int(column.size());
+  }
+
+  offsets.clear();
+  weights.clear();
+  // Receivers: each corner is recorded by the part that holds it (offset -1 elsewhere).
+  for (const Point& p : setup_.receivers) {
+    const Stencil8 st = trilinear(setup_, p);
+    for (int c = 0; c < 8; ++c) {
+      const bool held = part_.owns(st.i[c], st.j[c], st.k[c]);
+      offsets.push_back(held ? local_offset(st.i[c], st.j[c], st.k[c]) : -1);
+      weights.push_back(static_cast<float>(st.w[c]));
+    }
+  }
+  m.receiver_offset = to_device<memory_space>("seis::wave::receiver_offset", offsets);
+  m.receiver_weight = to_device<memory_space>("seis::wave::receiver_weight", weights);
+  m.traces = typename Impl::Floats("seis::wave::traces",
+                                   std::max<std::size_t>(setup_.receivers.size() * 8 * std::size_t(setup_.steps), 1));
+}
+
+template <class ExecSpace>
+void Simulation<ExecSpace>::new_shot(const std::vector<Point>& sources, const std::vector<Point>& receivers,
+                                     WaveletKind kind, double f0) {
+  Setup shot;
+  shot.nx = setup_.nx, shot.ny = setup_.ny, shot.nz = setup_.nz, shot.h = setup_.h;
+  shot.sources = sources, shot.receivers = receivers, shot.wavelet = kind, shot.f0 = f0;
+  validate_shot(shot);
+  setup_.sources = sources;
+  setup_.receivers = receivers;
+  setup_.wavelet = kind;
+  setup_.f0 = f0;
+  Impl& m = *impl_;
+  Kokkos::fence();
+  for (auto* field : {&m.u, &m.u_prev, &m.spare_1, &m.spare_2})
+    if (field->span().size() > 0) Kokkos::deep_copy(field->span(), 0.0f);
+  for (auto* floats : {&m.phi, &m.phi_spare})
+    if (floats->size() > 0) Kokkos::deep_copy(*floats, 0.0f);
+  place_shot();
+  step_ = 0;
+  halo_seconds_ = 0;
+  Kokkos::fence();
 }
 
 template <class ExecSpace>
