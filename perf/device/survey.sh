@@ -4,6 +4,9 @@
 # in .device-pack/carry.tar.xz, as for scale-out.sh).
 #   same   a small 8-shot survey on 1 GPU, on 2 GPUs (one per shot) and on 2 GPUs together (--ranks-per-shot 2,
 #          CUDA IPC halos): every gather's md5 beside the single run of shot 3
+#   tests     seis_tests_Cuda's new-shot, restart and decomposition tests (one GPU)
+#   sanitize  compute-sanitizer memcheck and racecheck over a 3-shot survey, one GPU per shot and both GPUs per shot
+#             (CUDA IPC halos kept from shot to shot)
 #   rate   surveys of 4 shots per GPU of 512^3 (R = 4, unified) on 1, 2 and 4 GPUs: each survey's wall time; equal
 #          work per GPU, so the efficiency against 1 GPU is its wall time over theirs
 # usage: perf/device/survey.sh STAGE...   (results in $OUT/survey.tar.gz, summaries on stdout)
@@ -12,7 +15,7 @@ mkdir -p .device-carry && tar -xJf .device-pack/carry.tar.xz -C .device-carry
 . perf/device/mpi-env.sh
 gpus=$(nvidia-smi -L | wc -l)
 nvidia-smi --query-gpu=index,name,memory.total --format=csv,noheader
-line() {  # line FILE N: a survey file of N shots along x at mid y, near the top, one receiver spread for all
+line() {  # line FILE N NX NY: a survey file of N shots along x at mid y, near the top, one receiver spread for all
   local file=$1 n=$2 nx=$3 ny=$4
   local h=20 top=$((30 * 20))
   printf 'receivers = "%d,%d,%d:%d,%d,%d:256"\n' $((30 * h)) $((ny * h / 2)) $top $(((nx - 31) * h)) $((ny * h / 2)) $top > "$file"
@@ -45,6 +48,19 @@ for stage in "$@"; do
       for c in same-1 same-2 same-2g; do
         echo "$c: $(cd "$OUT/$c/out" && md5sum shot-*.sgy | cut -c1-12 | tr '\n' ' ')"
       done ;;
+    tests)
+      LD_LIBRARY_PATH=$build/lib "$build/tests/seis_tests_Cuda" \
+        --gtest_filter='*WaveNewShot*:*WaveRestart*:*WavePartsMatchWhole*' 2>&1 | tail -6 ;;
+    sanitize)
+      for check in memcheck:1 memcheck:2 racecheck:1 racecheck:2; do
+        tool=${check%:*} per=${check#*:}
+        mkdir -p "$OUT/$tool-$per"
+        line "$OUT/$tool-$per/survey.toml" 3 96 72
+        mpi_run -np 2 compute-sanitizer --tool "$tool" --error-exitcode 9 "$build/app/seis-wave" --grid 96x72x64 \
+          --model layered --ndamp 10 --duration 0.05 --quiet --survey "$OUT/$tool-$per/survey.toml" \
+          --ranks-per-shot "$per" --output "$OUT/$tool-$per/out" > "$OUT/$tool-$per/log.txt" 2>&1
+        echo "$tool, $per GPU(s) per shot: exit $?: $(grep -cE 'ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: 0 hazards' "$OUT/$tool-$per/log.txt") of 2 ranks clean; $(grep -E '^survey done' "$OUT/$tool-$per/log.txt")"
+      done ;;
     rate)
       big=(--model layered --spacing 20 --ndamp 27 --radius 4 --duration 2 --strategy unified --quiet)
       survey rate-1 1 4 512 "${big[@]}"
@@ -53,4 +69,6 @@ for stage in "$@"; do
       survey rate-1-again 1 4 512 "${big[@]}" ;;
   esac
 done
+# The device tool brings back few and small files: the logs and manifests, not the gathers.
+find "$OUT" -name 'shot-*.sgy' -delete -o -name 'shot-*.png' -delete
 tar -C "$OUT" -czf /tmp/survey.tar.gz . && find "$OUT" -mindepth 1 -delete && mv /tmp/survey.tar.gz "$OUT/"
