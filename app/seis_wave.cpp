@@ -170,7 +170,6 @@ int run(const mpi::World& world, int argc, char** argv) {
       config, [&](const wave::Setup& s) { return wave::split_grid(s, grid.decomposition(), grid.coord()); },
       [&](const wave::Subdomain& p, std::size_t& bytes) { return app::load_model(config.model, p, bytes); }, world,
       available, part, model_bytes_read);
-  io::check_seismogram(setup.steps, setup.dt);
   const std::string tuning_state = tune_step(config, setup, part, world);
   const bool root = world.rank() == 0;
   const fs::path dir(config.output);
@@ -180,6 +179,7 @@ int run(const mpi::World& world, int argc, char** argv) {
 
   const auto halo = grid.halo(halo_options);
   wave::Simulation<Exec> sim(setup, part, halo.get());
+  io::check_seismogram(setup.steps, setup.dt);
   if (root)
     std::cout << "seis-wave: " << setup.nx << "x" << setup.ny << "x" << setup.nz << " points, h = " << setup.h
               << " m, R = " << setup.radius << ", dt = " << setup.dt * 1e3 << " ms, " << setup.steps << " steps ("

@@ -213,9 +213,9 @@ int run_survey(const mpi::World& world, const io::RunConfig& config) {
   wave::Setup setup = make_setup(
       config, [&](const wave::Setup& s) { return wave::split_grid(s, grid.decomposition(), grid.coord()); }, model,
       *group, available, part, model_bytes);
-  io::check_seismogram(setup.steps, setup.dt);
   validate_shots(config, shots, setup);
   wave::validate(setup, part, available);
+  io::check_seismogram(setup.steps, setup.dt);
 
   // Rank 0 decides what runs (its refusal ends every rank) and tells the others.
   std::vector<io::ShotRecord> records;

@@ -81,4 +81,20 @@ for run in tune:tuned cached:cached plain:; do
 done
 python3 -c "import json,sys; assert len(json.load(open(sys.argv[1]))) == 1" "$SEIS_TUNING_CACHE"
 echo "tuning: tuned, cached and untuned runs agree bitwise"
+# A survey in one process (every build; the MPI cases are tests/seis_wave_survey.sh): each shot's gather is its single
+# run's; a file naming an unknown key is refused with its line before any shot runs.
+printf 'receivers = "100,300,100:600,300,100:8"\n[[shot]]\nsource = "200,300,100"\n[[shot]]\nsource = "500,300,120"\nf0 = 9\n' \
+  > "$work/survey.toml"
+"$exe" --grid 40x36x30 --spacing 20 --duration 0.2 --ndamp 6 --quiet --no-tuned --survey "$work/survey.toml" --output "$work/survey" > "$work/survey.log"
+"$exe" "${tuned[@]}" --no-tuned --benchmark --shot 2 --source 500,300,120 --f0 9 --output "$work/shot2" > /dev/null
+cmp "$work/survey/shot-00002.sgy" "$work/shot2/seismogram.sgy"
+printf '[[shot]]\nsource = "200,300,100"\nsorce = "1,1,1"\n' > "$work/bad-survey.toml"
+set +e
+"$exe" "${tuned[@]}" --survey "$work/bad-survey.toml" --output "$work/bad-survey" > "$work/bad-survey.log" 2>&1
+code=$?
+set -e
+[ $code -eq 2 ] && grep -q "bad-survey.toml line 3: unknown key 'sorce'" "$work/bad-survey.log" ||
+  { echo "FAIL: bad survey: exit $code: $(cat "$work/bad-survey.log")" >&2; exit 1; }
+[ ! -e "$work/bad-survey" ] || { echo "FAIL: a refused survey wrote $work/bad-survey" >&2; exit 1; }
+echo "survey: shot 2 identical to its single run; a bad survey file refused with its line"
 echo "1 passed, 0 failed"
