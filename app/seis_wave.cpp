@@ -145,9 +145,7 @@ std::string tune_step(const io::RunConfig& config, wave::Setup& setup, const wav
   return "tuned";
 }
 
-int run(const mpi::World& world, int argc, char** argv) {
-  io::RunConfig config;
-  if (!io::parse_command_line(argc, argv, config)) return 0;
+int run(const mpi::World& world, const io::RunConfig& config) {
   if (config.list) {
     if (world.rank() == 0) print_kernels(std::cout);
     return 0;
@@ -273,8 +271,7 @@ int run(const mpi::World& world, int argc, char** argv) {
   io::RunFacts facts;
   facts.device = compat::device_name<Exec>();
   facts.backend = Exec::name();
-  facts.kokkos = std::to_string(KOKKOS_VERSION / 10000) + "." + std::to_string(KOKKOS_VERSION / 100 % 100) + "." +
-                 std::to_string(KOKKOS_VERSION % 100);
+  facts.kokkos = compat::kokkos_version();
   facts.compiler = build_info::compiler;
   facts.commit = build_info::git_commit;
   facts.dirty = build_info::git_dirty;
@@ -321,41 +318,44 @@ int run(const mpi::World& world, int argc, char** argv) {
 
 int main(int argc, char** argv) {
   mpi::World world(argc, argv);
-  // Several ranks on one node: each gets its own GPU, or its share of the cores (unless the environment says
-  // otherwise); thread pinning is then left to the launcher, whose binding the ranks' threads inherit.
-  std::vector<char*> args(argv, argv + argc);
-  std::string device_flag;
-  if (world.local_size() > 1) {
-    bool chosen = false;
-    for (char* a : args) chosen = chosen || std::string(a).rfind("--kokkos-device-id", 0) == 0;
-    if (!chosen && compat::device_count() > 1) {
-      device_flag = "--kokkos-device-id=" + std::to_string(world.local_rank() % compat::device_count());
-      args.push_back(device_flag.data());
-    }
-    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    setenv("OMP_NUM_THREADS", std::to_string(std::max(1u, cores / unsigned(world.local_size()))).c_str(), 0);
-  } else {
-    compat::default_thread_placement();
-  }
-  int count = int(args.size());
-  args.push_back(nullptr);
-  char** arguments = args.data();
   int code = 0;
   std::string message;
-  {
-    Kokkos::ScopeGuard kokkos(count, arguments);
-    try {
-      return run(world, count, arguments);
-    } catch (const seis::InvalidArgument& e) {
-      code = 2, message = e.what();
-    } catch (const std::exception& e) {
-      code = 1, message = std::string("error: ") + e.what();
+  try {
+    io::RunConfig config;
+    // Before Kokkos starts: --help and --version answer without its banner, and a bad flag costs nothing.
+    if (!io::parse_command_line(argc, argv, config,
+                                build_info::version_line("seis-wave", compat::kokkos_version(), Exec::name())))
+      return 0;
+    // Several ranks on one node: each gets its own GPU, or its share of the cores (unless the environment says
+    // otherwise); thread pinning is then left to the launcher, whose binding the ranks' threads inherit.
+    std::vector<char*> args(argv, argv + argc);
+    std::string device_flag;
+    if (world.local_size() > 1) {
+      bool chosen = false;
+      for (char* a : args) chosen = chosen || std::string(a).rfind("--kokkos-device-id", 0) == 0;
+      if (!chosen && compat::device_count() > 1) {
+        device_flag = "--kokkos-device-id=" + std::to_string(world.local_rank() % compat::device_count());
+        args.push_back(device_flag.data());
+      }
+      const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+      setenv("OMP_NUM_THREADS", std::to_string(std::max(1u, cores / unsigned(world.local_size()))).c_str(), 0);
+    } else {
+      compat::default_thread_placement();
     }
-    std::cerr << "seis-wave: " << (world.size() > 1 ? "rank " + std::to_string(world.rank()) + ": " : "") << message
-              << "\n"
-              << std::flush;
-    // A failing rank ends every rank (MPI_Abort): the others never wait on it.
-    if (world.size() > 1) world.abort(code);
+    int count = int(args.size());
+    args.push_back(nullptr);
+    char** arguments = args.data();
+    Kokkos::ScopeGuard kokkos(count, arguments);
+    return run(world, config);
+  } catch (const seis::InvalidArgument& e) {
+    code = 2, message = e.what();
+  } catch (const std::exception& e) {
+    code = 1, message = std::string("error: ") + e.what();
   }
+  std::cerr << "seis-wave: " << (world.size() > 1 ? "rank " + std::to_string(world.rank()) + ": " : "") << message
+            << "\n"
+            << std::flush;
+  // A failing rank ends every rank (MPI_Abort): the others never wait on it.
+  if (world.size() > 1) world.abort(code);
   return code;
 }

@@ -1,4 +1,4 @@
-# cmake -DSOURCE_DIR=... -DOUTPUT=... -DCOMPILER=... -P SeisBuildInfo.cmake: writes the build-info header, touching
+# cmake -DSOURCE_DIR=... -DOUTPUT=... -DCOMPILER=... -DVERSION=... -P SeisBuildInfo.cmake: writes the build-info header, touching
 # it only when its content changes.
 execute_process(COMMAND git -C "${SOURCE_DIR}" rev-parse --short=12 HEAD OUTPUT_VARIABLE commit
                 OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET RESULT_VARIABLE no_git)
@@ -25,11 +25,18 @@ endforeach()
 string(SHA256 kernel_code "${kernel_text}")
 string(SUBSTRING "${kernel_code}" 0 12 kernel_code)
 set(content "#pragma once
+#include <string>
 namespace seis::build_info {
 inline constexpr const char* git_commit = \"${commit}\";
 inline constexpr bool git_dirty = ${dirty};
 inline constexpr const char* compiler = \"${COMPILER}\";
+inline constexpr const char* version = \"${VERSION}\";
 inline constexpr const char* kernel_code_version = \"${kernel_code}\";
+// --version's line: the program, the project version, the commit, Kokkos and its backend, the compiler.
+inline std::string version_line(const std::string& program, const std::string& kokkos, const std::string& backend) {
+  return program + \" \" + version + \" (commit \" + git_commit + (git_dirty ? \", modified\" : \"\") + \"; Kokkos \" + kokkos +
+         \", \" + backend + \"; \" + compiler + \")\";
+}
 }  // namespace seis::build_info
 ")
 if(EXISTS "${OUTPUT}")

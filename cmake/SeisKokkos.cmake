@@ -23,6 +23,13 @@ if(SEIS_BACKEND STREQUAL "CUDA")
   endif()
   set(SEIS_NVCC_VERSION ${CMAKE_MATCH_1})
   set(SEIS_COMPILER_DESCRIPTION "nvcc ${SEIS_NVCC_VERSION} with ${SEIS_COMPILER_DESCRIPTION}")
+elseif(SEIS_BACKEND STREQUAL "HIP")
+  get_filename_component(compiler_name "${CMAKE_CXX_COMPILER}" NAME)
+  if(NOT compiler_name MATCHES "hipcc")
+    message(FATAL_ERROR "SEIS_BACKEND=HIP compiles with hipcc, not ${CMAKE_CXX_COMPILER}: configure a new build "
+                        "directory with -DCMAKE_CXX_COMPILER=hipcc (or none: hipcc is then found on PATH), or use "
+                        "cmake --preset hip")
+  endif()
 endif()
 
 set(SEIS_KOKKOS_DEVICE ${SEIS_BACKEND})
@@ -54,6 +61,12 @@ if(SEIS_KOKKOS_PROBE_ACCEPTED)
   find_package(KokkosKernels CONFIG REQUIRED)
   message(STATUS "Using installed Kokkos ${Kokkos_VERSION} (${Kokkos_DIR})")
 else()
+  if(SEIS_BACKEND STREQUAL "CUDA" AND NOT SEIS_KOKKOS_ARCH MATCHES "^(HOPPER90|AMPERE80|AMPERE86|VOLTA70)$")
+    message(FATAL_ERROR "A CUDA Kokkos is bootstrapped for one GPU architecture, and '${SEIS_KOKKOS_ARCH}' is not "
+                        "one it builds: add -DKokkos_ARCH_HOPPER90=ON (H100), AMPERE80 (A100), AMPERE86 or VOLTA70 "
+                        "(or SEIS_KOKKOS_ARCH=HOPPER90, as --preset cuda does), or point Kokkos_ROOT at an installed "
+                        "CUDA Kokkos")
+  endif()
   if(NOT SEIS_KOKKOS_BOOTSTRAP)
     message(FATAL_ERROR "No installed Kokkos with backend ${SEIS_BACKEND} and Kokkos Kernels was found "
                         "(set Kokkos_ROOT and KokkosKernels_ROOT), and SEIS_KOKKOS_BOOTSTRAP is OFF.")

@@ -84,7 +84,7 @@ std::vector<Comparison> comparisons(const Report& report) {
 
 }  // namespace
 
-std::optional<int> parse_command_line(int argc, char** argv, Config& config) {
+std::optional<int> parse_command_line(int argc, char** argv, Config& config, const std::string& version) {
   CLI::App app{
       "seis-bench: times seistencil's kernel variants against the same run's copy bandwidth.\n"
       "Effective bandwidth counts one read and one write of the interior (8 bytes per point) per application."};
@@ -130,6 +130,7 @@ std::optional<int> parse_command_line(int argc, char** argv, Config& config) {
                  "the tuners' JSON cache (default $SEIS_TUNING_CACHE, else ~/.cache/seistencil/tuning.json)");
   app.add_flag("--list", config.list, "list every kernel variant and exit");
   app.add_flag("-q,--quiet", config.quiet, "no progress line");
+  if (!version.empty()) app.set_version_flag("--version", version);
   try {
     app.parse(argc, argv);
     config.grids.clear();

@@ -8,7 +8,8 @@
 namespace seis::bench {
 
 // Parses the command line; returns an exit code to stop with (help, bad option), or nothing to go on.
-std::optional<int> parse_command_line(int argc, char** argv, Config& config);
+// An exit code where the program should stop at once (--help, --version: `version` is its line; a bad flag).
+std::optional<int> parse_command_line(int argc, char** argv, Config& config, const std::string& version = "");
 
 void print_variants(std::ostream& out, const std::vector<VariantInfo>& variants);
 void print_report(std::ostream& out, const Report& report);

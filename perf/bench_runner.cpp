@@ -173,8 +173,7 @@ RunInfo describe_run() {
   RunInfo info;
   info.device = compat::device_name<Exec>();
   info.backend = Exec::name();
-  info.kokkos_version = std::to_string(KOKKOS_VERSION / 10000) + "." + std::to_string(KOKKOS_VERSION / 100 % 100) +
-                        "." + std::to_string(KOKKOS_VERSION % 100);
+  info.kokkos_version = seis::compat::kokkos_version();
   std::ostringstream configuration;
   Kokkos::print_configuration(configuration, false);
   info.kokkos_configuration = configuration.str();

@@ -7,10 +7,13 @@
 #include "bench_io.hpp"
 #include "bench_runner.hpp"
 #include "seis/core/compat.hpp"
+#include "seis_build_info.hpp"
 
 int main(int argc, char** argv) {
   seis::bench::Config config;
-  if (const auto exit_code = seis::bench::parse_command_line(argc, argv, config)) return *exit_code;
+  const std::string version = seis::build_info::version_line("seis-bench", seis::compat::kokkos_version(),
+                                                             Kokkos::DefaultExecutionSpace::name());
+  if (const auto exit_code = seis::bench::parse_command_line(argc, argv, config, version)) return *exit_code;
   seis::compat::default_thread_placement();
   Kokkos::ScopeGuard kokkos(argc, argv);
   try {

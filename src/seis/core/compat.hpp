@@ -22,6 +22,12 @@ using HIPSpace = Kokkos::Experimental::HIPSpace;
 #endif
 #endif
 
+// "3.4.1": the Kokkos compiled against.
+inline std::string kokkos_version() {
+  return std::to_string(KOKKOS_VERSION / 10000) + "." + std::to_string(KOKKOS_VERSION / 100 % 100) + "." +
+         std::to_string(KOKKOS_VERSION % 100);
+}
+
 // Kokkos 3.4 does not check the launch status of a kernel in release builds: a launch the device refuses
 // (resources, configuration) would go unnoticed. Throws with the runtime's message instead.
 inline void check_last_launch(const char* what) {

@@ -191,15 +191,19 @@ void read_run_file(const std::string& path, RunConfig& c, const std::vector<std:
   read_run_text(text.str(), path, c, set_on_command_line);
 }
 
-bool parse_command_line(int argc, char** argv, RunConfig& c) {
+bool parse_command_line(int argc, char** argv, RunConfig& c, const std::string& version) {
   CLI::App app{"seis-wave: constant-density acoustic wave modelling with a PML (seistencil). Units: m, s, m/s, Hz."};
   app.footer(
       "Kokkos options (--kokkos-num-threads=N, --kokkos-device-id=N, ...) are passed to Kokkos.\n"
       "With no arguments it runs a built-in layered model and prints where it wrote what.");
   add_options(app, c);
+  if (!version.empty()) app.set_version_flag("--version", version);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
+    app.exit(e);
+    return false;
+  } catch (const CLI::CallForVersion& e) {
     app.exit(e);
     return false;
   } catch (const CLI::ParseError& e) {

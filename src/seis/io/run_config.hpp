@@ -46,8 +46,9 @@ struct RunConfig {
 };
 
 // Parses argv (Kokkos' own --kokkos-* options removed first). Returns false when the caller should exit 0 at once
-// (--help); throws seis::InvalidArgument for bad flags or a bad run file (with its line number).
-bool parse_command_line(int argc, char** argv, RunConfig& config);
+// (--help, --version); throws seis::InvalidArgument for bad flags or a bad run file (with its line number).
+// `version` is --version's line.
+bool parse_command_line(int argc, char** argv, RunConfig& config, const std::string& version = "");
 
 // Reads a TOML run file's keys (the long flag names without "--") into `config`; `set_on_command_line` names the
 // keys that flags already set. Throws seis::InvalidArgument naming the file, line and key.

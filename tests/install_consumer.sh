@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs a build (cmake --install) into a scratch prefix and builds tests/consumer against it with
+# find_package(seistencil): the package, its exported targets, its headers and its Kokkos are found, the consumer
+# runs, and the installed executables answer --version.
+# usage: install_consumer.sh BUILD_DIR WORKDIR
+set -euo pipefail
+build=$1 work=$2
+here=$(cd "$(dirname "$0")" && pwd)
+rm -rf "$work" && mkdir -p "$work"
+cmake --install "$build" --prefix "$work/prefix" > "$work/install.log"
+for exe in seis-wave seis-bench; do
+  [ -x "$work/prefix/bin/$exe" ] || { echo "FAIL: $exe not installed" >&2; exit 1; }
+  "$work/prefix/bin/$exe" --version | grep -q "^$exe [0-9]" || { echo "FAIL: $exe --version" >&2; exit 1; }
+done
+generator=()
+command -v ninja > /dev/null && generator=(-G Ninja)
+cmake -S "$here/consumer" -B "$work/build" "${generator[@]}" -DCMAKE_PREFIX_PATH="$work/prefix" \
+  -DCMAKE_BUILD_TYPE=Release > "$work/configure.log" 2>&1 || { cat "$work/configure.log" >&2; exit 1; }
+cmake --build "$work/build" > "$work/build.log" 2>&1 || { tail -30 "$work/build.log" >&2; exit 1; }
+"$work/build/consumer"
+echo "installed: $(cd "$work/prefix" && find . -type f | wc -l) files; the consumer built against them and ran"
