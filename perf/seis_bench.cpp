@@ -1,4 +1,4 @@
-// seis-bench: the project's main job. See --help, and README.md for the bandwidth formulas.
+// seis-bench: the project's main job. See --help, and docs/seis-bench.md for the bandwidth formulas.
 #include <Kokkos_Core.hpp>
 #include <cstdlib>
 #include <iostream>
