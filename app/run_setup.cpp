@@ -2,15 +2,21 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iomanip>
 #include <sstream>
 
 #include "seis/core/error.hpp"
+#include "seis/io/atomic_file.hpp"
 #include "seis/io/outputs.hpp"
 #include "seis/wave/model.hpp"
 
 namespace seis::app {
 
 namespace {
+// Steps of one run: beyond it the step counter and the traces' sample index would overflow long before the run
+// could end.
+constexpr double max_steps = 1e9;
+
 bool ends_with(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
@@ -67,40 +73,58 @@ wave::Setup make_setup(const io::RunConfig& c, const std::function<wave::Subdoma
   s.ndamp = c.ndamp;
   s.strategy = c.strategy.empty() ? wave::default_strategy : wave::parse_strategy(c.strategy);
   s.shape = wave::parse_shape(c.kernel);
-  require(s.h > 0, "--spacing ", s.h, " m must be > 0");
-  require(c.duration > 0, "--duration ", c.duration, " s must be > 0");
-  require(c.cfl > 0 && c.cfl <= 1, "--cfl ", c.cfl, " must be in (0, 1] (1 is the stability bound)");
   part = decompose(s);
   // Before the model is allocated: a grid too large for the device is refused without touching the host's memory.
   wave::check_memory(s, part, available_bytes);
   s.velocity = model(part, model_bytes_read);
   s.model_part = part;
+  wave::check_velocities(s);
   float vmax = 0;
   for (float v : s.velocity) vmax = std::max(vmax, std::isfinite(v) ? v : 0.0f);
   s.vmax = static_cast<float>(world.max(double(vmax)));
   s.dt = c.dt > 0 ? c.dt : c.cfl * wave::stable_dt(s.radius, s.h, s.vmax > 0 ? s.vmax : 1.0f);
-  s.steps = static_cast<int>(std::ceil(c.duration / s.dt - 1e-9));
+  const double steps = std::ceil(c.duration / s.dt - 1e-9);
+  require(steps <= max_steps, "--duration ", c.duration, " s at dt = ", s.dt, " s is ", steps, " steps, at most ",
+          max_steps, " (the model's largest velocity ", s.vmax, " m/s sets dt)");
+  s.steps = static_cast<int>(steps);
   place_shot(c, s);
   if (!c.tile.empty()) {
-    int tx = 0, ty = 0, one = 0;
-    io::parse_grid(c.tile + "x1", tx, ty, one);
-    s.launch.tile_x = tx;
-    s.launch.tile_y = ty;
+    const auto tile = io::parse_tile(c.tile);
+    s.launch.tile_x = tile[0];
+    s.launch.tile_y = tile[1];
   }
   s.launch.window = c.window;
   return s;
 }
 
+std::string dispersion_warning(const wave::Setup& s, double f0, const mpi::World& world) {
+  double slowest = wave::max_velocity;
+  for (float v : s.velocity) slowest = std::min(slowest, double(v));
+  slowest = -world.max(-slowest);
+  const double upper = wave::wavelet_upper_frequency(s.wavelet, f0);
+  const double points = slowest / (upper * s.h), needed = wave::points_per_wavelength_needed(s.radius);
+  if (points >= needed) return "";
+  std::ostringstream text;
+  text << std::setprecision(4) << points << " points per wavelength at the wavelet's upper frequency (" << upper
+       << " Hz = 2.5 f0) in the slowest velocity (" << slowest << " m/s) with h = " << s.h << " m; R = " << s.radius
+       << " needs " << needed << " for a phase error under 0.3%: expect numerical dispersion (lower --f0 to "
+       << slowest / (needed * 2.5 * s.h) << " Hz, or --spacing to " << slowest / (needed * upper) << " m)";
+  return text.str();
+}
+
 std::string fingerprint(const io::RunConfig& c, const wave::Setup& s, const mpi::Cartesian& grid) {
   std::ostringstream f;
   f << "part " << grid.coord()[0] << "," << grid.coord()[1] << "," << grid.coord()[2] << " of "
-    << grid.decomposition().text() << " ";
-  f << std::hexfloat << "grid " << s.nx << "x" << s.ny << "x" << s.nz << " h " << s.h << " R " << s.radius << " dt "
-    << s.dt << " steps " << s.steps << " boundary " << wave::to_string(s.boundary) << " ndamp " << s.ndamp
-    << " strategy " << wave::to_string(s.strategy) << " kernel " << wave::to_string(s.shape) << " model " << c.model
-    << " wavelet " << wave::to_string(s.wavelet) << " f0 " << s.f0 << " sources";
+    << grid.decomposition().text() << "\n";
+  f << std::hexfloat << "grid " << s.nx << "x" << s.ny << "x" << s.nz << "\nh " << s.h << "\nR " << s.radius << "\ndt "
+    << s.dt << "\nsteps " << s.steps << "\nboundary " << wave::to_string(s.boundary) << "\nndamp " << s.ndamp
+    << "\nstrategy " << wave::to_string(s.strategy) << "\nkernel " << wave::to_string(s.shape) << "\nmodel "
+    << c.model
+    // The model's values, not only its name: a file edited in place at the same path is another run.
+    << "\nmodel_crc32 " << io::crc32_of(s.velocity.data(), s.velocity.size() * sizeof(float)) << "\nwavelet "
+    << wave::to_string(s.wavelet) << "\nf0 " << s.f0 << "\nsources";
   for (const auto& p : s.sources) f << " " << p.x << "," << p.y << "," << p.z;
-  f << " receivers";
+  f << "\nreceivers";
   for (const auto& p : s.receivers) f << " " << p.x << "," << p.y << "," << p.z;
   return f.str();
 }

@@ -34,7 +34,12 @@ wave::Setup make_setup(const io::RunConfig& c, const std::function<wave::Subdoma
 // wavelet and peak frequency.
 void place_shot(const io::RunConfig& c, wave::Setup& s);
 
-// The parameters a checkpoint must share with the run that restores it, and the part of the grid it holds.
+// A warning where the grid cannot carry the wavelet (empty where it can): fewer points per wavelength at its upper
+// frequency in the model's slowest velocity (over every rank of `world`) than the scheme's order needs.
+std::string dispersion_warning(const wave::Setup& s, double f0, const mpi::World& world);
+
+// The parameters a checkpoint must share with the run that restores it (the model's values by their CRC-32), and
+// the part of the grid it holds.
 std::string fingerprint(const io::RunConfig& c, const wave::Setup& s, const mpi::Cartesian& grid);
 
 }  // namespace seis::app

@@ -19,6 +19,7 @@
 #include "seis/core/compat.hpp"
 #include "seis/core/error.hpp"
 #include "seis/core/tuning.hpp"
+#include "seis/io/output_directory.hpp"
 #include "seis/io/outputs.hpp"
 #include "seis/io/run_config.hpp"
 #include "seis/io/run_report.hpp"
@@ -73,6 +74,17 @@ void write_slices(const std::string& stem, const std::vector<float>& u, const wa
   io::write_png(stem + "-xy.png", xy, s.ny, s.nx, 99, block, block);
   files.push_back(stem + "-xz.png");
   files.push_back(stem + "-xy.png");
+}
+
+// What a run writes, as far as it is known before it starts: the seismogram, the final wavefield, the snapshots and
+// two generations of checkpoints (u and u_prev of every part, the receivers' corner values).
+std::uintmax_t output_bytes(const io::RunConfig& c, const wave::Setup& s) {
+  const double points = double(s.nx) * s.ny * s.nz, receivers = double(s.receivers.size());
+  double bytes = 3600 + receivers * (240 + 4.0 * s.steps);
+  if (!c.benchmark) bytes += 4 * points;
+  if (c.snapshot_every > 0) bytes += 4 * points * ((s.steps - 1) / c.snapshot_every);
+  if (c.checkpoint_every > 0) bytes += 2 * (8 * points + 32 * receivers * s.steps);
+  return static_cast<std::uintmax_t>(bytes);
 }
 
 // One file per rank when there are several: NAME.rankNNNN.EXT.
@@ -168,10 +180,15 @@ int run(const mpi::World& world, const io::RunConfig& config) {
       config, [&](const wave::Setup& s) { return wave::split_grid(s, grid.decomposition(), grid.coord()); },
       [&](const wave::Subdomain& p, std::size_t& bytes) { return app::load_model(config.model, p, bytes); }, world,
       available, part, model_bytes_read);
+  const std::string dispersion = app::dispersion_warning(setup, setup.f0, world);
+  if (!dispersion.empty() && world.rank() == 0) std::cerr << "seis-wave: warning: " << dispersion << "\n";
   const std::string tuning_state = tune_step(config, setup, part, world);
   const bool root = world.rank() == 0;
   const fs::path dir(config.output);
-  fs::create_directories(dir);
+  // Before the model goes to the device and the time loop starts: a directory that cannot take the outputs.
+  if (root)
+    io::prepare_output_directory(config.output, {config.restart, config.overwrite, output_bytes(config, setup)});
+  world.barrier();
   const std::string checkpoint = rank_file(dir, "checkpoint", ".bin", world);
   const std::string print = app::fingerprint(config, setup, grid);
 
@@ -197,8 +214,13 @@ int run(const mpi::World& world, const io::RunConfig& config) {
     // too, so they restart from the newest step they all hold.
     const std::string previous = io::previous_checkpoint(checkpoint);
     io::complete_checkpoint(checkpoint);
-    const int newest = io::checkpoint_step(checkpoint, print), older = io::checkpoint_step(previous, print);
-    require(newest >= 0 || older >= 0, "--restart: no checkpoint at ", checkpoint);
+    // A damaged generation (a CRC that fails, a short file) is passed over for the other one.
+    std::string damaged_newest, damaged_older;
+    const int newest = io::checkpoint_step(checkpoint, print, &damaged_newest),
+              older = io::checkpoint_step(previous, print, &damaged_older);
+    for (const std::string* damage : {&damaged_newest, &damaged_older})
+      if (!damage->empty()) std::cerr << "seis-wave: warning: " << *damage << ": not used\n";
+    require(newest >= 0 || older >= 0, "--restart: no usable checkpoint at ", checkpoint, " or ", previous);
     const int common = world.min(std::max(newest, older));
     require(world.min(int(newest == common || older == common)) == 1,
             "--restart: the ranks' checkpoints have no step in common (the newest all reach is ", common,

@@ -3,10 +3,18 @@
 #include <algorithm>
 #include <chrono>
 #include <ctime>
+#include <sstream>
+#include <stdexcept>
 
 #include "seis/io/outputs.hpp"
 
 namespace seis::app {
+
+namespace {
+// Beyond this |u| a run has gone unstable: a field from sources of unit amplitude stays many orders of magnitude
+// below it at any spacing a model uses, and float32 overflows soon after.
+constexpr float blow_up = 1e30f;
+}  // namespace
 
 StepTiming run_steps(wave::Simulation<Exec>& sim, const std::vector<int>& stop_every,
                      const std::function<void(int)>& at_stop,
@@ -28,6 +36,15 @@ StepTiming run_steps(wave::Simulation<Exec>& sim, const std::vector<int>& stop_e
     chunk = std::max(1, int(0.1 / std::max(seconds / count, 1e-9)));
     chunk += chunk % 2;
     const int step = sim.step();
+    // Before any checkpoint of this step: a state that has gone unstable is never saved.
+    const float largest = sim.largest_magnitude();
+    if (!(largest <= blow_up)) {
+      std::ostringstream message;
+      message << "the wavefield blew up at step " << step << " (t = " << step * sim.setup().dt
+              << " s): largest |u| = " << largest << ", above " << blow_up
+              << "; stopped there (checkpoints written before it are kept)";
+      throw std::runtime_error(message.str());
+    }
     bool stop = false;
     for (int every : stop_every) stop = stop || (every > 0 && step % every == 0);
     if (stop && step < last) at_stop(step);

@@ -20,7 +20,9 @@ struct StepTiming {
 
 // Advances `sim` to its last step in chunks of about a tenth of a second (an even number of steps: the 3.5D shapes
 // launch two at a time). Each chunk ends at the next multiple of every positive `stop_every`, where `at_stop(step)`
-// is called (not at the last step); `after_chunk(step, timing so far)` is called after each chunk.
+// is called (not at the last step); `after_chunk(step, timing so far)` is called after each chunk. After each chunk
+// the largest |u| is checked: a run gone unstable (NaN, infinity, or above 1e30) stops there, with the step and the
+// value, before anything of it is saved.
 StepTiming run_steps(wave::Simulation<Exec>& sim, const std::vector<int>& stop_every,
                      const std::function<void(int)>& at_stop,
                      const std::function<void(int, const StepTiming&)>& after_chunk);

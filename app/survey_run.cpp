@@ -12,6 +12,7 @@
 #include "run_setup.hpp"
 #include "seis/core/compat.hpp"
 #include "seis/core/error.hpp"
+#include "seis/io/output_directory.hpp"
 #include "seis/io/outputs.hpp"
 #include "seis/io/survey.hpp"
 #include "shot_run.hpp"
@@ -216,6 +217,10 @@ int run_survey(const mpi::World& world, const io::RunConfig& config) {
   validate_shots(config, shots, setup);
   wave::validate(setup, part, available);
   io::check_seismogram(setup.steps, setup.dt);
+  double highest_f0 = 0;
+  for (const io::SurveyShot& shot : shots) highest_f0 = std::max(highest_f0, shot_config(config, shot).f0);
+  const std::string dispersion = dispersion_warning(setup, highest_f0, *group);
+  if (!dispersion.empty() && root) std::cerr << "seis-wave: warning: the survey's highest f0: " << dispersion << "\n";
 
   // Rank 0 decides what runs (its refusal ends every rank) and tells the others.
   std::vector<io::ShotRecord> records;
@@ -224,7 +229,10 @@ int run_survey(const mpi::World& world, const io::RunConfig& config) {
   const io::SurveySummary summary_start{
       config.survey, started_date, "", world.size(), config.ranks_per_shot, 0, 0, world.sum(double(model_bytes))};
   if (root) {
-    fs::create_directories(config.output);
+    // Writable, with room for every shot's gather (a survey's own earlier files are judged shot by shot below).
+    const double gather = 3600 + double(setup.receivers.size()) * (240 + 4.0 * setup.steps);
+    io::prepare_output_directory(config.output,
+                                 {true, false, static_cast<std::uintmax_t>(gather * double(shots.size()))});
     const std::vector<int> pending = shots_to_run(config, shots, records, skipped);
     io::SurveySummary s = summary_start;
     s.restarts_skipped = skipped;

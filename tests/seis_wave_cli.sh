@@ -50,8 +50,10 @@ assert run["parameters"]["strategy"] == ("two" if gpu else "unified"), run["para
 print("python3-segyio: 48 traces, dt and coordinates as written; default strategy", run["parameters"]["strategy"])
 PY
 
+refused=0
 expect_refusal() {  # expect_refusal TEXT ARGS...: exit code 2 and TEXT in the message
   local text=$1; shift
+  refused=$((refused + 1))
   set +e; "$exe" "$@" > "$work/refusal.log" 2>&1; local rc=$?; set -e
   [ $rc -eq 2 ] && grep -q -- "$text" "$work/refusal.log" ||
     { echo "FAIL: '$*' exited $rc: $(cat "$work/refusal.log")" >&2; exit 1; }
@@ -60,13 +62,101 @@ expect_refusal "above the stability bound" --grid 32 --ndamp 5 --dt 0.01 --outpu
 expect_refusal "velocity model $work/missing.bin" --grid 32 --ndamp 5 --model "$work/missing.bin" --output "$work/x"
 head -c 1000 /dev/zero > "$work/short.bin"
 expect_refusal "1000 bytes" --grid 32 --ndamp 5 --model "$work/short.bin" --output "$work/x"
-expect_refusal "must be finite and > 0" --grid 32 --ndamp 5 --model homogeneous:0 --output "$work/x"
+expect_refusal "must be finite and in \[1, 100000\] m/s" --grid 32 --ndamp 5 --model homogeneous:0 --output "$work/x"
 expect_refusal "source 0 at (5000, 10, 10)" --grid 32 --ndamp 5 --source 5000,10,10 --output "$work/x"
 printf 'grid = "32"\nndamp = 5\nduration = 0.1\nfoo = 3\n' > "$work/bad.toml"
 expect_refusal "line 4: unknown key 'foo'" --config "$work/bad.toml" --output "$work/x"
 # 1250^3: 25 GiB of fields, more than the 24 GiB machine has (and just inside 32-bit offsets)
 expect_refusal "MiB are available" --grid 1250 --model homogeneous:2000 --output "$work/x"
-echo "refusals: 7 of 7"
+# Values that overflow, that a format cannot hold, or that used to be accepted silently: refused at once.
+small=(--grid 32 --ndamp 5 --output "$work/x")
+expect_refusal "--dt -1 s must be finite and > 0" "${small[@]}" --dt -1
+expect_refusal "--dt nan s must be finite and > 0" "${small[@]}" --dt nan
+expect_refusal "--snapshot-every -1 must be >= 0" "${small[@]}" --snapshot-every -1
+expect_refusal "--radius 9 must be in 1..8" "${small[@]}" --radius 9
+expect_refusal "--tile '0x0': x = 0 must be in 1..1048576" "${small[@]}" --tile 0x0
+expect_refusal "--tile '2147483647x2147483647': x = 2147483647" "${small[@]}" --tile 2147483647x2147483647
+expect_refusal "--ndamp 2147483647 must be in 0..1048576" --grid 32 --output "$work/x" --ndamp 2147483647
+expect_refusal "--nw 2147483647 must be in 0..1048576" "${small[@]}" --nw 2147483647
+expect_refusal "steps, at most 1e+09" "${small[@]}" --duration 1e30
+expect_refusal "steps, at most 1e+09" "${small[@]}" --dt 1e-12
+expect_refusal "--mpi-timeout nan s must be finite" "${small[@]}" --mpi-timeout nan
+expect_refusal "--mpi-timeout inf s must be finite" "${small[@]}" --mpi-timeout inf
+expect_refusal "above the time step's Nyquist frequency" "${small[@]}" --f0 1e9
+expect_refusal "N = 2000000000 must be in 1..10000000" "${small[@]}" --receivers 0,0,0:100,100,100:2000000000
+expect_refusal "run file /dev/zero is not a regular file" "${small[@]}" --config /dev/zero
+expect_refusal "run file $work is not a regular file" "${small[@]}" --config "$work"
+expect_refusal "must be finite and in \[1, 100000\] m/s" "${small[@]}" --model homogeneous:1e-40
+expect_refusal "must be finite and in \[1, 100000\] m/s" "${small[@]}" --model homogeneous:3e38
+expect_refusal "66247 samples per trace, SEG-Y holds at most 65535" --grid 40 --ndamp 10 --model homogeneous:2000 --duration 240 --output "$work/x"
+expect_refusal "does not fit SEG-Y's 1..65535 us" --grid 32 --ndamp 5 --spacing 300 --model homogeneous:1500 --f0 1 \
+  --duration 300 --output "$work/x"
+printf 'duration = false\n' > "$work/bool.toml"
+expect_refusal "key 'duration' takes a value" "${small[@]}" --config "$work/bool.toml"
+printf 'help = true\n' > "$work/help.toml"
+expect_refusal "'help' is a command-line question" "${small[@]}" --config "$work/help.toml"
+mkfifo "$work/fifo"
+expect_refusal "run file $work/fifo is not a regular file" "${small[@]}" --config "$work/fifo"
+echo "refusals: $refused, each with its value and limit"
+
+# Outputs a user can trust. A writer that fails part way (a file-size limit standing in for a full disk): exit 1
+# naming the file, nothing half written left behind, "wrote:" not printed.
+set +e
+(trap '' XFSZ; ulimit -f 16; exec "$exe" --grid 28 --ndamp 6 --model homogeneous:2000 --duration 1 --benchmark --quiet \
+  --output "$work/full") > "$work/full.log" 2>&1
+code=$?
+set -e
+[ $code -eq 1 ] && grep -q "seismogram.sgy not written" "$work/full.log" && ! grep -q "^wrote:" "$work/full.log" ||
+  { echo "FAIL: a failing write: exit $code: $(cat "$work/full.log")" >&2; exit 1; }
+[ ! -e "$work/full/seismogram.sgy" ] && ! ls "$work/full"/*.partial > /dev/null 2>&1 ||
+  { echo "FAIL: a failing write left $(ls "$work/full")" >&2; exit 1; }
+# An earlier run's outputs are refused, or replaced with --overwrite (a stale snapshot of it removed too).
+expect_refusal "holds an earlier run's outputs" "${common[@]}" --output "$work/whole"
+touch "$work/whole/snapshot-000010.f32"
+"$exe" "${common[@]}" --output "$work/whole" --overwrite > /dev/null
+[ ! -e "$work/whole/snapshot-000010.f32" ] && cmp "$work/whole/seismogram.sgy" "$work/killed/seismogram.sgy" ||
+  { echo "FAIL: --overwrite" >&2; exit 1; }
+# A damaged newest checkpoint (a byte flipped in u) is passed over for the previous one: the same seismogram.
+python3 - "$work/killed/checkpoint.bin" <<'PY'
+import sys
+with open(sys.argv[1], "r+b") as f:
+    f.seek(-5000, 2)
+    b = f.read(1)
+    f.seek(-5000, 2)
+    f.write(bytes([b[0] ^ 0x5A]))
+PY
+"$exe" "${common[@]}" --output "$work/killed" --checkpoint-every 40 --restart > "$work/damaged.log" 2>&1
+grep -q "checkpoint.bin: traces fails its CRC-32 (damaged): not used" "$work/damaged.log" &&
+  grep -q "restarted from .*checkpoint.bin.previous" "$work/damaged.log" ||
+  { echo "FAIL: damaged checkpoint: $(cat "$work/damaged.log")" >&2; exit 1; }
+cmp "$work/whole/seismogram.sgy" "$work/killed/seismogram.sgy"
+# A state gone unstable (NaN in u, the checkpoint's CRCs made to match) stops the run with the step and the value.
+python3 - "$work/killed/checkpoint.bin" <<'PY'
+import struct, sys, zlib
+with open(sys.argv[1], "r+b") as f:
+    data = bytearray(f.read())
+    magic, step, nu, nprev, nphi, ntr, nfp = struct.unpack_from("<8s6q", data, 0)
+    u0 = 80 + nfp
+    for i in range(nu // 2, nu // 2 + 1000):
+        struct.pack_into("<f", data, u0 + 4 * i, float("nan"))
+    struct.pack_into("<I", data, 8 + 48 + 4, zlib.crc32(bytes(data[u0:u0 + 4 * nu])))
+    struct.pack_into("<I", data, 8 + 48 + 20, zlib.crc32(bytes(data[:76])))
+    f.seek(0)
+    f.write(data)
+PY
+set +e
+"$exe" "${common[@]}" --output "$work/killed" --checkpoint-every 40 --restart > "$work/nan.log" 2>&1
+code=$?
+set -e
+[ $code -eq 1 ] && grep -q "the wavefield blew up at step .*largest |u| = inf" "$work/nan.log" ||
+  { echo "FAIL: a blown-up state: exit $code: $(cat "$work/nan.log")" >&2; exit 1; }
+# A model file edited in place at the same path is another run: its checkpoints are refused, naming why.
+/usr/bin/python3 -c "import numpy; numpy.full(28*28*28, 2000, numpy.float32).tofile('$work/model.f32')"
+model=(--grid 28 --ndamp 6 --model "$work/model.f32" --duration 0.3 --quiet --checkpoint-every 20)
+"$exe" "${model[@]}" --output "$work/model-run" > /dev/null
+/usr/bin/python3 -c "import numpy; v = numpy.full(28*28*28, 2000, numpy.float32); v[5000] = 1900; v.tofile('$work/model.f32')"
+expect_refusal "differs in model_crc32" "${model[@]}" --output "$work/model-run" --restart
+echo "outputs: a failing write named and nothing half left, earlier outputs refused or replaced, a damaged checkpoint passed over, a blow-up stopped, an edited model refused"
 # --tune times candidates, runs the winner and caches it; the next run without --tile/--nw uses it, --no-tuned not;
 # both write the seismogram of the untuned run (a tile changes no point's arithmetic).
 tuned=(--grid 40x36x30 --spacing 20 --duration 0.2 --ndamp 6 --quiet --receivers 100,300,100:600,300,100:8)

@@ -135,7 +135,7 @@ expect_failure() {  # expect_failure TEXT RANKS ARGS...: non-zero exit within 12
 rm "$work/cut-short/checkpoint.rank0001.bin" "$work/cut-short/checkpoint.rank0002.bin.previous"
 expect_failure "have no step in common" 4 "${long[@]}" --output "$work/cut-short" --restart
 rm "$work/cut-short/checkpoint.rank0001.bin.previous"
-expect_failure "rank 1: --restart: no checkpoint at $work/cut-short/checkpoint.rank0001.bin" 4 \
+expect_failure "rank 1: --restart: no usable checkpoint at $work/cut-short/checkpoint.rank0001.bin" 4 \
   "${long[@]}" --output "$work/cut-short" --restart
 expect_failure "belongs to another run" 4 "${long[@]/2x2/4x1}" --output "$work/killed" --restart
 expect_failure "has 6 parts, the run has 4 MPI ranks" 4 "${long[@]/2x2/3x2}" --output "$work/x"

@@ -1,4 +1,5 @@
-// Survey files, shot records and atomic writes (seis/io/survey.hpp, seis/io/atomic_file.hpp).
+// Survey files, shot records, atomic writes and the output directory (seis/io/survey.hpp, atomic_file.hpp,
+// output_directory.hpp).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -6,6 +7,7 @@
 
 #include "seis/core/error.hpp"
 #include "seis/io/atomic_file.hpp"
+#include "seis/io/output_directory.hpp"
 #include "seis/io/survey.hpp"
 
 namespace {
@@ -129,6 +131,37 @@ TEST(AtomicFile, AFailedWriteLeavesTheOldFileAndNoTemporary) {
   EXPECT_EQ(text, "keep");
   std::ifstream(path) >> text;
   EXPECT_EQ(text, "new");
+}
+
+}  // namespace
+
+namespace {
+
+// The output directory is checked before a run: an earlier run's outputs are refused without --overwrite and
+// removed with it (and only they), a directory that cannot be made is refused, and so is one without room.
+TEST(OutputDirectory, EarlierOutputsRefusedOrReplaced) {
+  const fs::path dir = scratch("outputs");
+  seis::io::prepare_output_directory(dir.string(), {});
+  seis::io::write_bytes_atomically((dir / "seismogram.sgy").string(), "old");
+  seis::io::write_bytes_atomically((dir / "snapshot-000010.f32").string(), "stale");
+  seis::io::write_bytes_atomically((dir / "notes.txt").string(), "the user's");
+  try {
+    seis::io::prepare_output_directory(dir.string(), {});
+    ADD_FAILURE() << "an earlier run's outputs were accepted";
+  } catch (const seis::InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("holds an earlier run's outputs (seismogram.sgy, snapshot-000010.f32)"),
+              std::string::npos)
+        << e.what();
+  }
+  seis::io::prepare_output_directory(dir.string(), {true, false, 0});  // a restart keeps them
+  EXPECT_TRUE(fs::exists(dir / "seismogram.sgy"));
+  seis::io::prepare_output_directory(dir.string(), {false, true, 0});
+  EXPECT_FALSE(fs::exists(dir / "seismogram.sgy"));
+  EXPECT_FALSE(fs::exists(dir / "snapshot-000010.f32"));
+  EXPECT_TRUE(fs::exists(dir / "notes.txt"));
+  EXPECT_THROW(seis::io::prepare_output_directory((dir / "notes.txt" / "x").string(), {}), seis::InvalidArgument);
+  EXPECT_THROW(seis::io::prepare_output_directory(dir.string(), {false, false, std::uintmax_t(1) << 62}),
+               seis::InvalidArgument);
 }
 
 }  // namespace

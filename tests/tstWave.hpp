@@ -296,8 +296,8 @@ TEST(TEST_CATEGORY, WaveNewShotIsBitwiseAFreshSimulation) {
       const auto traces = fresh.traces();
       const auto u = fresh.wavefield();
       for (int stop : {24, 10}) {
-        SCOPED_TRACE(::testing::Message() << shape.name << " " << seis::wave::to_string(strategy)
-                                          << ", the first shot stopped at " << stop);
+        SCOPED_TRACE(::testing::Message()
+                     << shape.name << " " << seis::wave::to_string(strategy) << ", the first shot stopped at " << stop);
         Simulation<Exec> reused(first);
         reused.advance(stop);
         reused.new_shot(second.sources, second.receivers, second.wavelet, second.f0);
@@ -312,6 +312,29 @@ TEST(TEST_CATEGORY, WaveNewShotIsBitwiseAFreshSimulation) {
     }
   Simulation<Exec> sim(base);
   EXPECT_THROW(sim.new_shot({{1e6, 0.0, 0.0}}, base.receivers, base.wavelet, base.f0), seis::InvalidArgument);
+}
+
+// The stability watch's reduction: the largest |u| of the field, infinity where a value is NaN, and the value a
+// planted large one has.
+TEST(TEST_CATEGORY, WaveLargestMagnitudeSeesBlowUp) {
+  std::mt19937 rng(seis::test::test_seed());
+  auto s = agreement_setup(4, rng);
+  s.steps = 20;
+  Simulation<Exec> sim(s);
+  sim.advance(12);
+  const auto u = sim.wavefield();
+  double expected = 0;
+  for (float v : u) expected = std::max(expected, double(std::abs(v)));
+  ASSERT_GT(expected, 0.0);
+  EXPECT_EQ(sim.largest_magnitude(), float(expected));
+  auto state = sim.state();
+  const std::size_t middle = state.u.size() / 2;
+  state.u[middle] = -3e35f;
+  sim.restore(state);
+  EXPECT_EQ(sim.largest_magnitude(), 3e35f);
+  state.u[middle] = std::nanf("");
+  sim.restore(state);
+  EXPECT_EQ(sim.largest_magnitude(), std::numeric_limits<float>::infinity());
 }
 
 // A grid split over x, y and z, its parts stepped with halo exchanges, gives bitwise the undecomposed run's

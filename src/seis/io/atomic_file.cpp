@@ -3,6 +3,7 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -51,16 +52,32 @@ void write_atomically(const std::string& path, const std::function<void(const st
   }
 }
 
-void write_bytes_atomically(const std::string& path, const std::string& bytes) {
+void write_bytes_atomically(const std::string& path, const void* data, std::size_t size) {
   write_atomically(path, [&](const std::string& temporary) {
     std::FILE* file = std::fopen(temporary.c_str(), "wb");
     require(file != nullptr, "cannot open ", temporary, ": ", reason());
-    bool ok = bytes.empty() || std::fwrite(bytes.data(), 1, bytes.size(), file) == bytes.size();
+    bool ok = size == 0 || std::fwrite(data, 1, size, file) == size;
     ok = std::fflush(file) == 0 && ok;
     const std::string why = ok ? "" : reason();
     const bool closed = std::fclose(file) == 0;
-    require(ok && closed, "writing ", bytes.size(), " bytes to ", temporary, " failed: ", ok ? reason() : why);
+    require(ok && closed, "writing ", size, " bytes to ", temporary, " failed: ", ok ? reason() : why);
   });
+}
+
+void write_bytes_atomically(const std::string& path, const std::string& bytes) {
+  write_bytes_atomically(path, bytes.data(), bytes.size());
+}
+
+std::uint32_t crc32_of(const void* data, std::size_t size) {
+  uLong crc = crc32(0L, Z_NULL, 0);
+  const auto* bytes = static_cast<const unsigned char*>(data);
+  // zlib's length is 32-bit: large arrays go in pieces.
+  for (std::size_t done = 0; done < size;) {
+    const std::size_t piece = std::min<std::size_t>(size - done, std::size_t(1) << 30);
+    crc = crc32(crc, bytes + done, uInt(piece));
+    done += piece;
+  }
+  return static_cast<std::uint32_t>(crc);
 }
 
 std::uint32_t file_crc32(const std::string& path) {

@@ -2,6 +2,7 @@
 // Files that are either whole or absent: written under a temporary name beside their own, checked to the last
 // close, synced, then renamed into place. A crash or a full disk leaves the old file (or none), never half of one.
 // Host-only.
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -15,9 +16,11 @@ namespace seis::io {
 void write_atomically(const std::string& path, const std::function<void(const std::string& temporary)>& write);
 
 // `bytes` written through write_atomically, every write and the close checked.
+void write_bytes_atomically(const std::string& path, const void* data, std::size_t size);
 void write_bytes_atomically(const std::string& path, const std::string& bytes);
 
-// The CRC-32 (zlib's) of the file's bytes; throws naming the path where it cannot be read.
+// The CRC-32 (zlib's) of bytes in memory, and of a file's bytes (throws naming the path where it cannot be read).
+std::uint32_t crc32_of(const void* data, std::size_t size);
 std::uint32_t file_crc32(const std::string& path);
 
 }  // namespace seis::io

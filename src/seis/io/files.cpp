@@ -3,14 +3,20 @@
 #include <stb/stb_image_write.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cerrno>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
+#include <utility>
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "seis/core/error.hpp"
@@ -56,11 +62,7 @@ void write_png(const std::string& path, const std::vector<float>& values, int ro
 void write_snapshot(const std::string& path, const std::vector<float>& values, const wave::Subdomain& part, double h,
                     int step, double time) {
   const int nx = part.size[0], ny = part.size[1], nz = part.size[2];
-  {
-    std::ofstream out(path, std::ios::binary);
-    out.write(reinterpret_cast<const char*>(values.data()), std::streamsize(values.size() * sizeof(float)));
-    require(out.good(), "snapshot ", path, ": cannot be written");
-  }
+  write_bytes_atomically(path, values.data(), values.size() * sizeof(float));
   const nlohmann::json meta = {{"file", std::filesystem::path(path).filename().string()},
                                {"dtype", "float32"},
                                {"byte_order", "little"},
@@ -72,48 +74,121 @@ void write_snapshot(const std::string& path, const std::vector<float>& values, c
                                {"step", step},
                                {"time_s", time},
                                {"quantity", "pressure wavefield u (source units / m)"}};
-  std::ofstream(path + ".json") << meta.dump(2) << "\n";
+  write_bytes_atomically(path + ".json", meta.dump(2) + "\n");
 }
 
 namespace {
 
-constexpr char magic[8] = {'S', 'E', 'I', 'S', 'C', 'K', 'P', '1'};
+// Version 2: every array and the header carry a CRC-32, so that a damaged checkpoint is found, not restored.
+constexpr char magic[8] = {'S', 'E', 'I', 'S', 'C', 'K', 'P', '2'};
+constexpr char magic_v1[8] = {'S', 'E', 'I', 'S', 'C', 'K', 'P', '1'};
 
 struct Header {
   char magic[8];
   std::int64_t step, u, u_prev, phi, traces, fingerprint;
+  std::uint32_t crc_fingerprint, crc_u, crc_u_prev, crc_phi, crc_traces;
+  std::uint32_t crc_header;  // of every byte above
 };
 
-// Reads a header from IN into H: whether it starts a seis-wave checkpoint.
-bool read_checkpoint_header(std::istream& in, Header& h) {
-  in.read(reinterpret_cast<char*>(&h), sizeof h);
-  return in.good() && std::memcmp(h.magic, magic, sizeof magic) == 0;
+std::uint32_t header_crc(const Header& h) { return crc32_of(&h, offsetof(Header, crc_header)); }
+
+std::uintmax_t expected_size(const Header& h) {
+  return sizeof h + std::uintmax_t(h.fingerprint) + std::uintmax_t(h.u + h.u_prev + h.phi + h.traces) * sizeof(float);
 }
 
-// Opens the checkpoint at PATH and reads its header, refusing a file that is not one or is another run's.
-Header read_header(std::ifstream& in, const std::string& path, const std::string& fingerprint) {
-  require(in.good(), "checkpoint ", path, ": cannot be opened");
+// The header at the start of IN, checked: whether it is a whole, undamaged version 2 header (`why` says what is
+// wrong otherwise).
+bool read_checkpoint_header(std::istream& in, Header& h, std::string& why) {
+  in.read(reinterpret_cast<char*>(&h), sizeof h);
+  if (!in.good()) return why = "shorter than a header", false;
+  if (std::memcmp(h.magic, magic_v1, sizeof magic) == 0)
+    return why = "written by an older seis-wave (checkpoint version 1, no checksums); restart from the beginning",
+           false;
+  if (std::memcmp(h.magic, magic, sizeof magic) != 0) return why = "not a seis-wave checkpoint", false;
+  if (header_crc(h) != h.crc_header) return why = "its header fails its CRC-32", false;
+  const bool sane = h.fingerprint >= 0 && h.fingerprint < (1 << 24) && h.u >= 0 && h.u_prev >= 0 && h.phi >= 0 &&
+                    h.traces >= 0 && h.step >= 0;
+  if (!sane) return why = "corrupt header", false;
+  return true;
+}
+
+// The lines "key value ..." of a fingerprint, as (key, value) pairs.
+std::vector<std::pair<std::string, std::string>> fields(const std::string& fingerprint) {
+  std::istringstream in(fingerprint);
+  std::vector<std::pair<std::string, std::string>> out;
+  for (std::string line; std::getline(in, line);) {
+    const auto space = line.find(' ');
+    out.push_back({line.substr(0, space), space == std::string::npos ? "" : line.substr(space + 1)});
+  }
+  return out;
+}
+
+// The keys whose values differ between a checkpoint's fingerprint and this run's, with both values where short.
+std::string difference(const std::string& stored, const std::string& mine) {
+  const auto a = fields(stored), b = fields(mine);
+  std::ostringstream out;
+  for (const auto& [key, value] : b) {
+    const auto it = std::find_if(a.begin(), a.end(), [&](const auto& f) { return f.first == key; });
+    const std::string theirs = it == a.end() ? "(absent)" : it->second;
+    if (theirs == value) continue;
+    out << (out.tellp() > 0 ? "; " : "") << key;
+    if (value.size() + theirs.size() < 120) out << ": " << theirs << " in the checkpoint, " << value << " here";
+  }
+  return out.str();
+}
+
+// Opens the checkpoint at PATH and reads its header and fingerprint: refuses another run's (naming what differs);
+// `damage` gets why it cannot be used where it is damaged (and the header is then not to be trusted).
+Header open_checkpoint(std::ifstream& in, const std::string& path, const std::string& fingerprint,
+                       std::string& damage) {
   Header h{};
-  require(read_checkpoint_header(in, h), "checkpoint ", path, ": not a seis-wave checkpoint");
-  require(h.fingerprint >= 0 && h.fingerprint < (1 << 20), "checkpoint ", path, ": corrupt header");
+  std::string why;
+  if (!in.good()) return damage = "checkpoint " + path + " cannot be opened", h;
+  if (!read_checkpoint_header(in, h, why)) return damage = "checkpoint " + path + ": " + why, h;
   std::string stored(std::size_t(h.fingerprint), '\0');
   in.read(stored.data(), std::streamsize(stored.size()));
-  require(stored == fingerprint, "checkpoint ", path, " belongs to another run:\n  its parameters: ", stored,
-          "\n  this run's:     ", fingerprint);
+  if (!in.good() || crc32_of(stored.data(), stored.size()) != h.crc_fingerprint)
+    return damage = "checkpoint " + path + ": its parameters fail their CRC-32", h;
+  require(stored == fingerprint, "checkpoint ", path, " belongs to another run; it differs in ",
+          difference(stored, fingerprint));
   return h;
 }
 
-// Whether PATH holds a checkpoint of the length its header gives: a write stopped before its fsync leaves a short
-// .tmp (empty when the kill came before the first buffer flush).
+// Reads the arrays after the fingerprint into `s` and checks each against its CRC-32; `damage` names the first
+// that is short or fails.
+void read_arrays(std::ifstream& in, const std::string& path, const Header& h, wave::State& s, std::string& damage) {
+  s.step = int(h.step);
+  const std::pair<std::vector<float>*, std::pair<std::int64_t, std::uint32_t>> arrays[] = {
+      {&s.u, {h.u, h.crc_u}},
+      {&s.u_prev, {h.u_prev, h.crc_u_prev}},
+      {&s.phi, {h.phi, h.crc_phi}},
+      {&s.traces, {h.traces, h.crc_traces}}};
+  const char* names[] = {"u", "u_prev", "phi", "traces"};
+  for (std::size_t a = 0; a < 4; ++a) {
+    std::vector<float>& array = *arrays[a].first;
+    array.resize(std::size_t(arrays[a].second.first));
+    in.read(reinterpret_cast<char*>(array.data()), std::streamsize(array.size() * sizeof(float)));
+    if (!in.good() && !array.empty()) {
+      damage = "checkpoint " + path + ": truncated in " + names[a];
+      return;
+    }
+    if (crc32_of(array.data(), array.size() * sizeof(float)) != arrays[a].second.second) {
+      damage = "checkpoint " + path + ": " + names[a] + " fails its CRC-32 (damaged)";
+      return;
+    }
+  }
+}
+
+// Whether PATH holds a checkpoint with a sound header and the length it gives: a write stopped before its fsync
+// leaves a short .tmp (empty when the kill came before the first buffer flush).
 bool whole_checkpoint(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   Header h{};
-  if (!read_checkpoint_header(in, h)) return false;
-  const std::int64_t floats = h.u + h.u_prev + h.phi + h.traces;
+  std::string why;
+  if (!read_checkpoint_header(in, h, why)) return false;
   std::error_code error;
   const auto size = std::filesystem::file_size(path, error);
-  return !error && h.fingerprint >= 0 && floats >= 0 &&
-         size == sizeof h + std::uintmax_t(h.fingerprint) + std::uintmax_t(floats) * sizeof(float);
+  return !error && size == expected_size(h);
 }
 
 std::string temporary_checkpoint(const std::string& path) { return path + ".tmp"; }
@@ -123,8 +198,12 @@ std::string temporary_checkpoint(const std::string& path) { return path + ".tmp"
 void write_checkpoint(const std::string& path, const wave::State& s, const std::string& fingerprint) {
   const std::string temporary = temporary_checkpoint(path);
   {
-    std::FILE* file = std::fopen(temporary.c_str(), "wb");
-    require(file != nullptr, "checkpoint ", temporary, ": cannot be created");
+    // A link planted under the temporary name goes; the file is created afresh, never through a link.
+    std::filesystem::remove(temporary);
+    const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0644);
+    require(fd >= 0, "checkpoint ", temporary, ": cannot be created (", std::strerror(errno), ")");
+    std::FILE* file = ::fdopen(fd, "wb");
+    require(file != nullptr, "checkpoint ", temporary, ": cannot be opened");
     Header h{};
     std::memcpy(h.magic, magic, sizeof magic);
     h.step = s.step;
@@ -133,6 +212,12 @@ void write_checkpoint(const std::string& path, const wave::State& s, const std::
     h.phi = std::int64_t(s.phi.size());
     h.traces = std::int64_t(s.traces.size());
     h.fingerprint = std::int64_t(fingerprint.size());
+    h.crc_fingerprint = crc32_of(fingerprint.data(), fingerprint.size());
+    h.crc_u = crc32_of(s.u.data(), s.u.size() * sizeof(float));
+    h.crc_u_prev = crc32_of(s.u_prev.data(), s.u_prev.size() * sizeof(float));
+    h.crc_phi = crc32_of(s.phi.data(), s.phi.size() * sizeof(float));
+    h.crc_traces = crc32_of(s.traces.data(), s.traces.size() * sizeof(float));
+    h.crc_header = header_crc(h);
     bool ok = std::fwrite(&h, sizeof h, 1, file) == 1 &&
               std::fwrite(fingerprint.data(), 1, fingerprint.size(), file) == fingerprint.size();
     // An empty array (phi without a PML) has no data pointer, and fwrite's must not be null.
@@ -157,27 +242,24 @@ void complete_checkpoint(const std::string& path) {
     fs::rename(temporary, path);
 }
 
-int checkpoint_step(const std::string& path, const std::string& fingerprint) {
+int checkpoint_step(const std::string& path, const std::string& fingerprint, std::string* damage) {
   if (!std::filesystem::exists(path)) return -1;
   std::ifstream in(path, std::ios::binary);
-  return int(read_header(in, path, fingerprint).step);
+  std::string why;
+  const Header h = open_checkpoint(in, path, fingerprint, why);
+  wave::State s;
+  if (why.empty()) read_arrays(in, path, h, s, why);
+  if (damage != nullptr) *damage = why;
+  return why.empty() ? int(h.step) : -1;
 }
 
 wave::State read_checkpoint(const std::string& path, const std::string& fingerprint) {
   std::ifstream in(path, std::ios::binary);
-  const Header h = read_header(in, path, fingerprint);
+  std::string damage;
+  const Header h = open_checkpoint(in, path, fingerprint, damage);
   wave::State s;
-  s.step = int(h.step);
-  auto read = [&](std::vector<float>& array, std::int64_t count) {
-    require(count >= 0, "checkpoint ", path, ": corrupt header");
-    array.resize(std::size_t(count));
-    in.read(reinterpret_cast<char*>(array.data()), std::streamsize(array.size() * sizeof(float)));
-    require(in.good(), "checkpoint ", path, ": truncated");
-  };
-  read(s.u, h.u);
-  read(s.u_prev, h.u_prev);
-  read(s.phi, h.phi);
-  read(s.traces, h.traces);
+  if (damage.empty()) read_arrays(in, path, h, s, damage);
+  require(damage.empty(), damage);
   return s;
 }
 

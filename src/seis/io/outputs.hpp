@@ -41,10 +41,12 @@ void write_png(const std::string& path, const std::vector<float>& values, int ro
 void write_snapshot(const std::string& path, const std::vector<float>& values, const wave::Subdomain& part, double h,
                     int step, double time);
 
-// Checkpoint: a header (magic, version, sizes, step) and the state's arrays, written to PATH.tmp, flushed to disk,
+// Checkpoint: a header (magic, version, sizes, step, a CRC-32 of itself, of the parameters and of each array) and
+// the state's arrays, written to PATH.tmp (created afresh, never through a link), flushed to disk,
 // then renamed over PATH, so a crash leaves either the old or the new checkpoint, never half of one. The one it
 // replaces is kept as previous_checkpoint(PATH): ranks killed while writing a round have a step in common.
-// `fingerprint` names the run's parameters; restoring with other parameters is refused.
+// `fingerprint` names the run's parameters; restoring with other parameters is refused, naming those that differ;
+// a damaged checkpoint is refused, naming what is damaged.
 void write_checkpoint(const std::string& path, const wave::State& state, const std::string& fingerprint);
 wave::State read_checkpoint(const std::string& path, const std::string& fingerprint);
 std::string previous_checkpoint(const std::string& path);
@@ -53,7 +55,9 @@ std::string previous_checkpoint(const std::string& path);
 // a round behind the others. Nothing to do otherwise, nor where PATH.tmp is shorter than its header says (a write
 // stopped earlier, with PATH removed by hand).
 void complete_checkpoint(const std::string& path);
-// The step the checkpoint at PATH holds, from its header; -1 where there is none.
-int checkpoint_step(const std::string& path, const std::string& fingerprint);
+// The step the checkpoint at PATH holds: -1 where there is none, or where it is damaged (short, or its header, its
+// parameters or an array failing its CRC-32: `damage` then says which), so that a restart falls back to the
+// previous generation. Refuses another run's checkpoint, naming the parameters that differ.
+int checkpoint_step(const std::string& path, const std::string& fingerprint, std::string* damage = nullptr);
 
 }  // namespace seis::io

@@ -3,6 +3,9 @@
 #include <toml++/toml.h>
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <array>
+#include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -11,6 +14,12 @@
 namespace seis::io {
 
 namespace {
+
+constexpr std::uintmax_t max_run_file_bytes = 1 << 20;
+// Sizes in points (grids, PML, tiles, windows): beyond it the index arithmetic of a grid would overflow first.
+constexpr int max_points = 1 << 20;
+// A receiver line's count: 10^7 receivers hold 240 MB of positions and 320 MB of corner weights per 1000 steps.
+constexpr int max_receivers = 10'000'000;
 
 std::vector<std::string> split(const std::string& text, char separator) {
   std::vector<std::string> parts;
@@ -35,8 +44,31 @@ double to_number(const std::string& text, const std::string& what) {
 
 int to_int(const std::string& text, const std::string& what) {
   const double v = to_number(text, what);
-  require(v == double(int(v)), what, ": '", text, "' is not an integer");
+  require(std::isfinite(v) && std::abs(v) <= 2147483647.0 && v == std::floor(v), what, ": '", text,
+          "' is not an integer in the int range");
   return int(v);
+}
+
+// The flags' own ranges, before anything is built from them: each refusal names the flag, its value and the limit.
+void check_ranges(const RunConfig& c) {
+  const auto positive = [](double v) { return std::isfinite(v) && v > 0; };
+  require(positive(c.spacing), "--spacing ", c.spacing, " m must be finite and > 0");
+  require(positive(c.duration), "--duration ", c.duration, " s must be finite and > 0");
+  require(positive(c.f0), "--f0 ", c.f0, " Hz must be finite and > 0");
+  require(c.cfl > 0 && c.cfl <= 1, "--cfl ", c.cfl, " must be in (0, 1] (1 is the stability bound)");
+  require(c.dt == 0 || positive(c.dt), "--dt ", c.dt, " s must be finite and > 0 (or 0: from --cfl)");
+  require(c.radius >= 1 && c.radius <= 8, "--radius ", c.radius, " must be in 1..8");
+  require(c.ndamp >= 0 && c.ndamp <= max_points, "--ndamp ", c.ndamp, " must be in 0..", max_points);
+  require(c.window >= 0 && c.window <= max_points, "--nw ", c.window, " must be in 0..", max_points,
+          " (0: the kernel's)");
+  require(c.snapshot_every >= 0, "--snapshot-every ", c.snapshot_every, " must be >= 0 (0: at the end only)");
+  require(c.checkpoint_every >= 0, "--checkpoint-every ", c.checkpoint_every, " must be >= 0 (0: none)");
+  require(std::isfinite(c.progress_seconds) && c.progress_seconds >= 0, "--progress-seconds ", c.progress_seconds,
+          " must be finite and >= 0");
+  require(positive(c.mpi_timeout), "--mpi-timeout ", c.mpi_timeout, " s must be finite and > 0");
+  require(c.shot >= 1, "--shot ", c.shot, " must be >= 1");
+  require(c.ranks_per_shot >= 1, "--ranks-per-shot ", c.ranks_per_shot, " must be >= 1");
+  if (!c.tile.empty()) parse_tile(c.tile);
 }
 
 void add_options(CLI::App& app, RunConfig& c) {
@@ -69,6 +101,7 @@ void add_options(CLI::App& app, RunConfig& c) {
   app.add_option("--snapshot-every", c.snapshot_every, "wavefield snapshot every N steps (0: at the end only)");
   app.add_option("--checkpoint-every", c.checkpoint_every,
                  "checkpoint every N steps (written atomically; the previous one kept as .previous)");
+  app.add_flag("--overwrite", c.overwrite, "replace an earlier run's outputs in OUTPUT (without it they are refused)");
   app.add_flag("--restart", c.restart,
                "continue from OUTPUT/checkpoint.bin (MPI: the newest step every rank's checkpoints hold)");
   app.add_option("--tile", c.tile, "GPU tile TXxTY (tile: 4-float vectors x rows; the shapes: points x rows)");
@@ -120,6 +153,18 @@ void parse_point(const std::string& text, double& x, double& y, double& z) {
   z = to_number(parts[2], "position z");
 }
 
+std::array<int, 2> parse_tile(const std::string& text) {
+  const auto parts = split(text, 'x');
+  require(parts.size() == 2, "--tile '", text, "': expected TXxTY");
+  std::array<int, 2> tile{};
+  for (int a = 0; a < 2; ++a) {
+    tile[std::size_t(a)] = to_int(parts[std::size_t(a)], "--tile");
+    require(tile[std::size_t(a)] >= 1 && tile[std::size_t(a)] <= max_points, "--tile '", text, "': ", "xy"[a], " = ",
+            tile[std::size_t(a)], " must be in 1..", max_points);
+  }
+  return tile;
+}
+
 Line parse_line(const std::string& text) {
   const auto parts = split(text, ':');
   require(parts.size() == 3, "--receivers '", text, "': expected X0,Y0,Z0:X1,Y1,Z1:N");
@@ -127,7 +172,8 @@ Line parse_line(const std::string& text) {
   parse_point(parts[0], l.x0, l.y0, l.z0);
   parse_point(parts[1], l.x1, l.y1, l.z1);
   l.count = to_int(parts[2], "--receivers count");
-  require(l.count >= 1, "--receivers '", text, "': N = ", l.count, " must be >= 1");
+  require(l.count >= 1 && l.count <= max_receivers, "--receivers '", text, "': N = ", l.count, " must be in 1..",
+          max_receivers);
   return l;
 }
 
@@ -147,7 +193,14 @@ void read_run_text(const std::string& text, const std::string& name, RunConfig& 
     const std::string k(key.str());
     const int line = static_cast<int>(node.source().begin.line);
     require(k != "config", "run file ", name, " line ", line, ": a run file cannot name another ('config')");
-    require(app.get_option_no_throw("--" + k) != nullptr, "run file ", name, " line ", line, ": unknown key '", k, "'");
+    require(k != "help" && k != "version", "run file ", name, " line ", line, ": '", k,
+            "' is a command-line question, not a run file's key");
+    const CLI::Option* option = app.get_option_no_throw("--" + k);
+    require(option != nullptr, "run file ", name, " line ", line, ": unknown key '", k, "'");
+    // A flag takes true or false; any other key a value (a boolean there would be dropped or misread).
+    const bool flag = option->get_expected_min() == 0;
+    require(flag == node.is_boolean(), "run file ", name, " line ", line, ": key '", k, "' takes ",
+            flag ? "true or false" : "a value (a number or a string), not true or false");
     if (std::find(set_on_command_line.begin(), set_on_command_line.end(), k) != set_on_command_line.end()) continue;
     auto scalar = [&](const toml::node& n) -> std::string {
       if (auto s = n.value<std::string>()) return *s;
@@ -184,6 +237,11 @@ void read_run_text(const std::string& text, const std::string& name, RunConfig& 
 }
 
 void read_run_file(const std::string& path, RunConfig& c, const std::vector<std::string>& set_on_command_line) {
+  // A directory, a FIFO or a device would block or read without bound.
+  std::error_code error;
+  require(std::filesystem::is_regular_file(path, error), "run file ", path, " is not a regular file");
+  const auto size = std::filesystem::file_size(path, error);
+  require(!error && size <= max_run_file_bytes, "run file ", path, ": ", size, " bytes, at most ", max_run_file_bytes);
   std::ifstream file(path);
   require(file.good(), "run file ", path, " cannot be read");
   std::stringstream text;
@@ -218,6 +276,7 @@ bool parse_command_line(int argc, char** argv, RunConfig& c, const std::string& 
       if (option->count() > 0 && !option->get_lnames().empty()) given.push_back(option->get_lnames().front());
     read_run_file(c.run_file, c, given);
   }
+  check_ranges(c);
   return true;
 }
 

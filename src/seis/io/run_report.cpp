@@ -1,5 +1,7 @@
 #include "seis/io/run_report.hpp"
 
+#include "seis/io/atomic_file.hpp"
+
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -60,7 +62,7 @@ void write_run_report(const std::string& path, const RunConfig& c, const wave::S
         {"model_bytes_read_max_rank", f.model_bytes_read_max},
         {"model_bytes_read_total", f.model_bytes_read_total}}},
       {"files", f.files}};
-  std::ofstream(path) << report.dump(2) << "\n";
+  write_bytes_atomically(path, report.dump(2) + "\n");
 }
 
 }  // namespace seis::io

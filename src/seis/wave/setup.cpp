@@ -85,8 +85,41 @@ void require_inside(const Setup& s, const Point& p, const char* what, std::size_
 }
 }  // namespace
 
+void check_velocities(const Setup& s) {
+  const Subdomain box = model_box(s);
+  for (std::size_t p = 0; p < s.velocity.size(); ++p) {
+    const float v = s.velocity[p];
+    if (v >= min_velocity && v <= max_velocity) continue;  // false for NaN too
+    const std::size_t i = p % box.size[0], j = p / box.size[0] % box.size[1],
+                      k = p / (std::size_t(box.size[0]) * box.size[1]);
+    fail("velocity ", v, " m/s at grid point (", i + box.offset[0], ", ", j + box.offset[1], ", ", k + box.offset[2],
+         ") must be finite and in [", min_velocity, ", ", max_velocity, "] m/s");
+  }
+}
+
+double wavelet_upper_frequency(WaveletKind, double f0) { return 2.5 * f0; }
+
+double points_per_wavelength_needed(int radius, double tolerance) {
+  // Along an axis a wave of wavenumber k sees -(w0 + 2 sum_m w_m cos(m k h)) / h^2 for k^2: its phase speed is off by
+  // sqrt(that) / (k h) - 1, which grows as the points per wavelength 2 pi / (k h) fall.
+  const std::vector<double> w = second_derivative_weights(radius);
+  const auto error = [&](double points) {
+    const double kh = 2 * M_PI / points;
+    double symbol = -w[0];
+    for (int m = 1; m <= radius; ++m) symbol -= 2 * w[std::size_t(m)] * std::cos(m * kh);
+    return std::abs(std::sqrt(std::max(symbol, 0.0)) / kh - 1);
+  };
+  double points = 2;
+  while (error(points) > tolerance && points < 1000) points += 0.01;
+  return points;
+}
+
 void validate_shot(const Setup& s) {
   require(s.f0 > 0 && std::isfinite(s.f0), "peak frequency f0 = ", s.f0, " Hz must be > 0");
+  if (s.dt > 0)
+    require(wavelet_upper_frequency(s.wavelet, s.f0) <= 0.5 / s.dt, "peak frequency f0 = ", s.f0,
+            " Hz: the wavelet's content up to ", wavelet_upper_frequency(s.wavelet, s.f0),
+            " Hz lies above the time step's Nyquist frequency 1 / (2 dt) = ", 0.5 / s.dt, " Hz");
   for (std::size_t n = 0; n < s.sources.size(); ++n) require_inside(s, s.sources[n], "source", n);
   for (std::size_t n = 0; n < s.receivers.size(); ++n) require_inside(s, s.receivers[n], "receiver", n);
 }
@@ -107,23 +140,15 @@ void validate(const Setup& s, const Subdomain& part, std::size_t available_bytes
     require(part.offset[a] >= box.offset[a] && part.offset[a] + part.size[a] <= box.offset[a] + box.size[a],
             "the velocity model holds points ", box.offset[a], "..", box.offset[a] + box.size[a] - 1, " along ",
             "xyz"[a], ", the part needs ", part.offset[a], "..", part.offset[a] + part.size[a] - 1);
+  check_velocities(s);
   float largest = 0;
-  for (std::size_t p = 0; p < points; ++p) {
-    const float v = s.velocity[p];
-    if (!(v > 0) || !std::isfinite(v)) {
-      const std::size_t i = p % box.size[0], j = p / box.size[0] % box.size[1],
-                        k = p / (std::size_t(box.size[0]) * box.size[1]);
-      fail("velocity ", v, " m/s at grid point (", i + box.offset[0], ", ", j + box.offset[1], ", ", k + box.offset[2],
-           ") must be finite and > 0");
-    }
-    largest = std::max(largest, v);
-  }
+  for (std::size_t p = 0; p < points; ++p) largest = std::max(largest, s.velocity[p]);
   require(s.vmax == 0 || (std::isfinite(s.vmax) && s.vmax >= largest), "the model's largest velocity vmax = ", s.vmax,
           " m/s is below a velocity of its part, ", largest, " m/s");
   const float vmax = s.vmax > 0 ? s.vmax : largest;
   if (s.boundary == Boundary::pml) {
     const int smallest = std::min(s.nx, std::min(s.ny, s.nz));
-    require(s.ndamp >= 1 && 2 * s.ndamp < smallest, "PML thickness ndamp = ", s.ndamp,
+    require(s.ndamp >= 1 && s.ndamp <= (smallest - 1) / 2, "PML thickness ndamp = ", s.ndamp,
             " must be >= 1 and leave an inner region (2 ndamp < ", smallest, ", the smallest grid size)");
     require(s.nx - 2 * s.ndamp >= phi_alignment, "PML thickness ndamp = ", s.ndamp, " leaves ", s.nx - 2 * s.ndamp,
             " inner points along x (nx = ", s.nx, "); the kernels need >= ", phi_alignment, " (nx >= 2 ndamp + ",

@@ -87,6 +87,16 @@ void check_memory(const Setup& s, const Subdomain& part, std::size_t available_b
 // outside the grid, and a run (or this part of it) needing more than `available_bytes`.
 void validate(const Setup& s, std::size_t available_bytes);
 void validate(const Setup& s, const Subdomain& part, std::size_t available_bytes);
+// The wavelet's upper frequency, 2.5 f0: above it either wavelet's amplitude spectrum is under 3% of its peak.
+double wavelet_upper_frequency(WaveletKind kind, double f0);
+// Grid points per wavelength the order-2R Laplacian needs for a phase-speed error under `tolerance` along an axis,
+// from its coefficients' dispersion relation: 23.4 at R = 1, 4.07 at R = 4, 3.03 at R = 8 for 0.3%.
+double points_per_wavelength_needed(int radius, double tolerance = 3e-3);
+
+// Velocities a model may hold (m/s): sound in any rock, fluid or gas, with room; outside (NaN, inf, zero, a
+// denormal, 3e38) a model is refused, naming the first such grid point.
+inline constexpr float min_velocity = 1.0f, max_velocity = 1.0e5f;
+void check_velocities(const Setup& s);
 // What validate checks of the shot alone (its sources, receivers and f0), cheap enough for every shot of a survey.
 void validate_shot(const Setup& s);
 

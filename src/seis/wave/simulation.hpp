@@ -61,6 +61,9 @@ class Simulation {
   // u at the current step (previous = false) or one step earlier, this part's interior only, x fastest.
   std::vector<float> wavefield(bool previous = false) const;
 
+  // The largest |u| of this part now (infinity where any value is NaN or infinite): one read of the field, for a
+  // stability watch.
+  float largest_magnitude() const;
   // The 128-bit vector copy of one field, measured on this run's fields before the first step (it overwrites
   // them, then zeroes them again): the yardstick for the step's bandwidth. Returns GB/s.
   double copy_bandwidth(int repeats = 10);

@@ -691,6 +691,25 @@ std::vector<float> Simulation<ExecSpace>::wavefield(bool previous) const {
 }
 
 template <class ExecSpace>
+float Simulation<ExecSpace>::largest_magnitude() const {
+  const Impl& m = *impl_;
+  const float* u = m.u.data();
+  // NaN compares false with everything: counted as infinity, so that a field gone to NaN is seen.
+  const float infinity = std::numeric_limits<float>::infinity();
+  float largest = 0;
+  Kokkos::parallel_reduce(
+      "seis::wave::largest_magnitude",
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>(m.instances[0], 0, index_t(layout_.size)),
+      KOKKOS_LAMBDA(const index_t p, float& big) {
+        const float v = u[p];
+        const float magnitude = v == v ? (v < 0 ? -v : v) : infinity;
+        if (magnitude > big) big = magnitude;
+      },
+      Kokkos::Max<float>(largest));
+  return largest;
+}
+
+template <class ExecSpace>
 double Simulation<ExecSpace>::copy_bandwidth(int repeats) {
   require(step_ == 0, "copy_bandwidth: measured before the first step only (step ", step_, ")");
   Impl& m = *impl_;
