@@ -27,6 +27,7 @@
 #include "seis/kernels/team_launch.hpp"
 #include "seis/mpi/world.hpp"
 #include "seis/wave/model.hpp"
+#include "seis/wave/resample.hpp"
 #include "seis/wave/simulation.hpp"
 #include "seis_build_info.hpp"
 #include "shot_run.hpp"
@@ -80,7 +81,8 @@ void write_slices(const std::string& stem, const std::vector<float>& u, const wa
 // two generations of checkpoints (u and u_prev of every part, the receivers' corner values).
 std::uintmax_t output_bytes(const io::RunConfig& c, const wave::Setup& s) {
   const double points = double(s.nx) * s.ny * s.nz, receivers = double(s.receivers.size());
-  double bytes = 3600 + receivers * (240 + 4.0 * s.steps);
+  const int samples = wave::trace_samples(s.steps, s.dt, app::trace_interval(c.trace_dt, s));
+  double bytes = 3600 + receivers * (240 + 4.0 * samples);
   if (!c.benchmark) bytes += 4 * points;
   if (c.snapshot_every > 0) bytes += 4 * points * ((s.steps - 1) / c.snapshot_every);
   if (c.checkpoint_every > 0) bytes += 2 * (8 * points + 32 * receivers * s.steps);
@@ -194,7 +196,8 @@ int run(const mpi::World& world, const io::RunConfig& config) {
 
   const auto halo = grid.halo(halo_options);
   wave::Simulation<Exec> sim(setup, part, halo.get());
-  io::check_seismogram(setup.steps, setup.dt);
+  const double trace_dt = app::trace_interval(config.trace_dt, setup);
+  io::check_seismogram(wave::trace_samples(setup.steps, setup.dt, trace_dt), trace_dt);
   if (root)
     std::cout << "seis-wave: " << setup.nx << "x" << setup.ny << "x" << setup.nz << " points, h = " << setup.h
               << " m, R = " << setup.radius << ", dt = " << setup.dt * 1e3 << " ms, " << setup.steps << " steps ("
@@ -271,7 +274,7 @@ int run(const mpi::World& world, const io::RunConfig& config) {
   const std::vector<float> traces = app::gathered_traces(sim, world);
   if (root) {
     const std::string segy = (dir / "seismogram.sgy").string(), gather_png = (dir / "shot-gather.png").string();
-    app::write_gather(segy, gather_png, traces, setup, config.shot);
+    app::write_gather(segy, gather_png, traces, setup, trace_dt, config.shot);
     files.push_back(segy);
     files.push_back(gather_png);
   }
@@ -300,6 +303,8 @@ int run(const mpi::World& world, const io::RunConfig& config) {
   facts.thread_placement = compat::thread_placement<Exec>();
   facts.date = app::date_now();
   facts.steps_done = timed_steps;
+  facts.trace_dt = trace_dt;
+  facts.trace_samples = wave::trace_samples(setup.steps, setup.dt, trace_dt);
   facts.restarted_at = restarted_at;
   facts.seconds_per_step = per_step;
   facts.gpts_per_s = per_step > 0 ? points / per_step * 1e-9 : 0;

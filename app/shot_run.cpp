@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "seis/io/outputs.hpp"
+#include "seis/wave/resample.hpp"
 
 namespace seis::app {
 
@@ -59,11 +60,16 @@ std::vector<float> gathered_traces(const wave::Simulation<Exec>& sim, const mpi:
   return wave::sum_corners(corners, sim.setup().receivers.size(), sim.setup().steps, sim.step());
 }
 
-void write_gather(const std::string& segy, const std::string& png, const std::vector<float>& traces,
-                  const wave::Setup& setup, int record) {
-  const int samples = setup.steps;
-  io::write_seismogram(segy, traces, samples, setup.dt, setup.receivers, setup.sources[0], record);
+double trace_interval(double requested, const wave::Setup& setup) {
+  return requested > 0 ? requested : wave::default_trace_interval(setup.dt);
+}
+
+void write_gather(const std::string& segy, const std::string& png, const std::vector<float>& steps,
+                  const wave::Setup& setup, double trace_dt, int record) {
   const std::size_t receivers = setup.receivers.size();
+  const std::vector<float> traces = wave::resample_traces(steps, int(receivers), setup.steps, setup.dt, trace_dt);
+  const int samples = wave::trace_samples(setup.steps, setup.dt, trace_dt);
+  io::write_seismogram(segy, traces, samples, trace_dt, setup.receivers, setup.sources[0], record);
   std::vector<float> gather(traces.size());
   for (std::size_t r = 0; r < receivers; ++r)
     for (int n = 0; n < samples; ++n) gather[std::size_t(n) * receivers + r] = traces[r * samples + std::size_t(n)];

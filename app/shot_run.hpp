@@ -31,9 +31,13 @@ StepTiming run_steps(wave::Simulation<Exec>& sim, const std::vector<int>& stop_e
 // the one rank holding it (zeros elsewhere), so their sum is the undecomposed run's, bit for bit. Collective.
 std::vector<float> gathered_traces(const wave::Simulation<Exec>& sim, const mpi::World& world);
 
-// The shot's seismogram as SEG-Y (field record `record`) and its gather as a picture, both written atomically.
+// The seismogram's sample interval: `requested` (--trace-dt), or the round default below dt.
+double trace_interval(double requested, const wave::Setup& setup);
+
+// The shot's seismogram as SEG-Y (field record `record`), its traces resampled to `trace_dt`, and its gather as a
+// picture, both written atomically.
 void write_gather(const std::string& segy, const std::string& png, const std::vector<float>& traces,
-                  const wave::Setup& setup, int record);
+                  const wave::Setup& setup, double trace_dt, int record);
 
 // Now, as ISO 8601 UTC.
 std::string date_now();

@@ -15,6 +15,7 @@
 #include "seis/io/output_directory.hpp"
 #include "seis/io/outputs.hpp"
 #include "seis/io/survey.hpp"
+#include "seis/wave/resample.hpp"
 #include "shot_run.hpp"
 
 namespace seis::app {
@@ -147,7 +148,7 @@ io::ShotRecord run_shot(const io::RunConfig& c, const io::SurveyShot& shot, Team
     if (leader) {
       const std::string stem = io::shot_stem(shot.number);
       write_gather((fs::path(c.output) / (stem + ".sgy")).string(), (fs::path(c.output) / (stem + ".png")).string(),
-                   traces, setup, shot.number);
+                   traces, setup, trace_interval(c.trace_dt, setup), shot.number);
       record.files = {io::record_file(c.output, stem + ".sgy"), io::record_file(c.output, stem + ".png")};
     }
     record.status = "done";
@@ -216,7 +217,8 @@ int run_survey(const mpi::World& world, const io::RunConfig& config) {
       *group, available, part, model_bytes);
   validate_shots(config, shots, setup);
   wave::validate(setup, part, available);
-  io::check_seismogram(setup.steps, setup.dt);
+  const double trace_dt = trace_interval(config.trace_dt, setup);
+  io::check_seismogram(wave::trace_samples(setup.steps, setup.dt, trace_dt), trace_dt);
   double highest_f0 = 0;
   for (const io::SurveyShot& shot : shots) highest_f0 = std::max(highest_f0, shot_config(config, shot).f0);
   const std::string dispersion = dispersion_warning(setup, highest_f0, *group);
@@ -230,7 +232,8 @@ int run_survey(const mpi::World& world, const io::RunConfig& config) {
       config.survey, started_date, "", world.size(), config.ranks_per_shot, 0, 0, world.sum(double(model_bytes))};
   if (root) {
     // Writable, with room for every shot's gather (a survey's own earlier files are judged shot by shot below).
-    const double gather = 3600 + double(setup.receivers.size()) * (240 + 4.0 * setup.steps);
+    const double gather =
+        3600 + double(setup.receivers.size()) * (240 + 4.0 * wave::trace_samples(setup.steps, setup.dt, trace_dt));
     io::prepare_output_directory(config.output,
                                  {true, false, static_cast<std::uintmax_t>(gather * double(shots.size()))});
     const std::vector<int> pending = shots_to_run(config, shots, records, skipped);

@@ -14,7 +14,7 @@ namespace seis::io {
 // scalar), negative where the receiver lies at smaller x than the source (at equal x, smaller y); `record` is the
 // field record (shot) number. Written atomically (seis/io/atomic_file.hpp).
 // Refuses, before a run, a seismogram that SEG-Y cannot hold: over 65535 samples per trace, or a sample interval
-// outside 1..65535 us.
+// outside 1..65535 us or not a whole number of microseconds.
 void check_seismogram(int samples, double dt);
 void write_seismogram(const std::string& path, const std::vector<float>& traces, int samples, double dt,
                       const std::vector<wave::Point>& receivers, const wave::Point& source, int record = 1);

@@ -67,6 +67,8 @@ void check_ranges(const RunConfig& c) {
           " must be finite and >= 0");
   require(positive(c.mpi_timeout), "--mpi-timeout ", c.mpi_timeout, " s must be finite and > 0");
   require(c.shot >= 1, "--shot ", c.shot, " must be >= 1");
+  require(c.trace_dt == 0 || positive(c.trace_dt), "--trace-dt ", c.trace_dt,
+          " s must be finite and > 0 (or 0: the round default)");
   require(c.ranks_per_shot >= 1, "--ranks-per-shot ", c.ranks_per_shot, " must be >= 1");
   if (!c.tile.empty()) parse_tile(c.tile);
 }
@@ -124,6 +126,9 @@ void add_options(CLI::App& app, RunConfig& c) {
   app.add_option("--mpi-timeout", c.mpi_timeout, "MPI builds: seconds a rank waits for a halo before failing")
       ->capture_default_str();
   app.add_flag("--benchmark", c.benchmark, "write only the seismogram and run.json (no final snapshot or slices)");
+  app.add_option("--trace-dt", c.trace_dt,
+                 "the seismogram's sample interval (s; its traces resampled, band-limited); default: the largest 1, 2 "
+                 "or 5 x 10^k s not above dt");
   app.add_option("--shot", c.shot, "the seismogram's field record (shot) number")->capture_default_str();
   app.add_option("--survey", c.survey,
                  "TOML survey file: one simulation per [[shot]] (its source, receivers, wavelet), each gather written "

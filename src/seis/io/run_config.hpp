@@ -38,6 +38,7 @@ struct RunConfig {
   bool quiet = false;
   bool benchmark = false;               // time steps only: no wavefield snapshot or slices at the end
   int shot = 1;                         // the seismogram's field record number
+  double trace_dt = 0;                  // s: the seismogram's sample interval; 0: seis::wave::default_trace_interval
   std::string survey;                   // a survey file: one simulation per shot (seis/io/survey.hpp)
   int ranks_per_shot = 1;               // MPI ranks that share a survey's shot
   std::string decomposition;            // PXxPYxPZ (or PYxPZ) MPI ranks; empty: MPI_Dims_create chooses over y and z

@@ -30,6 +30,8 @@ void write_run_report(const std::string& path, const RunConfig& c, const wave::S
         {"radius", s.radius},
         {"dt_s", s.dt},
         {"steps", s.steps},
+        {"trace_dt_s", f.trace_dt},
+        {"trace_samples", f.trace_samples},
         {"duration_s", s.steps * s.dt},
         {"boundary", wave::to_string(s.boundary)},
         {"ndamp", s.boundary == wave::Boundary::pml ? s.ndamp : 0},

@@ -14,6 +14,9 @@ struct RunFacts {
   bool dirty = false;
   double seconds_per_step = 0, gpts_per_s = 0, bytes_per_point = 0, step_gb_per_s = 0, copy_gb_per_s = 0;
   int steps_done = 0, restarted_at = 0;
+  // The seismogram's sample interval (s) and samples per trace (the steps resampled to it).
+  double trace_dt = 0;
+  int trace_samples = 0;
   // Point updates computed per point and step (above 1: the 3.5D shapes' redundant halo work), and the tile of
   // the shape (empty for the tile engine).
   double updates_per_point = 1;

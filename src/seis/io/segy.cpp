@@ -96,6 +96,9 @@ void check_seismogram(int samples, double dt) {
   const double interval = std::round(dt * 1e6);
   require(interval >= 1 && interval <= 65535, "seismogram: sample interval ", dt * 1e6,
           " us does not fit SEG-Y's 1..65535 us");
+  // The header holds whole microseconds: a rounded interval would let the traces drift against their times.
+  require(std::abs(dt * 1e6 - interval) < 1e-6 * interval, "seismogram: sample interval ", dt * 1e6,
+          " us is not a whole number of microseconds (--trace-dt)");
 }
 
 void write_seismogram(const std::string& path, const std::vector<float>& traces, int samples, double dt,
