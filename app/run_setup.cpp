@@ -64,7 +64,8 @@ void place_shot(const io::RunConfig& c, wave::Setup& s) {
 
 wave::Setup make_setup(const io::RunConfig& c, const std::function<wave::Subdomain(const wave::Setup&)>& decompose,
                        const ModelReader& model, const mpi::World& world, std::size_t available_bytes,
-                       wave::Subdomain& part, std::size_t& model_bytes_read) {
+                       std::size_t host_available_bytes, bool host_fields, wave::Subdomain& part,
+                       std::size_t& model_bytes_read) {
   wave::Setup s;
   io::parse_grid(c.grid, s.nx, s.ny, s.nz);
   s.h = c.spacing;
@@ -74,8 +75,9 @@ wave::Setup make_setup(const io::RunConfig& c, const std::function<wave::Subdoma
   s.strategy = c.strategy.empty() ? wave::default_strategy : wave::parse_strategy(c.strategy);
   s.shape = wave::parse_shape(c.kernel);
   part = decompose(s);
-  // Before the model is allocated: a grid too large for the device is refused without touching the host's memory.
+  // Before the model is allocated: a grid too large for the device or the host is refused without touching memory.
   wave::check_memory(s, part, available_bytes);
+  wave::check_host_memory(s, part, host_fields, host_available_bytes);
   s.velocity = model(part, model_bytes_read);
   s.model_part = part;
   wave::check_velocities(s);

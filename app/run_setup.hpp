@@ -24,11 +24,13 @@ bool model_is_file(const std::string& model);
 std::vector<float> load_model(const std::string& model, const wave::Subdomain& part, std::size_t& bytes_read);
 
 // The setup of the run `c` describes on this rank: `decompose` gives its part of the grid, before anything large is
-// allocated (a grid too large for `available_bytes` is refused first), `model` the part's velocity, and `world` the
-// whole model's largest velocity, which dt follows.
+// allocated (a part too large for the device's `available_bytes`, or for the host's `host_available_bytes` with
+// the fields there too where `host_fields`, is refused first), `model` the part's velocity, and `world` the whole
+// model's largest velocity, which dt follows.
 wave::Setup make_setup(const io::RunConfig& c, const std::function<wave::Subdomain(const wave::Setup&)>& decompose,
                        const ModelReader& model, const mpi::World& world, std::size_t available_bytes,
-                       wave::Subdomain& part, std::size_t& model_bytes_read);
+                       std::size_t host_available_bytes, bool host_fields, wave::Subdomain& part,
+                       std::size_t& model_bytes_read);
 
 // The shot of `c`: its sources (default: one at the top centre), receivers (default: a line along x near the top),
 // wavelet and peak frequency.

@@ -173,15 +173,15 @@ int run(const mpi::World& world, const io::RunConfig& config) {
                                       !Kokkos::SpaceAccessibility<Kokkos::HostSpace, Exec::memory_space>::accessible};
   const mpi::Cartesian grid(world, requested);
   wave::Subdomain part;
-  // Ranks sharing a host backend's memory share what it has.
-  const std::size_t available =
-      compat::available_memory_bytes() /
-      (Kokkos::SpaceAccessibility<Kokkos::HostSpace, Exec::memory_space>::accessible ? world.local_size() : 1);
+  // The ranks of a node share its host memory (and a host backend's fields live there).
+  const bool host_fields = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Exec::memory_space>::accessible;
+  const std::size_t host_available = compat::host_available_bytes() / std::size_t(world.local_size());
+  const std::size_t available = host_fields ? host_available : compat::available_memory_bytes();
   std::size_t model_bytes_read = 0;
   wave::Setup setup = app::make_setup(
       config, [&](const wave::Setup& s) { return wave::split_grid(s, grid.decomposition(), grid.coord()); },
       [&](const wave::Subdomain& p, std::size_t& bytes) { return app::load_model(config.model, p, bytes); }, world,
-      available, part, model_bytes_read);
+      available, host_available, host_fields, part, model_bytes_read);
   const std::string dispersion = app::dispersion_warning(setup, setup.f0, world);
   if (!dispersion.empty() && world.rank() == 0) std::cerr << "seis-wave: warning: " << dispersion << "\n";
   const std::string tuning_state = tune_step(config, setup, part, world);
@@ -304,6 +304,7 @@ int run(const mpi::World& world, const io::RunConfig& config) {
   facts.date = app::date_now();
   facts.steps_done = timed_steps;
   facts.trace_dt = trace_dt;
+  facts.host_bytes_estimate = double(wave::host_bytes(setup, part, host_fields));
   facts.trace_samples = wave::trace_samples(setup.steps, setup.dt, trace_dt);
   facts.restarted_at = restarted_at;
   facts.seconds_per_step = per_step;

@@ -201,7 +201,8 @@ int run_survey(const mpi::World& world, const io::RunConfig& config) {
   if (!config.decomposition.empty()) requested = wave::parse_decomposition(config.decomposition);
   const mpi::Cartesian grid(*group, requested);
   const bool host_memory = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Exec::memory_space>::accessible;
-  const std::size_t available = compat::available_memory_bytes() / (host_memory ? world.local_size() : 1);
+  const std::size_t host_available = compat::host_available_bytes() / std::size_t(world.local_size());
+  const std::size_t available = host_memory ? host_available : compat::available_memory_bytes();
   // A model file is read once per node (a built-in model is made on each rank, for its part); each rank keeps its
   // part for every shot it runs.
   wave::Subdomain part;
@@ -214,7 +215,7 @@ int run_survey(const mpi::World& world, const io::RunConfig& config) {
   };
   wave::Setup setup = make_setup(
       config, [&](const wave::Setup& s) { return wave::split_grid(s, grid.decomposition(), grid.coord()); }, model,
-      *group, available, part, model_bytes);
+      *group, available, host_available, host_memory, part, model_bytes);
   validate_shots(config, shots, setup);
   wave::validate(setup, part, available);
   const double trace_dt = trace_interval(config.trace_dt, setup);

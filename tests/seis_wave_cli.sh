@@ -173,6 +173,21 @@ for run in tune:tuned cached:cached plain:; do
 done
 python3 -c "import json,sys; assert len(json.load(open(sys.argv[1]))) == 1" "$SEIS_TUNING_CACHE"
 echo "tuning: tuned, cached and untuned runs agree bitwise"
+# The host memory estimate a run is checked against (run.json) within 20% of the peak resident set measured.
+/usr/bin/python3 - "$exe" "$work/rss" <<'PY'
+import json, os, subprocess, sys
+exe, out = sys.argv[1], sys.argv[2]
+for grid in ("120", "160x120x100"):
+    child = subprocess.Popen([exe, "--grid", grid, "--ndamp", "10", "--duration", "0.05", "--quiet", "--output",
+                              f"{out}-{grid}"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)
+    assert status == 0, status
+    estimate = json.load(open(f"{out}-{grid}/run.json"))["memory"]["host_bytes_estimate"]
+    ratio = usage.ru_maxrss * 1024 / estimate
+    assert 0.8 <= ratio <= 1.2, (grid, usage.ru_maxrss * 1024, estimate)
+    print(f"memory: {grid} peak {usage.ru_maxrss / 1024:.1f} MiB, estimate {estimate / 2**20:.1f} MiB")
+PY
+
 # A survey in one process (every build; the MPI cases are tests/seis_wave_survey.sh): each shot's gather is its single
 # run's; a file naming an unknown key is refused with its line before any shot runs.
 printf 'receivers = "100,300,100:600,300,100:8"\n[[shot]]\nsource = "200,300,100"\n[[shot]]\nsource = "500,300,120"\nf0 = 9\n' \

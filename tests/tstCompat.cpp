@@ -1,7 +1,11 @@
 // Host facts that the reports record: thread placement defaults and their text.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "seis/core/compat.hpp"
@@ -38,3 +42,34 @@ TEST(ThreadPlacement, DefaultsFillOnlyWhatTheUserLeftUnset) {
 }
 
 }  // namespace
+
+// Host memory left: MemAvailable, or less where the process's control group (or an ancestor) leaves less, for
+// cgroup v2 and v1; "max" is no limit.
+TEST(HostMemory, ControlGroupLimitsBind) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::temp_directory_path() / ("seis-cgroup-" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  const auto put = [&](const fs::path& file, const std::string& text) {
+    fs::create_directories(file.parent_path());
+    std::ofstream(file) << text << "\n";
+  };
+  const std::string meminfo = "MemTotal: 100000000 kB\nMemAvailable:   8000000 kB\n";  // 8 GB
+  EXPECT_EQ(seis::compat::host_available_bytes(meminfo, "", root.string()), std::size_t(8000000) * 1024);
+  // v2: a 1 GiB job with 300 MiB used, inside a group without a limit.
+  put(root / "slurm/job7/memory.max", "1073741824");
+  put(root / "slurm/job7/memory.current", "314572800");
+  put(root / "slurm/memory.max", "max");
+  EXPECT_EQ(seis::compat::host_available_bytes(meminfo, "0::/slurm/job7\n", root.string()),
+            std::size_t(1073741824 - 314572800));
+  // The ancestor binds when it leaves less.
+  put(root / "slurm/memory.max", "500000000");
+  put(root / "slurm/memory.current", "400000000");
+  EXPECT_EQ(seis::compat::host_available_bytes(meminfo, "0::/slurm/job7\n", root.string()), std::size_t(100000000));
+  // v1: the memory controller's own hierarchy.
+  put(root / "memory/docker/abc/memory.limit_in_bytes", "2147483648");
+  put(root / "memory/docker/abc/memory.usage_in_bytes", "147483648");
+  EXPECT_EQ(
+      seis::compat::host_available_bytes(meminfo, "12:cpu,cpuacct:/docker/abc\n9:memory:/docker/abc\n", root.string()),
+      std::size_t(2000000000));
+  fs::remove_all(root);
+}

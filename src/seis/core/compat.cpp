@@ -1,7 +1,9 @@
 #include "seis/core/compat.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 namespace seis::compat {
@@ -38,6 +40,67 @@ int device_count() {
   return count > 0 ? count : 1;
 }
 
+namespace {
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// A cgroup file's number; none where it is absent or "max" (no limit).
+std::optional<std::size_t> cgroup_value(const std::string& path) {
+  std::ifstream in(path);
+  std::string word;
+  if (!(in >> word) || word == "max") return std::nullopt;
+  try {
+    return static_cast<std::size_t>(std::stoull(word));
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
+std::size_t host_available_bytes(const std::string& meminfo, const std::string& self_cgroup,
+                                 const std::string& cgroup_root) {
+  std::size_t available = static_cast<std::size_t>(-1);
+  std::istringstream lines(meminfo);
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream fields(line);
+    std::string key;
+    std::size_t kib = 0;
+    if (fields >> key >> kib && key == "MemAvailable:") available = kib * 1024;
+  }
+  // "0::/a/b" (v2) or "N:memory:/a/b" (v1, possibly among other controllers): the limit that binds is the
+  // smallest room left on the group or any ancestor.
+  std::istringstream groups(self_cgroup);
+  for (std::string line; std::getline(groups, line);) {
+    const auto first = line.find(':'), second = line.find(':', first + 1);
+    if (first == std::string::npos || second == std::string::npos) continue;
+    const std::string controllers = line.substr(first + 1, second - first - 1);
+    std::string path = line.substr(second + 1);
+    const bool v2 = line.compare(0, first, "0") == 0 && controllers.empty();
+    const bool v1 = ("," + controllers + ",").find(",memory,") != std::string::npos;
+    if (!v2 && !v1) continue;
+    const std::string base = cgroup_root + (v1 ? "/memory" : "");
+    const char* limit_file = v2 ? "/memory.max" : "/memory.limit_in_bytes";
+    const char* usage_file = v2 ? "/memory.current" : "/memory.usage_in_bytes";
+    while (true) {
+      const auto limit = cgroup_value(base + path + limit_file), usage = cgroup_value(base + path + usage_file);
+      if (limit) available = std::min(available, *limit > usage.value_or(0) ? *limit - usage.value_or(0) : 0);
+      if (path.empty() || path == "/") break;
+      path = path.substr(0, path.find_last_of('/'));
+    }
+  }
+  return available;
+}
+
+std::size_t host_available_bytes() {
+  return host_available_bytes(read_text("/proc/meminfo"), read_text("/proc/self/cgroup"), "/sys/fs/cgroup");
+}
+
 std::size_t available_memory_bytes() {
 #if defined(KOKKOS_ENABLE_CUDA)
   std::size_t free_bytes = 0, total = 0;
@@ -46,15 +109,7 @@ std::size_t available_memory_bytes() {
   std::size_t free_bytes = 0, total = 0;
   if (hipMemGetInfo(&free_bytes, &total) == hipSuccess) return free_bytes;
 #endif
-  std::ifstream meminfo("/proc/meminfo");
-  std::string line;
-  while (std::getline(meminfo, line)) {
-    std::istringstream fields(line);
-    std::string key;
-    std::size_t kib = 0;
-    if (fields >> key >> kib && key == "MemAvailable:") return kib * 1024;
-  }
-  return static_cast<std::size_t>(-1);
+  return host_available_bytes();
 }
 
 }  // namespace seis::compat

@@ -212,8 +212,16 @@ std::string device_name() {
   return host_processor_name() + " (" + std::to_string(ExecSpace().concurrency()) + " threads)";
 }
 
-// Bytes of device memory free for a new allocation: the device's free memory on GPUs, MemAvailable on the host.
+// Bytes of device memory free for a new allocation: the device's free memory on GPUs, host_available_bytes() on
+// host backends.
 std::size_t available_memory_bytes();
+
+// Host memory this process may still use: MemAvailable, or less where its control group (v2 memory.max, v1
+// memory.limit_in_bytes, on it or an ancestor, as under Slurm or a container) leaves less.
+std::size_t host_available_bytes();
+// The same from given texts: /proc/meminfo's, /proc/self/cgroup's, and the cgroup file system's root (for tests).
+std::size_t host_available_bytes(const std::string& meminfo, const std::string& self_cgroup,
+                                 const std::string& cgroup_root);
 
 // GPUs this process can see (1 on host backends); callable before Kokkos::initialize, to give each MPI rank of a
 // node its own.

@@ -63,6 +63,7 @@ void write_run_report(const std::string& path, const RunConfig& c, const wave::S
         {"halo_seconds_per_step", f.halo_seconds_per_step},
         {"model_bytes_read_max_rank", f.model_bytes_read_max},
         {"model_bytes_read_total", f.model_bytes_read_total}}},
+      {"memory", {{"host_bytes_estimate", f.host_bytes_estimate}}},
       {"files", f.files}};
   write_bytes_atomically(path, report.dump(2) + "\n");
 }

@@ -17,6 +17,8 @@ struct RunFacts {
   // The seismogram's sample interval (s) and samples per trace (the steps resampled to it).
   double trace_dt = 0;
   int trace_samples = 0;
+  // The host memory estimate the run was checked against (bytes, this rank's: seis::wave::host_bytes).
+  double host_bytes_estimate = 0;
   // Point updates computed per point and step (above 1: the 3.5D shapes' redundant halo work), and the tile of
   // the shape (empty for the tile engine).
   double updates_per_point = 1;

@@ -183,6 +183,24 @@ void check_memory(const Setup& s, const Subdomain& part, std::size_t available_b
             " MiB are available");
 }
 
+std::size_t host_bytes(const Setup& s, const Subdomain& part, bool fields_on_host) {
+  const FieldLayout L = make_layout(part.size[0], part.size[1], part.size[2], s.radius);
+  const std::size_t interior = part.points() * sizeof(float), field = (L.size + alignment_floats) * sizeof(float);
+  // The model twice (the set-up's and the simulation's copy); q's host staging field while the simulation is built,
+  // or after the run the final wavefield on its way out (the padded field's host copy and its interior) with the
+  // traces gathered; the process itself (Kokkos, the libraries: measured about 14 MiB).
+  const std::size_t traces = 3 * s.receivers.size() * std::size_t(std::max(s.steps, 0)) * 8 * sizeof(float);
+  const std::size_t process = std::size_t(16) << 20;
+  return process + 2 * interior + field + interior + traces + (fields_on_host ? required_bytes(s, part) : 0);
+}
+
+void check_host_memory(const Setup& s, const Subdomain& part, bool fields_on_host, std::size_t available_bytes) {
+  const std::size_t needed = host_bytes(s, part, fields_on_host);
+  require(needed <= available_bytes, "the ", part.size[0], "x", part.size[1], "x", part.size[2],
+          part.whole() ? " run" : " part", " needs about ", needed / 1048576.0, " MiB of host memory at its peak, ",
+          available_bytes / 1048576.0, " MiB are available (MemAvailable, or what the process's control group leaves)");
+}
+
 std::vector<float> sum_corners(const std::vector<float>& corners, std::size_t receivers, int samples, int filled) {
   require(corners.size() == receivers * 8 * std::size_t(samples), "corner traces hold ", corners.size(), " values, ",
           receivers, " receivers x 8 corners x ", samples, " samples need ", receivers * 8 * std::size_t(samples));

@@ -78,6 +78,13 @@ double wavelet(WaveletKind kind, double f0, double t);
 std::size_t required_bytes(const Setup& s);
 std::size_t required_bytes(const Setup& s, const Subdomain& part);
 
+// Host bytes a run (or part) holds at its peak: the process, the model twice (the set-up's and the simulation's
+// copy), the final wavefield's host copies with the gathered traces, and with `fields_on_host` (host backends) the
+// fields themselves (required_bytes): within 20% of the peak RSS measured (tests/seis_wave_cli.sh). Refused above
+// `available_bytes`, naming both.
+std::size_t host_bytes(const Setup& s, const Subdomain& part, bool fields_on_host);
+void check_host_memory(const Setup& s, const Subdomain& part, bool fields_on_host, std::size_t available_bytes);
+
 // Refuses a run (or part) needing more than `available_bytes` (the velocity model itself need not be loaded yet).
 void check_memory(const Setup& s, std::size_t available_bytes);
 void check_memory(const Setup& s, const Subdomain& part, std::size_t available_bytes);
