@@ -47,7 +47,7 @@ for stage in "$@"; do
         for exe in "$base" "$build/app/seis-wave-serial"; do
           name=$(basename "$exe")
           "$exe" "${args[@]}" --output "/tmp/ab-$name-$round" > "$log/ab-$name-$round.log" 2>&1
-          echo "round $round, $name: $(grep '^done' "$log/ab-$name-$round.log" | cut -d, -f1,4 | sed 's/B\/point -> //')"
+          echo "round $round, $name: $(grep "^done" "$log/ab-$name-$round.log")"
         done
       done ;;
   esac
