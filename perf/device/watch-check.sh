@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Runs on one H100 (the device tool) over .device-pack/carry.tar.xz (cuda-mpi/ of perf/device/carry-build.sh, mpi/
-# of perf/device/mpi-bundle.sh, base/: the previous commit's seis-wave-serial, named by its commit): the checks
+# Runs on one H100 (the device tool) over .device-pack/carry.tar.xz (cuda-mpi/ of perf/device/carry-build.sh with
+# seis-wave-serial and seis_tests_Cuda, base/: the previous commit's seis-wave-serial, named by its commit): the checks
 # and the A/B of a change to seis-wave's step loop (issue 39's stability watch, issue 36's new shots).
-#   tests     seis_core_tests, seis_io_tests and seis_tests_Cuda, whole
+#   tests     seis_tests_Cuda, whole (the host test binaries run in CI)
 #   sanitize  compute-sanitizer memcheck and racecheck over the watch's and the new shot's tests, a small seis-wave
 #             run and a 3-shot survey
 #   ab        seis-wave --benchmark at 512^3, R = 4, unified: the previous binary and this one alternating, three
@@ -20,7 +20,7 @@ for stage in "$@"; do
   echo "=== $stage ($(date -u +%H:%M:%S))"
   case $stage in
     tests)
-      for t in seis_core_tests seis_io_tests seis_tests_Cuda; do
+      for t in seis_tests_Cuda; do
         [ -x "$build/tests/$t" ] || { echo "$t: not carried"; continue; }
         "$build/tests/$t" --gtest_brief=1 > "$log/$t.log" 2>&1
         echo "$t: exit $?; $(grep -E '^\[  (PASSED|FAILED)  \]' "$log/$t.log" | tr '\n' ' ')"
