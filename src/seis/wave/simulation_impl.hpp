@@ -89,6 +89,9 @@ struct Simulation<ExecSpace>::Impl {
   Kokkos::View<int*, Memory> column_first, column_source_column, column_source_z;
   int column_sources = 0;
   std::vector<float> amplitude_host;
+  // The stability watch's per-worker maxima (largest_magnitude), on the device and their host copy.
+  Floats largest;
+  typename Floats::HostMirror largest_host;
 
   WaveArrays arrays(const PmlGeometry& pml) const {
     return {u_prev.data(),
@@ -310,6 +313,9 @@ Simulation<ExecSpace>::Simulation(const Setup& setup, const Subdomain& part, Hal
   m.u = Field<memory_space>("seis::wave::u", layout_);
   m.u_prev = Field<memory_space>("seis::wave::u_prev", layout_);
   m.q = Field<memory_space>("seis::wave::q", layout_);
+  // On GPUs about one thread per resident slot of a large device (2^18), on hosts a few runs per thread.
+  m.largest = typename Impl::Floats("seis::wave::largest", is_gpu_space<ExecSpace>() ? 1 << 18 : 1 << 10);
+  m.largest_host = Kokkos::create_mirror_view(m.largest);
   Kokkos::deep_copy(m.u.span(), 0.0f);
   Kokkos::deep_copy(m.u_prev.span(), 0.0f);
 
@@ -694,19 +700,35 @@ template <class ExecSpace>
 float Simulation<ExecSpace>::largest_magnitude() const {
   const Impl& m = *impl_;
   const float* u = m.u.data();
+  const auto n = index_t(layout_.size), workers = index_t(m.largest.size());
   // NaN compares false with everything: counted as infinity, so that a field gone to NaN is seen.
   const float infinity = std::numeric_limits<float>::infinity();
-  float largest = 0;
-  Kokkos::parallel_reduce(
+  // Each worker's maximum over its share, then the largest of those on the host: no shared memory and no
+  // atomics (Kokkos 3.4's CUDA reductions draw racecheck's warnings, kokkos#4482). GPU workers stride through the
+  // field (neighbouring threads read neighbouring floats); host workers take contiguous runs.
+  constexpr bool strided = is_gpu_space<ExecSpace>();
+  const index_t run = (n + workers - 1) / workers;
+  const auto largest = m.largest;
+  Kokkos::parallel_for(
       "seis::wave::largest_magnitude",
-      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>(m.instances[0], 0, index_t(layout_.size)),
-      KOKKOS_LAMBDA(const index_t p, float& big) {
-        const float v = u[p];
-        const float magnitude = v == v ? (v < 0 ? -v : v) : infinity;
-        if (magnitude > big) big = magnitude;
-      },
-      Kokkos::Max<float>(largest));
-  return largest;
+      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>(m.instances[0], 0, workers),
+      KOKKOS_LAMBDA(const index_t w) {
+        float big = 0;
+        // Four loads in flight per thread: enough bytes outstanding to stream the field.
+        for (index_t k = 0; k < run; k += 4)
+          for (index_t j = k; j < k + 4 && j < run; ++j) {
+            const index_t p = strided ? w + j * workers : w * run + j;
+            const float v = p < n ? u[p] : 0.0f;
+            const float magnitude = v == v ? (v < 0 ? -v : v) : infinity;
+            big = magnitude > big ? magnitude : big;
+          }
+        largest(w) = big;
+      });
+  Kokkos::deep_copy(m.instances[0], m.largest_host, largest);
+  m.instances[0].fence();
+  float result = 0;
+  for (std::size_t w = 0; w < m.largest_host.size(); ++w) result = std::max(result, m.largest_host(w));
+  return result;
 }
 
 template <class ExecSpace>
