@@ -127,7 +127,9 @@ std::vector<std::pair<std::string, std::string>> fields(const std::string& finge
 std::string difference(const std::string& stored, const std::string& mine) {
   const auto a = fields(stored), b = fields(mine);
   std::ostringstream out;
-  for (const auto& [key, value] : b) {
+  for (const auto& field : b) {
+    // Not a structured binding: C++17 lets no lambda capture one (clang refuses, GCC allows).
+    const std::string &key = field.first, &value = field.second;
     const auto it = std::find_if(a.begin(), a.end(), [&](const auto& f) { return f.first == key; });
     const std::string theirs = it == a.end() ? "(absent)" : it->second;
     if (theirs == value) continue;
