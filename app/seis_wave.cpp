@@ -27,7 +27,6 @@
 #include "seis/kernels/team_launch.hpp"
 #include "seis/mpi/world.hpp"
 #include "seis/wave/model.hpp"
-#include "seis/wave/resample.hpp"
 #include "seis/wave/simulation.hpp"
 #include "seis_build_info.hpp"
 #include "shot_run.hpp"
@@ -79,10 +78,9 @@ void write_slices(const std::string& stem, const std::vector<float>& u, const wa
 
 // What a run writes, as far as it is known before it starts: the seismogram, the final wavefield, the snapshots and
 // two generations of checkpoints (u and u_prev of every part, the receivers' corner values).
-std::uintmax_t output_bytes(const io::RunConfig& c, const wave::Setup& s) {
+std::uintmax_t output_bytes(const io::RunConfig& c, const wave::Setup& s, const app::Seismogram& seismogram) {
   const double points = double(s.nx) * s.ny * s.nz, receivers = double(s.receivers.size());
-  const int samples = wave::trace_samples(s.steps, s.dt, app::trace_interval(c.trace_dt, s));
-  double bytes = 3600 + receivers * (240 + 4.0 * samples);
+  double bytes = double(seismogram.bytes);
   if (!c.benchmark) bytes += 4 * points;
   if (c.snapshot_every > 0) bytes += 4 * points * ((s.steps - 1) / c.snapshot_every);
   if (c.checkpoint_every > 0) bytes += 2 * (8 * points + 32 * receivers * s.steps);
@@ -182,6 +180,7 @@ int run(const mpi::World& world, const io::RunConfig& config) {
       config, [&](const wave::Setup& s) { return wave::split_grid(s, grid.decomposition(), grid.coord()); },
       [&](const wave::Subdomain& p, std::size_t& bytes) { return app::load_model(config.model, p, bytes); }, world,
       available, host_available, host_fields, part, model_bytes_read);
+  const app::Seismogram seismogram = app::seismogram_of(config.trace_dt, setup);
   const std::string dispersion = app::dispersion_warning(setup, setup.f0, world);
   if (!dispersion.empty() && world.rank() == 0) std::cerr << "seis-wave: warning: " << dispersion << "\n";
   const std::string tuning_state = tune_step(config, setup, part, world);
@@ -189,15 +188,14 @@ int run(const mpi::World& world, const io::RunConfig& config) {
   const fs::path dir(config.output);
   // Before the model goes to the device and the time loop starts: a directory that cannot take the outputs.
   if (root)
-    io::prepare_output_directory(config.output, {config.restart, config.overwrite, output_bytes(config, setup)});
+    io::prepare_output_directory(config.output,
+                                 {config.restart, config.overwrite, output_bytes(config, setup, seismogram)});
   world.barrier();
   const std::string checkpoint = rank_file(dir, "checkpoint", ".bin", world);
   const std::string print = app::fingerprint(config, setup, grid);
 
   const auto halo = grid.halo(halo_options);
   wave::Simulation<Exec> sim(setup, part, halo.get());
-  const double trace_dt = app::trace_interval(config.trace_dt, setup);
-  io::check_seismogram(wave::trace_samples(setup.steps, setup.dt, trace_dt), trace_dt);
   if (root)
     std::cout << "seis-wave: " << setup.nx << "x" << setup.ny << "x" << setup.nz << " points, h = " << setup.h
               << " m, R = " << setup.radius << ", dt = " << setup.dt * 1e3 << " ms, " << setup.steps << " steps ("
@@ -274,7 +272,7 @@ int run(const mpi::World& world, const io::RunConfig& config) {
   const std::vector<float> traces = app::gathered_traces(sim, world);
   if (root) {
     const std::string segy = (dir / "seismogram.sgy").string(), gather_png = (dir / "shot-gather.png").string();
-    app::write_gather(segy, gather_png, traces, setup, trace_dt, config.shot);
+    app::write_gather(segy, gather_png, traces, setup, seismogram, config.shot);
     files.push_back(segy);
     files.push_back(gather_png);
   }
@@ -303,9 +301,9 @@ int run(const mpi::World& world, const io::RunConfig& config) {
   facts.thread_placement = compat::thread_placement<Exec>();
   facts.date = app::date_now();
   facts.steps_done = timed_steps;
-  facts.trace_dt = trace_dt;
+  facts.trace_dt = seismogram.trace_dt;
   facts.host_bytes_estimate = double(wave::host_bytes(setup, part, host_fields));
-  facts.trace_samples = wave::trace_samples(setup.steps, setup.dt, trace_dt);
+  facts.trace_samples = seismogram.samples;
   facts.restarted_at = restarted_at;
   facts.seconds_per_step = per_step;
   facts.gpts_per_s = per_step > 0 ? points / per_step * 1e-9 : 0;

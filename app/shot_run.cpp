@@ -60,16 +60,22 @@ std::vector<float> gathered_traces(const wave::Simulation<Exec>& sim, const mpi:
   return wave::sum_corners(corners, sim.setup().receivers.size(), sim.setup().steps, sim.step());
 }
 
-double trace_interval(double requested, const wave::Setup& setup) {
-  return requested > 0 ? requested : wave::default_trace_interval(setup.dt);
+Seismogram seismogram_of(double requested, const wave::Setup& setup) {
+  Seismogram s;
+  s.trace_dt = requested > 0 ? requested : wave::default_trace_interval(setup.dt);
+  s.samples = wave::trace_samples(setup.steps, setup.dt, s.trace_dt);
+  io::check_seismogram(s.samples, s.trace_dt);
+  s.bytes = io::seismogram_bytes(setup.receivers.size(), s.samples);
+  return s;
 }
 
 void write_gather(const std::string& segy, const std::string& png, const std::vector<float>& steps,
-                  const wave::Setup& setup, double trace_dt, int record) {
+                  const wave::Setup& setup, const Seismogram& seismogram, int record) {
   const std::size_t receivers = setup.receivers.size();
-  const std::vector<float> traces = wave::resample_traces(steps, int(receivers), setup.steps, setup.dt, trace_dt);
-  const int samples = wave::trace_samples(setup.steps, setup.dt, trace_dt);
-  io::write_seismogram(segy, traces, samples, trace_dt, setup.receivers, setup.sources[0], record);
+  const int samples = seismogram.samples;
+  const std::vector<float> traces =
+      wave::resample_traces(steps, int(receivers), setup.steps, setup.dt, seismogram.trace_dt);
+  io::write_seismogram(segy, traces, samples, seismogram.trace_dt, setup.receivers, setup.sources[0], record);
   std::vector<float> gather(traces.size());
   for (std::size_t r = 0; r < receivers; ++r)
     for (int n = 0; n < samples; ++n) gather[std::size_t(n) * receivers + r] = traces[r * samples + std::size_t(n)];

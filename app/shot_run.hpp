@@ -2,6 +2,7 @@
 // The parts of a run that single runs and a survey's shots share: the time loop, the receivers' traces gathered
 // over ranks, and the gather written as SEG-Y and a picture.
 #include <Kokkos_Core.hpp>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -31,13 +32,19 @@ StepTiming run_steps(wave::Simulation<Exec>& sim, const std::vector<int>& stop_e
 // the one rank holding it (zeros elsewhere), so their sum is the undecomposed run's, bit for bit. Collective.
 std::vector<float> gathered_traces(const wave::Simulation<Exec>& sim, const mpi::World& world);
 
-// The seismogram's sample interval: `requested` (--trace-dt), or the round default below dt.
-double trace_interval(double requested, const wave::Setup& setup);
+// The seismogram a run writes: its sample interval (`requested`, --trace-dt, or the round default below dt), its
+// samples per trace and its bytes. Refuses, before the run, one that SEG-Y cannot hold.
+struct Seismogram {
+  double trace_dt = 0;
+  int samples = 0;
+  std::uintmax_t bytes = 0;
+};
+Seismogram seismogram_of(double requested, const wave::Setup& setup);
 
-// The shot's seismogram as SEG-Y (field record `record`), its traces resampled to `trace_dt`, and its gather as a
-// picture, both written atomically.
+// The shot's seismogram as SEG-Y (field record `record`), its traces resampled to the seismogram's interval, and
+// its gather as a picture, both written atomically.
 void write_gather(const std::string& segy, const std::string& png, const std::vector<float>& traces,
-                  const wave::Setup& setup, double trace_dt, int record);
+                  const wave::Setup& setup, const Seismogram& seismogram, int record);
 
 // Now, as ISO 8601 UTC.
 std::string date_now();

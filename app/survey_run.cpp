@@ -15,7 +15,6 @@
 #include "seis/io/output_directory.hpp"
 #include "seis/io/outputs.hpp"
 #include "seis/io/survey.hpp"
-#include "seis/wave/resample.hpp"
 #include "shot_run.hpp"
 
 namespace seis::app {
@@ -109,6 +108,7 @@ struct Team {
   const mpi::Cartesian& grid;
   mpi::HaloOptions halo_options;
   int index = 0;
+  Seismogram seismogram;  // every shot's interval and samples (one grid, one time step)
   // Built for the first shot and kept for the next (Simulation::new_shot): the model upload, the PML and the
   // halo connection are paid once per survey, not once per shot. Dropped after a failure.
   std::unique_ptr<wave::HaloExchange> halo;
@@ -148,7 +148,7 @@ io::ShotRecord run_shot(const io::RunConfig& c, const io::SurveyShot& shot, Team
     if (leader) {
       const std::string stem = io::shot_stem(shot.number);
       write_gather((fs::path(c.output) / (stem + ".sgy")).string(), (fs::path(c.output) / (stem + ".png")).string(),
-                   traces, setup, trace_interval(c.trace_dt, setup), shot.number);
+                   traces, setup, team.seismogram, shot.number);
       record.files = {io::record_file(c.output, stem + ".sgy"), io::record_file(c.output, stem + ".png")};
     }
     record.status = "done";
@@ -218,8 +218,7 @@ int run_survey(const mpi::World& world, const io::RunConfig& config) {
       *group, available, host_available, host_memory, part, model_bytes);
   validate_shots(config, shots, setup);
   wave::validate(setup, part, available);
-  const double trace_dt = trace_interval(config.trace_dt, setup);
-  io::check_seismogram(wave::trace_samples(setup.steps, setup.dt, trace_dt), trace_dt);
+  const Seismogram seismogram = seismogram_of(config.trace_dt, setup);
   double highest_f0 = 0;
   for (const io::SurveyShot& shot : shots) highest_f0 = std::max(highest_f0, shot_config(config, shot).f0);
   const std::string dispersion = dispersion_warning(setup, highest_f0, *group);
@@ -233,10 +232,7 @@ int run_survey(const mpi::World& world, const io::RunConfig& config) {
       config.survey, started_date, "", world.size(), config.ranks_per_shot, 0, 0, world.sum(double(model_bytes))};
   if (root) {
     // Writable, with room for every shot's gather (a survey's own earlier files are judged shot by shot below).
-    const double gather =
-        3600 + double(setup.receivers.size()) * (240 + 4.0 * wave::trace_samples(setup.steps, setup.dt, trace_dt));
-    io::prepare_output_directory(config.output,
-                                 {true, false, static_cast<std::uintmax_t>(gather * double(shots.size()))});
+    io::prepare_output_directory(config.output, {true, false, seismogram.bytes * shots.size()});
     const std::vector<int> pending = shots_to_run(config, shots, records, skipped);
     io::SurveySummary s = summary_start;
     s.restarts_skipped = skipped;
@@ -251,8 +247,8 @@ int run_survey(const mpi::World& world, const io::RunConfig& config) {
   world.broadcast(pending_text);
   const std::vector<int> pending = from_text(pending_text);
 
-  Team team{world, *group,  grid,   {config.mpi_timeout, mpi::parse_transport(config.halo_transport), !host_memory},
-            index, nullptr, nullptr};
+  Team team{world, *group,     grid,    {config.mpi_timeout, mpi::parse_transport(config.halo_transport), !host_memory},
+            index, seismogram, nullptr, nullptr};
   mpi::SharedCounter counter(world);
   while (true) {
     std::string next = group->rank() == 0 ? std::to_string(counter.next()) : std::string();

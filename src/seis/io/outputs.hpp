@@ -1,6 +1,7 @@
 #pragma once
 // seis-wave's files, host-only (segyio, stb, nlohmann-json): the seismogram as SEG-Y, pictures as PNG, wavefield
 // snapshots as raw float32 with a JSON sidecar, checkpoints, and velocity models read from raw or SEG-Y files.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,8 @@ namespace seis::io {
 // Refuses, before a run, a seismogram that SEG-Y cannot hold: over 65535 samples per trace, or a sample interval
 // outside 1..65535 us or not a whole number of microseconds.
 void check_seismogram(int samples, double dt);
+// The bytes of a seismogram of `traces` traces of `samples` samples: its headers and float32 samples.
+std::uintmax_t seismogram_bytes(std::size_t traces, int samples);
 void write_seismogram(const std::string& path, const std::vector<float>& traces, int samples, double dt,
                       const std::vector<wave::Point>& receivers, const wave::Point& source, int record = 1);
 

@@ -101,6 +101,11 @@ void check_seismogram(int samples, double dt) {
           " us is not a whole number of microseconds (--trace-dt)");
 }
 
+std::uintmax_t seismogram_bytes(std::size_t traces, int samples) {
+  return SEGY_TEXT_HEADER_SIZE + SEGY_BINARY_HEADER_SIZE +
+         std::uintmax_t(traces) * std::uintmax_t(SEGY_TRACE_HEADER_SIZE + segy_trsize(SEGY_IEEE_FLOAT_4_BYTE, samples));
+}
+
 void write_seismogram(const std::string& path, const std::vector<float>& traces, int samples, double dt,
                       const std::vector<wave::Point>& receivers, const wave::Point& source, int record) {
   const int count = static_cast<int>(receivers.size());
