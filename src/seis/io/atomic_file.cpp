@@ -34,15 +34,20 @@ void sync(const std::string& path) {
 
 }  // namespace
 
+std::FILE* create_fresh(const std::string& path) {
+  if (::unlink(path.c_str()) != 0 && errno != ENOENT) fail("cannot remove ", path, ": ", reason());
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0644);
+  require(fd >= 0, "cannot create ", path, ": ", reason());
+  std::FILE* file = ::fdopen(fd, "wb");
+  if (file == nullptr) ::close(fd);
+  require(file != nullptr, "cannot open ", path, ": ", reason());
+  return file;
+}
+
 void write_atomically(const std::string& path, const std::function<void(const std::string& temporary)>& write) {
   const std::string temporary = path + ".partial";
   try {
-    // A link or an earlier run's leftover under the temporary name goes; the new file is created exclusively, so a
-    // link planted between the two steps is refused rather than followed.
-    if (::unlink(temporary.c_str()) != 0 && errno != ENOENT) fail("cannot remove ", temporary, ": ", reason());
-    const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0644);
-    require(fd >= 0, "cannot create ", temporary, ": ", reason());
-    ::close(fd);
+    std::fclose(create_fresh(temporary));  // the writer opens it again by name
     write(temporary);
     sync(temporary);
     if (::rename(temporary.c_str(), path.c_str()) != 0) fail("cannot rename ", temporary, " to ", path, ": ", reason());

@@ -4,10 +4,15 @@
 // Host-only.
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <functional>
 #include <string>
 
 namespace seis::io {
+
+// A new file at PATH for writing, opened "wb": a leftover or a link of that name is removed (never followed) and
+// the file created exclusively, so a link planted between the two steps is refused. Throws naming the path.
+std::FILE* create_fresh(const std::string& path);
 
 // `write` fills the temporary file whose name it is given (PATH.partial: a link of that name is removed, never
 // followed, and the file is created exclusively); it throws, or leaves a file that cannot be synced, on failure.

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -16,7 +15,6 @@
 #include <sstream>
 #include <utility>
 
-#include <fcntl.h>
 #include <unistd.h>
 
 #include "seis/core/error.hpp"
@@ -200,12 +198,8 @@ std::string temporary_checkpoint(const std::string& path) { return path + ".tmp"
 void write_checkpoint(const std::string& path, const wave::State& s, const std::string& fingerprint) {
   const std::string temporary = temporary_checkpoint(path);
   {
-    // A link planted under the temporary name goes; the file is created afresh, never through a link.
-    std::filesystem::remove(temporary);
-    const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0644);
-    require(fd >= 0, "checkpoint ", temporary, ": cannot be created (", std::strerror(errno), ")");
-    std::FILE* file = ::fdopen(fd, "wb");
-    require(file != nullptr, "checkpoint ", temporary, ": cannot be opened");
+    // Created afresh, never through a link planted under the temporary name.
+    std::FILE* file = create_fresh(temporary);
     Header h{};
     std::memcpy(h.magic, magic, sizeof magic);
     h.step = s.step;
