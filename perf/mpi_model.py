@@ -3,8 +3,9 @@
 
 A rank holds nx/px x ny/py x nz/pz points of an N^3 grid. Each step it updates them at the one-GPU rate measured on
 the H100 (512^3, R = 4, unified: 0.941 ms, perf/NOTES.md 95), and trades the R planes of each shared face with its
-neighbour. The core of the part is updated while the halos travel; the face layers after, at a lower rate (their
-tiles re-read R planes of the core: --layer-cost). Nodes hold G GPUs as a gx x gy x gz block of the rank grid:
+neighbour. The core of the part is updated while the halos travel; the face layers after, at the core's rate (they
+are as deep as its tiles), and each shared face costs the step a time per byte of its R planes that no transfer
+hides (--face-cost: packs, unpacks, their launches and waits; measured on four H100s). Nodes hold G GPUs as a gx x gy x gz block of the rank grid:
 faces inside a node travel GPU to GPU over NVLink (CUDA IPC writes, the direct transport), faces between nodes over
 the network (GPU-aware MPI: GPUDirect RDMA at the NIC's rate), or, host-staged, through PCIe twice as well. The
 slowest rank, an interior one, sets the pace: its sends leave through one NIC and one NVLink fabric, each a queue.
@@ -21,20 +22,19 @@ def step_time(n, p, node, a, staged):
     points = local[0] * local[1] * local[2]
     compute = points * a.ps_per_point * 1e-12
     nvlink = network = 0.0  # bytes sent per step through each path
-    layer_points = 0.0
+    faces = 0.0  # bytes of the shared faces' R planes
     for axis in range(3):
         if p[axis] == 1:
             continue
         face = 4.0 * a.radius * points / local[axis]  # bytes of one face's R planes
-        layer_points += 2 * a.radius * points / local[axis]
+        faces += 2 * face
         inside = node[axis] > 1  # an interior rank has one neighbour in its node along this axis, or none
         nvlink += face * (1 if inside else 0)
         network += face * (1 if inside else 2)
     transfer = max(nvlink / (a.nvlink * 1e9), network / (a.net * 1e9))
     if staged:
         transfer += 2 * (nvlink + network) / (a.pcie * 1e9)  # device -> host before, host -> device after
-    core = compute * (1 - layer_points / points)
-    step = max(core, transfer) + compute * layer_points / points * a.layer_cost
+    step = max(compute, transfer) + faces / 1e6 * a.face_cost * 1e-6
     return step, compute, nvlink + network
 
 
@@ -47,13 +47,14 @@ def main():
                    help="GB/s GPU to GPU inside a node (CUDA IPC copy of a 16.8 MB halo between two H100s)")
     p.add_argument("--net", type=float, default=50.0, help="GB/s per GPU and direction between nodes (NDR, 400 Gb/s)")
     p.add_argument("--pcie", type=float, default=25.0, help="GB/s host <-> device per GPU (staged transport)")
-    p.add_argument("--layer-cost", type=float, default=2.0,
-                   help="face layers' time per point against the core's (thin launches re-read R planes)")
+    p.add_argument("--face-cost", type=float, default=5.0,
+                   help="us per MB of a shared face's R planes that the step pays beyond one GPU's (four H100s, R = 4: "
+                   "4.5 at 512^3 on two and 768^3 on four, 6.2-8.1 at 512^3 on four; perf/NOTES.md 107)")
     p.add_argument("--gpus-per-node", default="2x2x2", help="a node's block of the rank grid, GXxGYxGZ")
     a = p.parse_args()
     g = parts(a.gpus_per_node)
     print(f"inputs: {a.ps_per_point:.2f} ps/point, R = {a.radius}, NVLink {a.nvlink} GB/s, network {a.net} GB/s "
-          f"per GPU, PCIe {a.pcie} GB/s, face layers x{a.layer_cost}, nodes of {a.gpus_per_node} GPUs")
+          f"per GPU, PCIe {a.pcie} GB/s, {a.face_cost} us per MB of face, nodes of {a.gpus_per_node} GPUs")
     print("| grid | GPUs (x y z) | points/GPU | compute ms | halo MB/step/GPU | direct + GPU-aware: step ms, eff | "
           "host-staged: step ms, eff |")
     print("|---|---|---|---|---|---|---|")

@@ -10,6 +10,7 @@
 
 #include "seis/core/coefficients.hpp"
 #include "seis/core/compat.hpp"
+#include "seis/core/fast_divisor.hpp"
 #include "seis/kernels/copy.hpp"
 #include "seis/kernels/radius_dispatch.hpp"
 #include "seis/kernels/tile_engine.hpp"
@@ -172,15 +173,17 @@ bool y_slabs_walk_rows(const Setup& setup, const FieldLayout& layout) {
          layout.size <= static_cast<std::size_t>(std::numeric_limits<int>::max());
 }
 
-// Copies the points of box `b` between a field and a buffer (x fastest, then y, then z).
+// Copies the points of box `b` (under 2^31: halo_box_limit) between a field and a buffer (x fastest, then y, then
+// z). A point's place by multiplies (FastDivisor), not 64-bit divisions, which cost GPUs about 70 instructions each.
 template <bool ToBuffer, class ExecSpace>
 void copy_box(const ExecSpace& exec, float* field, const FieldLayout& L, const Box& b, float* buffer) {
   const int bx = b.x1 - b.x0, by = b.y1 - b.y0, x0 = b.x0, y0 = b.y0, z0 = b.z0;
+  const FastDivisor per_row(std::max(bx, 1)), per_plane(std::max(by, 1));
   Kokkos::parallel_for(
       ToBuffer ? "seis::wave::halo_pack" : "seis::wave::halo_unpack",
-      Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>(exec, 0, index_t(b.points())),
-      KOKKOS_LAMBDA(const index_t p) {
-        const int i = int(p % bx), j = int(p / bx % by), k = int(p / (index_t(bx) * by));
+      Kokkos::RangePolicy<ExecSpace>(exec, 0, int(b.points())), KOKKOS_LAMBDA(const int p) {
+        const int row = per_row.divide(p), k = per_plane.divide(row);
+        const int i = p - row * bx, j = row - k * by;
         float& point = field[L.offset(x0 + i, y0 + j, z0 + k)];
         if (ToBuffer)  // not constexpr: nvcc's extended lambdas cannot first-capture inside one
           buffer[p] = point;
@@ -354,16 +357,20 @@ Simulation<ExecSpace>::Simulation(const Setup& setup, const Subdomain& part, Hal
   place_shot();
 
   // Halo boxes: the R planes next to each shared face are sent, the R halo planes beyond it received. The core
-  // leaves R planes at each shared face; face layers never overlap, however thin the part.
+  // leaves at least R planes at each shared face; face layers never overlap, however thin the part. A layer is as
+  // deep as the core's GPU tile along its axis (64 points across x, 8 rows, one window of planes): layers R deep
+  // re-read 2R halo planes per R computed, and one-vector-wide x layers took narrow tiles; on four H100s 512^3 per
+  // GPU stepped 1.010-1.014 -> 0.997-1.002 ms (1x2x2) and 1.163 -> 1.031 (2x2x1) (perf/NOTES.md 107).
   // Face layers tile the rest as the PML slabs tile the layer: z layers whole, y layers between them, x layers
   // between those.
   const int R = setup_.radius;
   const bool* nb = part_.neighbour;
   int lo[3], hi[3];
+  const int depth[3] = {64, 8, R <= 4 ? 16 : 32};
   for (int a = 0; a < 3; ++a) {
-    const int n = part_.size[a];
-    lo[a] = nb[2 * a] ? std::min(R, n) : 0;
-    hi[a] = nb[2 * a + 1] ? std::max(n - R, lo[a]) : n;
+    const int n = part_.size[a], d = std::max(R, depth[a]);
+    lo[a] = nb[2 * a] ? std::min(d, n) : 0;
+    hi[a] = nb[2 * a + 1] ? std::max(n - d, lo[a]) : n;
   }
   const int nx = part_.size[0], ny = part_.size[1], nz = part_.size[2];
   m.core = {lo[0], hi[0], lo[1], hi[1], lo[2], hi[2]};
@@ -386,6 +393,9 @@ Simulation<ExecSpace>::Simulation(const Setup& setup, const Subdomain& part, Hal
     };
     m.send_box[f] = along(send0);
     m.receive_box[f] = along(receive0);
+    require(!nb[f] || m.send_box[f].points() <= std::size_t(std::numeric_limits<int>::max()), "a halo of ",
+            m.send_box[f].points(), " points (", R, " planes of a ", nx, " x ", ny, " x ", nz,
+            " part) is over 2^31 - 1: split the grid over more ranks");
   }
   const bool direct = halo_ != nullptr && halo_->path() == HaloExchange::Path::direct;
   m.staged = halo_ != nullptr && !direct && !halo_->device_buffers() &&
