@@ -269,10 +269,10 @@ int run(const mpi::World& world, const io::RunConfig& config) {
   const double kernel_seconds = timing.seconds;
   const int timed_steps = timing.steps;
 
-  const std::vector<float> traces = app::gathered_traces(sim, world);
+  std::vector<float> traces = app::gathered_traces(sim, world);
   if (root) {
     const std::string segy = (dir / "seismogram.sgy").string(), gather_png = (dir / "shot-gather.png").string();
-    app::write_gather(segy, gather_png, traces, setup, seismogram, config.shot);
+    app::write_gather(segy, gather_png, app::gather_of(setup, std::move(traces)), seismogram, config.shot);
     files.push_back(segy);
     files.push_back(gather_png);
   }

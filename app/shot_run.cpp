@@ -69,13 +69,16 @@ Seismogram seismogram_of(double requested, const wave::Setup& setup) {
   return s;
 }
 
-void write_gather(const std::string& segy, const std::string& png, const std::vector<float>& steps,
-                  const wave::Setup& setup, const Seismogram& seismogram, int record) {
-  const std::size_t receivers = setup.receivers.size();
+Gather gather_of(const wave::Setup& setup, std::vector<float> traces) {
+  return {std::move(traces), setup.receivers, setup.sources[0], setup.steps, setup.dt};
+}
+
+void write_gather(const std::string& segy, const std::string& png, const Gather& g, const Seismogram& seismogram,
+                  int record) {
+  const std::size_t receivers = g.receivers.size();
   const int samples = seismogram.samples;
-  const std::vector<float> traces =
-      wave::resample_traces(steps, int(receivers), setup.steps, setup.dt, seismogram.trace_dt);
-  io::write_seismogram(segy, traces, samples, seismogram.trace_dt, setup.receivers, setup.sources[0], record);
+  const std::vector<float> traces = wave::resample_traces(g.traces, int(receivers), g.steps, g.dt, seismogram.trace_dt);
+  io::write_seismogram(segy, traces, samples, seismogram.trace_dt, g.receivers, g.source, record);
   std::vector<float> gather(traces.size());
   for (std::size_t r = 0; r < receivers; ++r)
     for (int n = 0; n < samples; ++n) gather[std::size_t(n) * receivers + r] = traces[r * samples + std::size_t(n)];

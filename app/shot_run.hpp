@@ -41,10 +41,21 @@ struct Seismogram {
 };
 Seismogram seismogram_of(double requested, const wave::Setup& setup);
 
+// A shot's traces ([receiver][step], from gathered_traces) and what its files need of the set-up, held apart from
+// the simulation so that a survey writes them while its next shot runs.
+struct Gather {
+  std::vector<float> traces;
+  std::vector<wave::Point> receivers;
+  wave::Point source;
+  int steps = 0;
+  double dt = 0;
+};
+Gather gather_of(const wave::Setup& setup, std::vector<float> traces);
+
 // The shot's seismogram as SEG-Y (field record `record`), its traces resampled to the seismogram's interval, and
 // its gather as a picture, both written atomically.
-void write_gather(const std::string& segy, const std::string& png, const std::vector<float>& traces,
-                  const wave::Setup& setup, const Seismogram& seismogram, int record);
+void write_gather(const std::string& segy, const std::string& png, const Gather& gather, const Seismogram& seismogram,
+                  int record);
 
 // Now, as ISO 8601 UTC.
 std::string date_now();

@@ -9,7 +9,8 @@
 #             (CUDA IPC halos kept from shot to shot)
 #   rate   surveys of 4 shots per GPU of 512^3 (R = 4, unified) on 1, 2 and 4 GPUs: each survey's wall time; equal
 #          work per GPU, so the efficiency against 1 GPU is its wall time over theirs
-# usage: perf/device/survey.sh STAGE...   (results in $OUT/survey.tar.gz, summaries on stdout)
+# usage: perf/device/survey.sh STAGE...   (results in $OUT/survey.tar.gz, summaries on stdout; SEIS_WAVE=BINARY runs
+#        another seis-wave, e.g. .device-carry/base/seis-wave-COMMIT for the commit before, and PREFIX names its runs)
 set -uo pipefail
 mkdir -p .device-carry && tar -xJf .device-pack/carry.tar.xz -C .device-carry
 . perf/device/mpi-env.sh
@@ -24,11 +25,11 @@ line() {  # line FILE N NX NY: a survey file of N shots along x at mid y, near t
   done
 }
 survey() {  # survey NAME RANKS SHOTS GRID-SIZE ARGS...: one survey, its wall time and manifest
-  local name=$1 ranks=$2 shots=$3 n=$4; shift 4
+  local name=${PREFIX:-}$1 ranks=$2 shots=$3 n=$4; shift 4
   mkdir -p "$OUT/$name"
   line "$OUT/$name/survey.toml" "$shots" "$n" "$n"
   local start=$(date +%s.%N)
-  mpi_run -np "$ranks" "$build/app/seis-wave" --grid "$n" --survey "$OUT/$name/survey.toml" --output "$OUT/$name/out" \
+  mpi_run -np "$ranks" "${SEIS_WAVE:-$build/app/seis-wave}" --grid "$n" --survey "$OUT/$name/survey.toml" --output "$OUT/$name/out" \
     "$@" > "$OUT/$name/log.txt" 2>&1
   local rc=$? end=$(date +%s.%N)
   echo "$name: $ranks ranks, $shots shots of $n^3: exit $rc, mpirun $(awk "BEGIN{printf \"%.2f\", $end - $start}") s; $(grep -E '^survey done|seis-wave: ' "$OUT/$name/log.txt" | tail -1)"
