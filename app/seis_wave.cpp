@@ -3,6 +3,7 @@
 // (SEG-Y), pictures (PNG) and run.json. Built with MPI, each rank runs one part of the grid (seis::mpi): rank 0
 // writes the seismogram, pictures and report, every rank its checkpoints and snapshot parts.
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <ctime>
@@ -21,6 +22,7 @@
 #include "seis/core/tuning.hpp"
 #include "seis/io/output_directory.hpp"
 #include "seis/io/outputs.hpp"
+#include "seis/io/picture.hpp"
 #include "seis/io/run_config.hpp"
 #include "seis/io/run_report.hpp"
 #include "seis/io/tuning_cache.hpp"
@@ -51,7 +53,7 @@ std::string format_seconds(double s) {
 
 // Vertical (x-z at the source's y) and horizontal (x-y at its depth) slices of the wavefield, from every rank's
 // part (zeros elsewhere, added up on rank 0), written by rank 0.
-void write_slices(const std::string& stem, const std::vector<float>& u, const wave::Setup& s,
+void write_slices(const std::string& stem, const std::vector<float>& u, double time, const wave::Setup& s,
                   const wave::Subdomain& part, const mpi::World& world, std::vector<std::string>& files) {
   const int js = std::min(int(std::lround(s.sources[0].y / s.h)), s.ny - 1);
   const int ks = std::min(int(std::lround(s.sources[0].z / s.h)), s.nz - 1);
@@ -69,9 +71,25 @@ void write_slices(const std::string& stem, const std::vector<float>& u, const wa
   world.reduce_sum(xz);
   world.reduce_sum(xy);
   if (world.rank() != 0) return;
-  const int block = std::max(1, 600 / std::max(s.nx, 1));
-  io::write_png(stem + "-xz.png", xz, s.nz, s.nx, 99, block, block);
-  io::write_png(stem + "-xy.png", xy, s.ny, s.nx, 99, block, block);
+  // The grid's longest side 600 pixels across, every cell square.
+  const int longest = std::max({s.nx, s.ny, s.nz});
+  const auto pixels = [&](int cells) { return std::max(16, int(std::lround(600.0 * cells / longest))); };
+  // A section of `rows` x s.nx cells, its vertical axis `vertical` over `rows` points.
+  const auto section = [&](const std::vector<float>& cells, const char* suffix, const char* name, const char* across,
+                           double at, const char* vertical, int rows) {
+    io::Picture p;
+    std::ostringstream title;
+    title << "u at t = " << std::setprecision(4) << time << " s: " << name << " at " << across << " = " << at << " m";
+    p.title = title.str();
+    p.horizontal = {"x (m)", 0.0, (s.nx - 1) * s.h};
+    p.vertical = {vertical, 0.0, (rows - 1) * s.h};
+    p.quantity = "u (source units / m)";
+    p.width = pixels(s.nx);
+    p.height = pixels(rows);
+    io::write_picture(stem + suffix, cells, rows, s.nx, p);
+  };
+  section(xz, "-xz.png", "x-z section", "y", js * s.h, "depth z (m)", s.nz);
+  section(xy, "-xy.png", "x-y section", "depth z", ks * s.h, "y (m)", s.ny);
   files.push_back(stem + "-xz.png");
   files.push_back(stem + "-xy.png");
 }
@@ -246,7 +264,7 @@ int run(const mpi::World& world, const io::RunConfig& config) {
       const std::vector<float> u = sim.wavefield();
       const std::string raw = rank_file(dir, stem.str(), ".f32", world);
       io::write_snapshot(raw, u, part, setup.h, step, step * setup.dt);
-      write_slices((dir / stem.str()).string(), u, setup, part, world, files);
+      write_slices((dir / stem.str()).string(), u, step * setup.dt, setup, part, world, files);
       files.push_back(raw);
     }
     if (config.checkpoint_every > 0 && step % config.checkpoint_every == 0)
@@ -281,7 +299,7 @@ int run(const mpi::World& world, const io::RunConfig& config) {
     const std::string raw = rank_file(dir, "wavefield-final", ".f32", world);
     io::write_snapshot(raw, u, part, setup.h, sim.step(), sim.step() * setup.dt);
     files.push_back(raw);
-    write_slices((dir / "wavefield-final").string(), u, setup, part, world, files);
+    write_slices((dir / "wavefield-final").string(), u, sim.step() * setup.dt, setup, part, world, files);
   }
 
   // The slowest rank sets the pace; bytes and copy bandwidth add up over ranks.

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <ctime>
 #include <sstream>
 #include <stdexcept>
 
 #include "seis/io/outputs.hpp"
+#include "seis/io/picture.hpp"
 #include "seis/wave/resample.hpp"
 
 namespace seis::app {
@@ -69,6 +71,25 @@ Seismogram seismogram_of(double requested, const wave::Setup& setup) {
   return s;
 }
 
+namespace {
+
+// Receivers evenly spaced along a line are placed by their distance from the first; others are numbered.
+io::PictureAxis receiver_axis(const std::vector<wave::Point>& r) {
+  const std::size_t n = r.size();
+  const double dx = r[n - 1].x - r[0].x, dy = r[n - 1].y - r[0].y, dz = r[n - 1].z - r[0].z;
+  const double length = std::sqrt(dx * dx + dy * dy + dz * dz);
+  bool line = n > 1 && length > 0;
+  for (std::size_t i = 0; line && i < n; ++i) {
+    const double f = double(i) / double(n - 1);
+    const double ex = r[i].x - (r[0].x + f * dx), ey = r[i].y - (r[0].y + f * dy), ez = r[i].z - (r[0].z + f * dz);
+    line = std::sqrt(ex * ex + ey * ey + ez * ez) <= 1e-6 * length;
+  }
+  if (line) return {"distance along the receiver line (m)", 0.0, length};
+  return {"receiver", 1.0, double(n)};
+}
+
+}  // namespace
+
 Gather gather_of(const wave::Setup& setup, std::vector<float> traces) {
   return {std::move(traces), setup.receivers, setup.sources[0], setup.steps, setup.dt};
 }
@@ -82,9 +103,15 @@ void write_gather(const std::string& segy, const std::string& png, const Gather&
   std::vector<float> gather(traces.size());
   for (std::size_t r = 0; r < receivers; ++r)
     for (int n = 0; n < samples; ++n) gather[std::size_t(n) * receivers + r] = traces[r * samples + std::size_t(n)];
-  // Receivers drawn wide enough that the picture is about as wide as it is tall; clipped at the 97th percentile so
-  // that the reflections show beside the direct wave.
-  io::write_png(png, gather, samples, int(receivers), 97, std::max(1, int(samples / 1.5 / receivers)), 1);
+  io::Picture picture;
+  picture.title = "shot " + std::to_string(record) + ": the receivers' traces";
+  picture.horizontal = receiver_axis(g.receivers);
+  picture.vertical = {"time (s)", 0.0, (samples - 1) * seismogram.trace_dt};
+  picture.quantity = "u (source units / m)";
+  picture.percentile = 97;  // so that the reflections show beside the direct wave
+  picture.width = 600;
+  picture.height = 800;
+  io::write_picture(png, gather, samples, int(receivers), picture);
 }
 
 std::string date_now() {

@@ -15,6 +15,7 @@
 
 #include "seis/core/error.hpp"
 #include "seis/io/outputs.hpp"
+#include "seis/io/picture.hpp"
 #include "seis/io/run_config.hpp"
 #include "seis/wave/setup.hpp"
 
@@ -459,29 +460,53 @@ TEST(Snapshot, RawAndSidecarReadBack) {
   std::filesystem::remove(path + ".json");
 }
 
-// A picture read back (stb_image): its size is the values' times the pixel block, zero is white, the clip value
-// and beyond full red (positive) or blue (negative), and half the clip value half faded.
-TEST(Png, SizeAndColoursReadBack) {
+// A picture read back (stb_image): its size is the layout's; the centre of each cell has the value's colour (zero
+// white, the clip value and beyond full red or blue, half the clip value half faded); the colour bar runs from red
+// at the top to blue at the bottom; the title, the axes' numbers and labels and the bar's put ink in every margin.
+TEST(Picture, LayoutColoursAndAxesReadBack) {
   const auto path =
       (std::filesystem::temp_directory_path() / ("seis-p-" + std::to_string(::getpid()) + ".png")).string();
   // 2 rows x 3 columns; the 80th percentile of |value| (0 2 2 4 4 8: the fifth of six, 4) clips.
   const std::vector<float> values = {0.0f, 4.0f, -4.0f, 2.0f, -2.0f, 8.0f};
-  seis::io::write_png(path, values, 2, 3, 80, 5, 2);
+  const seis::io::Picture picture{"a title", {"x (m)", 0, 40}, {"time (s)", 0, 0.5}, "u", 80, 300, 200};
+  seis::io::write_picture(path, values, 2, 3, picture);
+  const seis::io::PictureLayout l = seis::io::picture_layout(picture);
   int width = 0, height = 0, channels = 0;
   unsigned char* pixels = stbi_load(path.c_str(), &width, &height, &channels, 3);
   ASSERT_NE(pixels, nullptr);
-  EXPECT_EQ(width, 15);
-  EXPECT_EQ(height, 4);
-  const auto rgb = [&](int row, int column) {
-    const unsigned char* p = pixels + (std::size_t(row * 2) * std::size_t(width) + std::size_t(column * 5)) * 3;
+  EXPECT_EQ(width, l.width);
+  EXPECT_EQ(height, l.height);
+  EXPECT_EQ(l.data_x1 - l.data_x0, 300);
+  EXPECT_EQ(l.data_y1 - l.data_y0, 200);
+  const auto rgb = [&](int x, int y) {
+    const unsigned char* p = pixels + (std::size_t(y) * std::size_t(width) + std::size_t(x)) * 3;
     return std::vector<int>{p[0], p[1], p[2]};
   };
-  EXPECT_EQ(rgb(0, 0), (std::vector<int>{255, 255, 255}));
-  EXPECT_EQ(rgb(0, 1), (std::vector<int>{255, 0, 0}));  // +clip: red
-  EXPECT_EQ(rgb(0, 2), (std::vector<int>{0, 0, 255}));  // -clip: blue
-  EXPECT_EQ(rgb(1, 0), (std::vector<int>{255, 128, 128}));
-  EXPECT_EQ(rgb(1, 1), (std::vector<int>{128, 128, 255}));
-  EXPECT_EQ(rgb(1, 2), (std::vector<int>{255, 0, 0}));  // beyond the clip: clipped
+  const auto cell = [&](int row, int column) { return rgb(l.data_x0 + 50 + 100 * column, l.data_y0 + 50 + 100 * row); };
+  EXPECT_EQ(cell(0, 0), (std::vector<int>{255, 255, 255}));
+  EXPECT_EQ(cell(0, 1), (std::vector<int>{255, 0, 0}));  // +clip: red
+  EXPECT_EQ(cell(0, 2), (std::vector<int>{0, 0, 255}));  // -clip: blue
+  EXPECT_EQ(cell(1, 0), (std::vector<int>{255, 128, 128}));
+  EXPECT_EQ(cell(1, 1), (std::vector<int>{128, 128, 255}));
+  EXPECT_EQ(cell(1, 2), (std::vector<int>{255, 0, 0}));  // beyond the clip: clipped
+  const int bar_x = (l.bar_x0 + l.bar_x1) / 2;
+  EXPECT_EQ(rgb(bar_x, l.bar_y0), (std::vector<int>{255, 1, 1}));
+  EXPECT_EQ(rgb(bar_x, l.bar_y1 - 1), (std::vector<int>{1, 1, 255}));
+  EXPECT_EQ(rgb(bar_x, (l.bar_y0 + l.bar_y1) / 2), (std::vector<int>{254, 254, 255}));
+  // Dark pixels (text and ticks) in a rectangle [x0, x1) x [y0, y1).
+  const auto ink = [&](int x0, int y0, int x1, int y1) {
+    int n = 0;
+    for (int y = y0; y < y1; ++y)
+      for (int x = x0; x < x1; ++x) {
+        const std::vector<int> c = rgb(x, y);
+        n += c[0] < 96 && c[1] < 96 && c[2] < 96;
+      }
+    return n;
+  };
+  EXPECT_GT(ink(0, l.data_y0, l.data_x0 - 2, l.data_y1), 50);         // the vertical axis's numbers and label
+  EXPECT_GT(ink(l.data_x0, l.data_y1 + 2, l.data_x1, l.height), 50);  // the horizontal axis's
+  EXPECT_GT(ink(l.data_x0, 0, l.data_x1, l.data_y0 - 2), 30);         // the title
+  EXPECT_GT(ink(l.bar_x1 + 2, l.bar_y0, l.width, l.bar_y1), 50);      // the bar's numbers and label
   stbi_image_free(pixels);
   std::filesystem::remove(path);
 }

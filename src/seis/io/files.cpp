@@ -1,7 +1,4 @@
-// PNG pictures (stb_image_write), snapshots (raw float32 + JSON), checkpoints and raw velocity models.
-#define STB_IMAGE_WRITE_IMPLEMENTATION
-#include <stb/stb_image_write.h>
-
+// Snapshots (raw float32 + JSON), checkpoints and raw velocity models.
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -22,40 +19,6 @@
 #include "seis/io/outputs.hpp"
 
 namespace seis::io {
-
-void write_png(const std::string& path, const std::vector<float>& values, int rows, int columns, double percentile,
-               int width, int height) {
-  require(values.size() == std::size_t(rows) * std::size_t(columns), "PNG ", path, ": ", values.size(), " values for ",
-          rows, " x ", columns);
-  require(width >= 1 && height >= 1, "PNG ", path, ": pixel block ", width, " x ", height, " must be >= 1");
-  std::vector<float> magnitude(values.size());
-  std::transform(values.begin(), values.end(), magnitude.begin(), [](float v) { return std::abs(v); });
-  const auto at = static_cast<std::size_t>(std::clamp(percentile, 0.0, 100.0) / 100.0 * double(magnitude.size() - 1));
-  double clip = 1.0;
-  if (!magnitude.empty()) {
-    std::nth_element(magnitude.begin(), magnitude.begin() + std::ptrdiff_t(at), magnitude.end());
-    if (magnitude[at] > 0) clip = magnitude[at];
-  }
-  const int pixel_columns = columns * width, pixel_rows = rows * height;
-  std::vector<unsigned char> pixels(std::size_t(pixel_rows) * std::size_t(pixel_columns) * 3);
-  for (int y = 0; y < pixel_rows; ++y)
-    for (int x = 0; x < pixel_columns; ++x) {
-      const float value = values[std::size_t(y / height) * std::size_t(columns) + std::size_t(x / width)];
-      const double t = std::clamp(value / clip, -1.0, 1.0);  // -1 blue, 0 white, +1 red
-      const auto fade = static_cast<unsigned char>(std::lround(255.0 * (1.0 - std::abs(t))));
-      unsigned char* p = &pixels[(std::size_t(y) * std::size_t(pixel_columns) + std::size_t(x)) * 3];
-      p[0] = t < 0 ? fade : 255;
-      p[1] = fade;
-      p[2] = t > 0 ? fade : 255;
-    }
-  // Encoded in memory, then written with every write checked (stb's own file writer ignores a full disk).
-  int length = 0;
-  unsigned char* png = stbi_write_png_to_mem(pixels.data(), pixel_columns * 3, pixel_columns, pixel_rows, 3, &length);
-  require(png != nullptr, "PNG ", path, ": cannot be encoded");
-  const std::string bytes(reinterpret_cast<const char*>(png), std::size_t(length));
-  STBIW_FREE(png);
-  write_bytes_atomically(path, bytes);
-}
 
 void write_snapshot(const std::string& path, const std::vector<float>& values, const wave::Subdomain& part, double h,
                     int step, double time) {

@@ -1,5 +1,5 @@
 #pragma once
-// seis-wave's files, host-only (segyio, stb, nlohmann-json): the seismogram as SEG-Y, pictures as PNG, wavefield
+// seis-wave's files, host-only (segyio, nlohmann-json): the seismogram as SEG-Y, wavefield
 // snapshots as raw float32 with a JSON sidecar, checkpoints, and velocity models read from raw or SEG-Y files.
 #include <cstdint>
 #include <string>
@@ -32,12 +32,6 @@ std::vector<float> read_velocity_segy(const std::string& path, const wave::Subdo
                                       std::size_t* bytes_read = nullptr);
 std::vector<float> read_velocity_raw(const std::string& path, const wave::Subdomain& part,
                                      std::size_t* bytes_read = nullptr);
-
-// A seismic picture: values mapped by a blue-white-red scale symmetric about zero and clipped at the `percentile`
-// of |value| (so that weak events show beside the direct wave), each value drawn as a block of `width` x `height`
-// pixels. `values` is rows x columns, row-major; row 0 at the top. Written atomically.
-void write_png(const std::string& path, const std::vector<float>& values, int rows, int columns, double percentile = 99,
-               int width = 1, int height = 1);
 
 // Raw float32 (x fastest) of one part's interior and PATH.json: its dimensions and place in the whole grid,
 // spacing, step, time, units.

@@ -1,0 +1,42 @@
+#pragma once
+// Pictures of seis-wave's outputs (a shot gather, wavefield sections) as PNG, drawn by cairo: the values on a
+// blue-white-red scale symmetric about zero, axes with ticks and units, a title and a colour bar. Host-only.
+#include <string>
+#include <vector>
+
+namespace seis::io {
+
+// An axis of a picture: its label (with the unit) and the values at the centres of the first and last cells
+// (left to right, or top to bottom).
+struct PictureAxis {
+  std::string label;
+  double first = 0, last = 0;
+};
+
+struct Picture {
+  std::string title;
+  PictureAxis horizontal, vertical;
+  std::string quantity;  // what the colours show, e.g. "u (source units / m)"
+  // The scale is clipped at this percentile of |value| (so that weak events show beside the direct wave).
+  double percentile = 99;
+  int width = 600, height = 600;  // of the data area, in pixels; the cells are stretched to fill it
+};
+
+// Where a picture's parts lie, in pixels: the whole image, the data area and the colour bar (x0, y0 inclusive,
+// x1, y1 exclusive).
+struct PictureLayout {
+  int width = 0, height = 0;
+  int data_x0 = 0, data_y0 = 0, data_x1 = 0, data_y1 = 0;
+  int bar_x0 = 0, bar_y0 = 0, bar_x1 = 0, bar_y1 = 0;
+};
+PictureLayout picture_layout(const Picture& picture);
+
+// The colour of value / clip (clipped to [-1, 1]): -1 blue, 0 white, +1 red, as RGB.
+void picture_colour(double t, unsigned char rgb[3]);
+
+// `values` is rows x columns, row-major, row 0 at the top. Refuses mismatched sizes and empty axes; written
+// atomically (seis/io/atomic_file.hpp), a drawing or encoding failure named.
+void write_picture(const std::string& path, const std::vector<float>& values, int rows, int columns,
+                   const Picture& picture);
+
+}  // namespace seis::io
