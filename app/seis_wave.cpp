@@ -19,6 +19,7 @@
 #include "run_setup.hpp"
 #include "seis/core/compat.hpp"
 #include "seis/core/error.hpp"
+#include "seis/core/layout.hpp"
 #include "seis/core/tuning.hpp"
 #include "seis/io/output_directory.hpp"
 #include "seis/io/outputs.hpp"
@@ -226,7 +227,16 @@ int run(const mpi::World& world, const io::RunConfig& config) {
   if (halo && root)
     std::cout << "  " << world.size() << " MPI ranks, " << grid.decomposition().text()
               << " parts over x, y and z, halos by " << halo_transport << ", " << mpi::World::library() << "\n";
-  const double copy = world.sum(sim.copy_bandwidth());
+  // On a host the yardstick streams from memory wherever the step does (compat::host_copy_bytes); a GPU's copy of
+  // one field is far beyond its cache.
+  const bool host_memory = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Exec::memory_space>::accessible;
+  const std::size_t cache_bytes = host_memory ? compat::last_level_cache_bytes() : 0;
+  const std::size_t field_bytes =
+      make_layout(part.size[0], part.size[1], part.size[2], setup.radius).size * sizeof(float);
+  const std::size_t copy_bytes =
+      host_memory ? compat::host_copy_bytes(field_bytes, wave::required_bytes(setup, part), cache_bytes)
+                  : 2 * field_bytes;
+  const double copy = world.sum(sim.copy_bandwidth(10, copy_bytes));
   int restarted_at = 0;
   if (config.restart) {
     // Ranks stopped while writing a round of checkpoints hold different newest steps; each keeps its previous one
@@ -332,6 +342,8 @@ int run(const mpi::World& world, const io::RunConfig& config) {
         std::to_string(sim.tile().tx) + "x" + std::to_string(sim.tile().ty) + "x" + std::to_string(sim.tile().nw);
   facts.step_gb_per_s = per_step > 0 ? bytes / per_step * 1e-9 : 0;
   facts.copy_gb_per_s = copy;
+  facts.copy_bytes = world.sum(double(copy_bytes));
+  facts.last_level_cache_bytes = double(cache_bytes);
   facts.ranks = world.size();
   facts.tuning = tuning_state;
   facts.launch = tuning::describe(setup.launch);

@@ -113,7 +113,8 @@ std::optional<int> parse_command_line(int argc, char** argv, Config& config, con
   app.add_option("--warmup", config.warmup, "untimed launches before timing")->check(CLI::NonNegativeNumber);
   app.add_option("--verify", verify, "compare with the double reference first: auto (grids up to 256^3), on, off")
       ->check(CLI::IsMember({"auto", "on", "off"}));
-  app.add_option("--cache-mb", config.cache_mb, "last-level cache size to defeat by rotating buffers (MB)")
+  app.add_option("--cache-mb", config.cache_mb,
+                 "last-level cache size to defeat by rotating buffers (MB; default the larger of 64 and the host's)")
       ->check(CLI::PositiveNumber);
   app.add_option("--json", config.json_path, "write the full report as JSON");
   app.add_option("--csv", config.csv_path, "write one CSV row per case");

@@ -23,6 +23,9 @@
 #include "seis_build_info.hpp"
 
 namespace seis::bench {
+
+double default_cache_mb() { return std::max(64.0, double(compat::last_level_cache_bytes()) / 1e6); }
+
 namespace {
 
 using Exec = Kokkos::DefaultExecutionSpace;
@@ -54,7 +57,7 @@ Timing time_launches(const Config& config, Launch&& launch) {
 // applications read from memory, not from cache.
 int buffer_pairs(const FieldLayout& layout, double cache_mb) {
   const double pair_bytes = 2.0 * layout.size * sizeof(float);
-  return static_cast<int>(std::clamp(std::ceil(2.0 * cache_mb * 1e6 / pair_bytes), 1.0, 16.0));
+  return static_cast<int>(std::clamp(std::ceil(2.0 * cache_mb * 1e6 / pair_bytes), 1.0, 1024.0));
 }
 
 double flops_per_point(Operator op, int radius) {

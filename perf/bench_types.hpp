@@ -9,6 +9,9 @@ namespace seis::bench {
 
 enum class Verify { automatic, always, never };
 
+// The larger of 64 MB and the host's last-level cache, in MB (bench_runner.cpp).
+double default_cache_mb();
+
 struct Config {
   std::vector<std::string> kernel_patterns{"*"};
   std::vector<int> radii{4};
@@ -22,7 +25,9 @@ struct Config {
   int batch = 5;     // launches per timed sample (amortises the fence)
   int warmup = 3;    // untimed launches first
   Verify verify = Verify::automatic;
-  double cache_mb = 64.0;  // rotate among input buffers until their total exceeds twice this
+  // Rotate among input buffers until their total exceeds twice this: by default the larger of 64 MB (a GPU's L2 and
+  // more) and the host's last-level cache (a server's reaches 256 MB or more, which a 64 MB rotation left warm).
+  double cache_mb = default_cache_mb();
   std::string json_path, csv_path;
   bool list = false;
   bool quiet = false;

@@ -73,3 +73,33 @@ TEST(HostMemory, ControlGroupLimitsBind) {
       std::size_t(2000000000));
   fs::remove_all(root);
 }
+
+// Two sockets' L3s (each shared by two CPUs, listed under both) and their L2s: the two L3s, each once.
+TEST(HostCache, LastLevelCountsEachSharedCacheOnce) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::temp_directory_path() / ("seis-cpu-" + std::to_string(::getpid()));
+  const auto cache = [&](int cpu, int index, int level, const std::string& size, const std::string& shared) {
+    const fs::path dir = root / ("cpu" + std::to_string(cpu)) / "cache" / ("index" + std::to_string(index));
+    fs::create_directories(dir);
+    std::ofstream(dir / "level") << level << "\n";
+    std::ofstream(dir / "size") << size << "\n";
+    std::ofstream(dir / "shared_cpu_list") << shared << "\n";
+  };
+  for (int cpu = 0; cpu < 4; ++cpu) {
+    cache(cpu, 2, 2, "2048K", std::to_string(cpu));
+    cache(cpu, 3, 3, "32M", cpu < 2 ? "0-1" : "2-3");
+  }
+  fs::create_directories(root / "cpufreq" / "cache" / "index3");  // not a CPU: skipped
+  EXPECT_EQ(seis::compat::last_level_cache_bytes(root.string()), std::size_t(64) << 20);
+  EXPECT_EQ(seis::compat::last_level_cache_bytes((root / "missing").string()), 0u);
+  fs::remove_all(root);
+}
+
+// The yardstick streams beyond the cache only where the step's arrays do.
+TEST(HostCache, CopyYardstickOutgrowsTheCacheWhereTheStepDoes) {
+  const std::size_t mib = std::size_t(1) << 20;
+  EXPECT_EQ(seis::compat::host_copy_bytes(64 * mib, 150 * mib, 300 * mib), 128 * mib);  // the step runs in cache
+  EXPECT_EQ(seis::compat::host_copy_bytes(64 * mib, 151 * mib, 300 * mib), 600 * mib);  // from memory: so the copy
+  EXPECT_EQ(seis::compat::host_copy_bytes(512 * mib, 4096 * mib, 300 * mib), 1024 * mib);
+  EXPECT_EQ(seis::compat::host_copy_bytes(64 * mib, 400 * mib, 0), 128 * mib);  // cache unknown
+}

@@ -1,10 +1,14 @@
 #include "seis/core/compat.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <sstream>
+#include <string>
 
 namespace seis::compat {
 
@@ -99,6 +103,41 @@ std::size_t host_available_bytes(const std::string& meminfo, const std::string& 
 
 std::size_t host_available_bytes() {
   return host_available_bytes(read_text("/proc/meminfo"), read_text("/proc/self/cgroup"), "/sys/fs/cgroup");
+}
+
+std::size_t last_level_cache_bytes(const std::string& cpu_root) {
+  namespace fs = std::filesystem;
+  std::error_code error;
+  int highest = 0;
+  std::map<std::string, std::size_t> caches;  // by the CPUs sharing each cache of the highest level
+  for (const auto& cpu : fs::directory_iterator(cpu_root, error)) {
+    const std::string name = cpu.path().filename().string();
+    if (name.size() < 4 || name.compare(0, 3, "cpu") != 0 || !std::isdigit(static_cast<unsigned char>(name[3])))
+      continue;
+    for (const auto& index : fs::directory_iterator(cpu.path() / "cache", error)) {
+      std::istringstream level_text(read_text((index.path() / "level").string()));
+      std::istringstream size_text(read_text((index.path() / "size").string()));
+      std::istringstream shared_text(read_text((index.path() / "shared_cpu_list").string()));
+      int level = 0;
+      std::size_t size = 0;
+      std::string unit, shared;
+      if (!(level_text >> level) || !(size_text >> size) || !(shared_text >> shared)) continue;
+      size_text >> unit;
+      if (!unit.empty() && (unit[0] == 'K' || unit[0] == 'k')) size <<= 10;
+      if (!unit.empty() && unit[0] == 'M') size <<= 20;
+      if (level > highest) highest = level, caches.clear();
+      if (level == highest) caches[shared] = size;
+    }
+  }
+  std::size_t total = 0;
+  for (const auto& cache : caches) total += cache.second;
+  return total;
+}
+
+std::size_t host_copy_bytes(std::size_t field_bytes, std::size_t working_bytes, std::size_t cache_bytes) {
+  const std::size_t field_copy = 2 * field_bytes;
+  if (cache_bytes == 0 || working_bytes <= cache_bytes / 2) return field_copy;
+  return std::max(field_copy, 2 * cache_bytes);
 }
 
 std::size_t available_memory_bytes() {

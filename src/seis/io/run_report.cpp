@@ -54,6 +54,8 @@ void write_run_report(const std::string& path, const RunConfig& c, const wave::S
         {"launch_options", f.launch},
         {"step_gb_per_s", f.step_gb_per_s},
         {"copy_gb_per_s", f.copy_gb_per_s},
+        {"copy_bytes", f.copy_bytes},
+        {"last_level_cache_bytes", f.last_level_cache_bytes},
         {"percent_of_copy", f.copy_gb_per_s > 0 ? 100.0 * f.step_gb_per_s / f.copy_gb_per_s : 0.0}}},
       {"decomposition",
        {{"ranks", f.ranks},

@@ -13,6 +13,9 @@ struct RunFacts {
   std::string thread_placement;  // OMP_PROC_BIND and OMP_PLACES (host backends)
   bool dirty = false;
   double seconds_per_step = 0, gpts_per_s = 0, bytes_per_point = 0, step_gb_per_s = 0, copy_gb_per_s = 0;
+  // The copy yardstick's bytes read and written per pass (summed over ranks), and the host's last-level cache
+  // (0 on GPUs): a yardstick smaller than the cache ran in it.
+  double copy_bytes = 0, last_level_cache_bytes = 0;
   int steps_done = 0, restarted_at = 0;
   // The seismogram's sample interval (s) and samples per trace (the steps resampled to it).
   double trace_dt = 0;

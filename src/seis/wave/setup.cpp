@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "seis/core/coefficients.hpp"
+#include "seis/core/compat.hpp"
 #include "seis/core/error.hpp"
 #include "seis/core/layout.hpp"
 #include "seis/wave/pml.hpp"
@@ -191,7 +192,13 @@ std::size_t host_bytes(const Setup& s, const Subdomain& part, bool fields_on_hos
   // traces gathered; the process itself (Kokkos, the libraries: measured about 14 MiB).
   const std::size_t traces = 3 * s.receivers.size() * std::size_t(std::max(s.steps, 0)) * 8 * sizeof(float);
   const std::size_t process = std::size_t(16) << 20;
-  return process + 2 * interior + field + interior + traces + (fields_on_host ? required_bytes(s, part) : 0);
+  // A copy yardstick larger than a field's copy (Simulation::copy_bandwidth) is two scratch buffers, freed before
+  // the run, while the model's two copies are still held.
+  const std::size_t fields = fields_on_host ? required_bytes(s, part) : 0;
+  const std::size_t yardstick =
+      fields_on_host ? compat::host_copy_bytes(field, fields, compat::last_level_cache_bytes()) : 0;
+  const std::size_t start = process + 2 * interior + fields + (yardstick > 2 * field ? yardstick : 0);
+  return std::max(start, process + 2 * interior + field + interior + traces + fields);
 }
 
 void check_host_memory(const Setup& s, const Subdomain& part, bool fields_on_host, std::size_t available_bytes) {
