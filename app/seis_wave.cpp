@@ -318,6 +318,7 @@ int run(const mpi::World& world, const io::RunConfig& config) {
   const double bytes = world.sum(sim.bytes_per_step());
   const double world_max_bytes = world.max(double(model_bytes_read)),
                world_total_bytes = world.sum(double(model_bytes_read));
+  const double world_copy_bytes = world.sum(double(copy_bytes));
   if (!root) return 0;
   io::RunFacts facts;
   facts.device = compat::device_name<Exec>();
@@ -342,7 +343,7 @@ int run(const mpi::World& world, const io::RunConfig& config) {
         std::to_string(sim.tile().tx) + "x" + std::to_string(sim.tile().ty) + "x" + std::to_string(sim.tile().nw);
   facts.step_gb_per_s = per_step > 0 ? bytes / per_step * 1e-9 : 0;
   facts.copy_gb_per_s = copy;
-  facts.copy_bytes = world.sum(double(copy_bytes));
+  facts.copy_bytes = world_copy_bytes;
   facts.last_level_cache_bytes = double(cache_bytes);
   facts.ranks = world.size();
   facts.tuning = tuning_state;
