@@ -374,15 +374,22 @@ int run(const mpi::World& world, const io::RunConfig& config) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  mpi::World world(argc, argv);
-  int code = 0;
-  std::string message;
+  io::RunConfig config;
+  // Before MPI and Kokkos start: --help and --version answer without Kokkos's banner, a bad flag costs nothing, and
+  // the MPI wait limit (--mpi-timeout) bounds MPI's own start-up.
   try {
-    io::RunConfig config;
-    // Before Kokkos starts: --help and --version answer without its banner, and a bad flag costs nothing.
     if (!io::parse_command_line(argc, argv, config,
                                 build_info::version_line("seis-wave", compat::kokkos_version(), Exec::name())))
       return 0;
+  } catch (const std::exception& e) {
+    const bool refused = dynamic_cast<const seis::InvalidArgument*>(&e) != nullptr;
+    std::cerr << "seis-wave: " << (refused ? "" : "error: ") << e.what() << "\n";
+    return refused ? 2 : 1;
+  }
+  mpi::World world(argc, argv, config.mpi_timeout);
+  int code = 0;
+  std::string message;
+  try {
     // Several ranks on one node: each gets its own GPU, or its share of the cores (unless the environment says
     // otherwise); thread pinning is then left to the launcher, whose binding the ranks' threads inherit.
     std::vector<char*> args(argv, argv + argc);

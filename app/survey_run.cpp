@@ -301,7 +301,7 @@ int run_survey(const mpi::World& world, const io::RunConfig& config) {
     leader.wait();
   }
 
-  world.barrier();
+  world.await_all();
   int failed = 0;
   if (root) {
     io::SurveySummary s = summary_start;

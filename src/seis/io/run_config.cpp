@@ -123,7 +123,8 @@ void add_options(CLI::App& app, RunConfig& c) {
                  "backends; one node) | mpi (messages; device memory only with GPU-aware MPI) | staged (through "
                  "page-locked host memory)")
       ->capture_default_str();
-  app.add_option("--mpi-timeout", c.mpi_timeout, "MPI builds: seconds a rank waits for a halo before failing")
+  app.add_option("--mpi-timeout", c.mpi_timeout,
+                 "MPI builds: seconds a rank waits for a halo or for the other ranks in any MPI call before failing")
       ->capture_default_str();
   app.add_flag("--benchmark", c.benchmark, "write only the seismogram and run.json (no final snapshot or slices)");
   app.add_option("--trace-dt", c.trace_dt,

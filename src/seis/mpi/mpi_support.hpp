@@ -29,4 +29,22 @@ inline bool wait_until(double timeout_seconds, const std::function<bool()>& done
   }
 }
 
+// Every blocking MPI call that waits for other ranks (start-up, collectives, set-up messages, MPI_Finalize) runs
+// inside a Waiting: the watchdog (watchdog.cpp) ends the process, naming the call, when one lasts longer than the
+// limit. Nested Waitings count from the outermost one's start.
+void start_watchdog(const std::string& program, double limit_seconds);
+void watchdog_rank(int rank);  // named in the watchdog's message once known
+void stop_watchdog();
+
+class Waiting {
+ public:
+  explicit Waiting(const char* call);
+  ~Waiting();
+  Waiting(const Waiting&) = delete;
+  Waiting& operator=(const Waiting&) = delete;
+
+ private:
+  bool outermost_ = false;
+};
+
 }  // namespace seis::mpi::detail

@@ -16,6 +16,7 @@ class SharedWindow : public PeerMemory {
   ~SharedWindow() override {
     // MPI_Win_free is collective: never while unwinding from a failure (the rank then ends the run with MPI_Abort).
     if (win_ == MPI_WIN_NULL || std::uncaught_exceptions() > 0) return;
+    const detail::Waiting waiting("MPI_Win_free");
     MPI_Win_unlock_all(win_);
     MPI_Win_free(&win_);
   }

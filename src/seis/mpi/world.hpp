@@ -16,8 +16,11 @@ namespace seis::mpi {
 
 class World {
  public:
-  World(int& argc, char**& argv);  // MPI_Init_thread (funneled: only the main thread calls MPI)
-  ~World();                        // MPI_Finalize
+  // MPI_Init_thread (funneled: only the main thread calls MPI). From here to MPI_Finalize, a rank that waits longer
+  // than `wait_limit_seconds` in any call needing the other ranks (halo waits bound themselves) ends its process,
+  // naming the call, and the launcher ends the rest: a stalled or lost rank never hangs the job.
+  World(int& argc, char**& argv, double wait_limit_seconds = 300);
+  ~World();  // MPI_Finalize
   World(const World&) = delete;
   World& operator=(const World&) = delete;
 
@@ -36,6 +39,8 @@ class World {
   // Ends every rank of the run with `code` (MPI_Abort), or this process where there is one.
   [[noreturn]] void abort(int code) const;
   void barrier() const;
+  // A barrier without the wait limit, where the others are still working rather than stalled (a survey's last shots).
+  void await_all() const;
   double max(double value) const;
   double sum(double value) const;
   int min(int value) const;

@@ -20,6 +20,7 @@
 namespace seis::mpi {
 
 using detail::check;
+using detail::Waiting;
 
 namespace {
 
@@ -50,6 +51,7 @@ MPI_Comm comm_of(const World& world) { return world.handle().comm; }
 
 // Errors come back as codes (and become exceptions here), instead of aborting inside the library.
 void describe(MPI_Comm comm, int& rank, int& size, int& local_rank, int& local_size) {
+  const Waiting waiting("MPI_Comm_split_type");
   MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
@@ -62,14 +64,18 @@ void describe(MPI_Comm comm, int& rank, int& size, int& local_rank, int& local_s
 
 }  // namespace
 
-World::World(int& argc, char**& argv) : handle_(std::make_shared<Handle>()) {
+World::World(int& argc, char**& argv, double wait_limit_seconds) : handle_(std::make_shared<Handle>()) {
   int initialized = 0;
   MPI_Initialized(&initialized);
   if (!initialized) {
+    const std::string program = argc > 0 ? argv[0] : "seis";
+    detail::start_watchdog(program.substr(program.find_last_of('/') + 1), wait_limit_seconds);
+    const Waiting waiting("MPI_Init_thread");
     int provided = 0;
     check(MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
   }
   describe(MPI_COMM_WORLD, rank_, size_, local_rank_, local_size_);
+  detail::watchdog_rank(rank_);
 }
 
 World::~World() {
@@ -77,12 +83,17 @@ World::~World() {
   handle_.reset();
   int finalized = 0;
   MPI_Finalized(&finalized);
-  if (!finalized) MPI_Finalize();
+  if (!finalized) {
+    const Waiting waiting("MPI_Finalize");
+    MPI_Finalize();
+  }
+  detail::stop_watchdog();
 }
 
 std::unique_ptr<World> World::split(int color) const {
   std::unique_ptr<World> part(new World());
   part->handle_ = std::make_shared<Handle>();
+  const Waiting waiting("MPI_Comm_split");
   check(MPI_Comm_split(comm_of(*this), color, rank_, &part->handle_->comm), "MPI_Comm_split");
   part->handle_->owned = true;
   describe(part->handle_->comm, part->rank_, part->size_, part->local_rank_, part->local_size_);
@@ -112,11 +123,17 @@ void World::abort(int code) const {
   std::exit(code);
 }
 
-void World::barrier() const { check(MPI_Barrier(comm_of(*this)), "MPI_Barrier"); }
+void World::barrier() const {
+  const Waiting waiting("MPI_Barrier");
+  check(MPI_Barrier(comm_of(*this)), "MPI_Barrier");
+}
+
+void World::await_all() const { check(MPI_Barrier(comm_of(*this)), "MPI_Barrier"); }
 
 namespace {
 template <class T>
 T all_reduce(MPI_Comm comm, T value, MPI_Datatype type, MPI_Op op) {
+  const Waiting waiting("MPI_Allreduce");
   check(MPI_Allreduce(MPI_IN_PLACE, &value, 1, type, op, comm), "MPI_Allreduce");
   return value;
 }
@@ -129,6 +146,7 @@ int World::max(int value) const { return all_reduce(comm_of(*this), value, MPI_I
 
 void World::reduce_sum(std::vector<float>& data) const {
   const MPI_Comm comm = comm_of(*this);
+  const Waiting waiting("MPI_Reduce");
   in_chunks(data.size(), [&](std::size_t first, int count) {
     float* p = data.data() + first;
     check(rank_ == 0 ? MPI_Reduce(MPI_IN_PLACE, p, count, MPI_FLOAT, MPI_SUM, 0, comm)
@@ -139,6 +157,7 @@ void World::reduce_sum(std::vector<float>& data) const {
 
 namespace {
 void broadcast_text(MPI_Comm comm, std::string& text, int root) {
+  const Waiting waiting("MPI_Bcast");
   long long length = static_cast<long long>(text.size());
   check(MPI_Bcast(&length, 1, MPI_LONG_LONG, root, comm), "MPI_Bcast");
   text.resize(std::size_t(length));
@@ -152,7 +171,11 @@ void World::broadcast(std::string& text, int root) const { broadcast_text(comm_o
 
 std::vector<float> World::read_once_per_node(const std::function<std::vector<float>()>& read) const {
   MPI_Comm node;
-  check(MPI_Comm_split_type(comm_of(*this), MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node), "MPI_Comm_split_type");
+  {
+    const Waiting waiting("MPI_Comm_split_type");
+    check(MPI_Comm_split_type(comm_of(*this), MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node),
+          "MPI_Comm_split_type");
+  }
   int node_rank = 0;
   MPI_Comm_rank(node, &node_rank);
   std::vector<float> values;
@@ -163,6 +186,7 @@ std::vector<float> World::read_once_per_node(const std::function<std::vector<flo
       error = e.what();
     }
   try {
+    const Waiting waiting("MPI_Bcast");
     broadcast_text(node, error, 0);
     if (!error.empty()) throw std::runtime_error(error);
     long long count = static_cast<long long>(values.size());
@@ -185,6 +209,7 @@ struct SharedCounter::Impl {
     int finalized = 0;
     MPI_Finalized(&finalized);
     if (finalized || window == MPI_WIN_NULL) return;
+    const Waiting waiting("MPI_Win_free");
     MPI_Win_unlock_all(window);
     MPI_Win_free(&window);
   }
@@ -193,6 +218,7 @@ struct SharedCounter::Impl {
 SharedCounter::SharedCounter(const World& world) : impl_(std::make_unique<Impl>()) {
   int* base = nullptr;
   const MPI_Aint bytes = world.rank() == 0 ? MPI_Aint(sizeof(int)) : 0;
+  const Waiting waiting("MPI_Win_allocate");
   check(MPI_Win_allocate(bytes, sizeof(int), MPI_INFO_NULL, comm_of(world), &base, &impl_->window), "MPI_Win_allocate");
   if (world.rank() == 0) *base = 0;
   world.barrier();  // the zero is in place before anyone adds to it
@@ -204,6 +230,7 @@ SharedCounter::~SharedCounter() = default;
 int SharedCounter::next() {
   const int one = 1;
   int value = 0;
+  const Waiting waiting("MPI_Fetch_and_op");
   check(MPI_Fetch_and_op(&one, &value, MPI_INT, 0, 0, MPI_SUM, impl_->window), "MPI_Fetch_and_op");
   check(MPI_Win_flush(0, impl_->window), "MPI_Win_flush");
   return value;
@@ -308,6 +335,7 @@ struct Cartesian::Impl {
 
 Cartesian::Cartesian(const World& world, const std::optional<wave::Decomposition>& requested)
     : impl_(std::make_unique<Impl>()) {
+  const Waiting waiting("MPI_Cart_create");
   int dims[3] = {1, 0, 0};  // z slowest; by default x whole and y, z chosen
   if (requested) {
     require(requested->count() == world.size(), "decomposition ", requested->text(), " has ", requested->count(),
@@ -337,6 +365,7 @@ Cartesian::~Cartesian() = default;
 
 std::unique_ptr<wave::HaloExchange> Cartesian::halo(const HaloOptions& o) const {
   if (decomposition_.count() == 1) return nullptr;
+  const Waiting waiting("the halo transport's set-up");
   MPI_Comm comm = impl_->comm;
   const int* neighbour = impl_->neighbour;
   int size = 0, node_size = 0;

@@ -8,7 +8,7 @@ namespace seis::mpi {
 
 struct World::Handle {};
 
-World::World(int&, char**&) : handle_(std::make_shared<Handle>()) {}
+World::World(int&, char**&, double) : handle_(std::make_shared<Handle>()) {}
 World::~World() = default;
 std::unique_ptr<World> World::split(int) const {
   std::unique_ptr<World> part(new World());
@@ -20,6 +20,7 @@ std::string World::library() { return "none"; }
 bool World::gpu_aware() { return false; }
 void World::abort(int code) const { std::exit(code); }
 void World::barrier() const {}
+void World::await_all() const {}
 double World::max(double value) const { return value; }
 double World::sum(double value) const { return value; }
 int World::min(int value) const { return value; }
