@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <cmath>
 #include <complex>
+#include <cstdio>
 #include <cstring>
 #include <random>
+#include <string>
 
 #include "local_exchange.hpp"
 #include "seis/kernels/team_launch.hpp"
@@ -50,34 +52,70 @@ seis::wave::Setup agreement_setup(int radius, std::mt19937& rng, int nx = 37) {
   return s;
 }
 
-// The run of `s` on this backend against the double-precision oracle's wavefield and traces. Tolerance: a step
-// rounds each point's update (6R + 5 float operations on terms whose magnitudes sum to at most 7 max|u|: 2|u| +
-// |u_prev| + q sum|w| |u| with q sum|w| <= 4 under the stability bound), and the leapfrog scheme carries an error
-// injected at step m on with growth at most linear in the steps left, so after N steps |error| <= N^2 / 2 (6R + 5)
-// 7 2^-24 max|u|. `chunk` > 0: advance that many steps at a time (a 3.5D shape's odd chunks end in one step).
-void expect_matches(const seis::wave::Setup& s, const seis::reference::WaveReference& reference, int chunk = 0) {
-  const auto expected = reference.wavefield();
-  const double scale = max_abs(expected);
-  ASSERT_GT(scale, 0.0);
-  const double n = s.steps;
-  const double tolerance = n * n / 2 * (6 * s.radius + 5) * 7 * std::ldexp(1.0, -24) * scale;
+// The relative L2 distance of `got` from `expected` (0 where both are 0).
+double relative_l2(const std::vector<double>& got, const std::vector<double>& expected, std::size_t first = 0,
+                   std::size_t count = std::size_t(-1)) {
+  double error = 0, norm = 0;
+  for (std::size_t p = first; p < std::min(expected.size(), first + count); ++p) {
+    error += (got[p] - expected[p]) * (got[p] - expected[p]);
+    norm += expected[p] * expected[p];
+  }
+  return norm > 0 ? std::sqrt(error / norm) : std::sqrt(error);
+}
+
+// The double-precision oracle of a setup after its steps, and the error float32 arithmetic is expected to make
+// against it: the oracle run again under reference::FloatRounding gives the relative L2 error of the field and of
+// each receiver's trace, as the RMS over eight seeds (one receiver's error varies sevenfold from seed to seed: its 40
+// samples hold few independent errors).
+struct Oracle {
+  seis::reference::WaveReference exact;
+  std::vector<double> field, traces;
+  double field_error = 0;
+  std::vector<double> trace_error;
+
+  explicit Oracle(const seis::wave::Setup& s) : exact(s) {
+    exact.advance(s.steps);
+    field = exact.wavefield();
+    traces = exact.traces();
+    const std::size_t n = s.receivers.size(), samples = std::size_t(s.steps);
+    trace_error.assign(n, 0.0);
+    const int seeds = 8;
+    for (int seed = 1; seed <= seeds; ++seed) {
+      seis::reference::WaveReference rounded(s, seis::reference::FloatRounding{static_cast<unsigned long long>(seed)});
+      rounded.advance(s.steps);
+      field_error += std::pow(relative_l2(rounded.wavefield(), field), 2) / seeds;
+      for (std::size_t r = 0; r < n; ++r)
+        trace_error[r] += std::pow(relative_l2(rounded.traces(), traces, r * samples, samples), 2) / seeds;
+    }
+    field_error = std::sqrt(field_error);
+    for (double& e : trace_error) e = std::sqrt(e);
+  }
+};
+
+// The run of `s` on this backend against the oracle: the relative L2 error of its field, and of each receiver's
+// trace, at most `allowance` times float32's expected error (Oracle). The error is a sum of many roundings, so
+// Gaussian; with as little as one degree of freedom (one receiver) it exceeds 5 times its RMS with probability
+// 6e-7, so a suite of some 10^3 such checks fails by chance less than once in a thousand runs. The model counts each
+// rounding at the full magnitude of its terms, and overestimates: the observed ratios are 0.1-0.45 for the field and
+// up to 2.3 for one receiver's trace (the tile kernel, every strategy, R = 1..8, OpenMP and Serial). `chunk` > 0:
+// advance that many steps at a time (a 3.5D shape's odd chunks end in one step).
+constexpr double allowance = 5.0;
+void expect_matches(const seis::wave::Setup& s, const Oracle& oracle, int chunk = 0) {
+  ASSERT_GT(max_abs(oracle.field), 0.0);
   Simulation<Exec> sim(s);
   for (int done = 0; done<s.steps; done += chunk> 0 ? chunk : s.steps) sim.advance(chunk > 0 ? chunk : s.steps);
-  const auto got = sim.wavefield();
-  double worst = 0;
-  std::size_t where = 0;
-  for (std::size_t p = 0; p < got.size(); ++p) {
-    const double e = std::abs(got[p] - expected[p]);
-    if (!(e <= worst)) worst = e, where = p;
+  const std::string what = std::string("kernel ") + seis::wave::to_string(s.shape) + " strategy " +
+                           seis::wave::to_string(s.strategy) + " R=" + std::to_string(s.radius) +
+                           " nx=" + std::to_string(s.nx) + " seed " + std::to_string(seis::test::test_seed());
+  const double field_error = relative_l2(widen(sim.wavefield()), oracle.field);
+  EXPECT_LE(field_error, allowance * oracle.field_error) << what;
+  const auto traces = widen(sim.traces());
+  ASSERT_EQ(traces.size(), oracle.traces.size());
+  const std::size_t samples = std::size_t(s.steps);
+  for (std::size_t r = 0; r < s.receivers.size(); ++r) {
+    const double e = relative_l2(traces, oracle.traces, r * samples, samples);
+    EXPECT_LE(e, allowance * oracle.trace_error[r]) << what << " receiver " << r;
   }
-  EXPECT_LE(worst, tolerance) << "kernel " << seis::wave::to_string(s.shape) << " strategy "
-                              << seis::wave::to_string(s.strategy) << " R=" << s.radius << " nx=" << s.nx
-                              << " worst point " << where << " seed " << seis::test::test_seed();
-  const auto traces = sim.traces();
-  const auto& reference_traces = reference.traces();
-  ASSERT_EQ(traces.size(), reference_traces.size());
-  for (std::size_t t = 0; t < traces.size(); ++t)
-    ASSERT_NEAR(traces[t], reference_traces[t], tolerance) << "trace sample " << t;
 }
 
 // Every strategy on this backend against the oracle after 40 steps.
@@ -88,11 +126,11 @@ TEST(TEST_CATEGORY, WaveStrategiesMatchReference) {
   // high x slab's lanes (91..95) in a whole host vector (host_edge_vector; nx 37 and 75 put only the low slab's
   // there), with a source in each x slab so that the layer's field is not still zero after 40 steps.
   for (auto [radius, nx] :
-       {std::pair{1, 37}, std::pair{4, 37}, std::pair{8, 37}, std::pair{4, 18}, std::pair{4, 75}, std::pair{4, 96}}) {
+       {std::pair{1, 37}, std::pair{2, 37}, std::pair{3, 37}, std::pair{4, 37}, std::pair{5, 37}, std::pair{6, 37},
+        std::pair{7, 37}, std::pair{8, 37}, std::pair{4, 18}, std::pair{4, 75}, std::pair{4, 96}}) {
     auto setup = agreement_setup(radius, rng, nx);
     if (nx == 96) setup.sources = {{23.0, 142.7, 109.1}, {(nx - 3.3) * setup.h, 40.0, 30.0}};
-    seis::reference::WaveReference reference(setup);
-    reference.advance(setup.steps);
+    const Oracle reference(setup);
     for (Strategy strategy : seis::wave::all_strategies) {
       auto s = setup;
       s.strategy = strategy;
@@ -114,8 +152,7 @@ TEST(TEST_CATEGORY, WaveShapesMatchReference) {
     // stay within minutes on the ASan build.
     auto setup = agreement_setup(radius, rng);
     setup.steps = 20;
-    seis::reference::WaveReference reference(setup);
-    reference.advance(setup.steps);
+    const Oracle reference(setup);
     for (const seis::wave::ShapeInfo& shape : seis::wave::shape_table) {
       if (shape.shape == seis::wave::Shape::tile) continue;
       // Each region's kernel (inner, slabs, both) at every radius; `two` (the same kernels as seven, the slabs in
@@ -151,8 +188,7 @@ TEST(TEST_CATEGORY, WaveShapesLaunchManyBlocks) {
   std::mt19937 rng(seis::test::test_seed());
   auto s = agreement_setup(4, rng, 100);
   s.steps = 10;
-  seis::reference::WaveReference reference(s);
-  reference.advance(s.steps);
+  const Oracle reference(s);
   s.shape = seis::wave::Shape::gmem;
   s.strategy = Strategy::unified;
   s.launch.tile_x = s.launch.tile_y = s.launch.window = 1;

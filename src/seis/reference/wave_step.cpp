@@ -1,6 +1,7 @@
 #include "seis/reference/wave_step.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "seis/core/coefficients.hpp"
 #include "seis/wave/pml.hpp"
@@ -9,7 +10,10 @@ namespace seis::reference {
 
 using wave::Boundary;
 
-WaveReference::WaveReference(const wave::Setup& setup) : s_(setup), pad_(setup.radius) {
+WaveReference::WaveReference(const wave::Setup& setup, const std::optional<FloatRounding>& rounding)
+    : s_(setup), pad_(setup.radius) {
+  if (rounding) rounding_.emplace(rounding->seed);
+  const auto input = [&](double value) { return rounding ? double(float(value)) : value; };
   wave::validate(s_, static_cast<std::size_t>(-1));
   sx_ = s_.nx + 2 * pad_;
   sy_ = s_.ny + 2 * pad_;
@@ -22,7 +26,7 @@ WaveReference::WaveReference(const wave::Setup& setup) : s_(setup), pad_(setup.r
     for (int j = 0; j < s_.ny; ++j)
       for (int i = 0; i < s_.nx; ++i) {
         const double v = s_.velocity[(std::size_t(k) * s_.ny + j) * s_.nx + i];
-        q_[at(i, j, k)] = v * v * s_.dt * s_.dt;
+        q_[at(i, j, k)] = input(v * v * s_.dt * s_.dt);
       }
   const int d = s_.boundary == Boundary::pml ? s_.ndamp : 0;
   const double vmax = *std::max_element(s_.velocity.begin(), s_.velocity.end());
@@ -33,7 +37,7 @@ WaveReference::WaveReference(const wave::Setup& setup) : s_(setup), pad_(setup.r
   eta_y_ = widen(wave::damping_profile(s_.ny, d, scale));
   eta_z_ = widen(wave::damping_profile(s_.nz, d, scale));
   const StencilCoefficients c = make_coefficients(s_.radius, s_.h, s_.h, s_.h);
-  w_.assign(c.x.begin(), c.x.begin() + s_.radius + 1);
+  for (int m = 0; m <= s_.radius; ++m) w_.push_back(input(c.x[std::size_t(m)]));
   traces_.assign(s_.receivers.size() * std::size_t(s_.steps), 0.0);
 }
 
@@ -50,6 +54,23 @@ double WaveReference::lap(const std::vector<double>& f, int i, int j, int k) con
   return sum;
 }
 
+double WaveReference::lap_magnitude(const std::vector<double>& f, int i, int j, int k) const {
+  const std::size_t c = at(i, j, k);
+  const std::size_t sy = std::size_t(sx_), sz = std::size_t(sx_) * sy_;
+  double sum = 3.0 * std::abs(w_[0] * f[c]);
+  for (int m = 1; m <= s_.radius; ++m)
+    sum += std::abs(w_[std::size_t(m)]) * (std::abs(f[c - m]) + std::abs(f[c + m]) + std::abs(f[c - m * sy]) +
+                                           std::abs(f[c + m * sy]) + std::abs(f[c - m * sz]) + std::abs(f[c + m * sz]));
+  return sum;
+}
+
+double WaveReference::weight(double w) const { return rounding_ ? double(float(w)) : w; }
+
+double WaveReference::rounding_error(double magnitude, int operations) {
+  if (!rounding_) return 0.0;
+  return normal_(*rounding_) * std::sqrt(operations / 3.0) * std::ldexp(1.0, -24) * magnitude;
+}
+
 void WaveReference::advance(int steps) {
   const int d = s_.boundary == Boundary::pml ? s_.ndamp : 0;
   const double inv = 1.0 / (4.0 * s_.h * s_.h);
@@ -58,36 +79,57 @@ void WaveReference::advance(int steps) {
   for (; step_ < last; ++step_) {
     for (std::size_t r = 0; r < s_.receivers.size(); ++r) {
       const wave::Stencil8 st = wave::trilinear(s_, s_.receivers[r]);
-      double sum = 0;
-      for (int c = 0; c < 8; ++c) sum += st.w[c] * u_[at(st.i[c], st.j[c], st.k[c])];
-      traces_[r * std::size_t(s_.steps) + std::size_t(step_)] = sum;
+      double sum = 0, magnitude = 0;
+      for (int c = 0; c < 8; ++c) {
+        const double term = weight(st.w[c]) * u_[at(st.i[c], st.j[c], st.k[c])];
+        sum += term;
+        magnitude += std::abs(term);
+      }
+      // The recording's own roundings: 8 products and 7 sums.
+      traces_[r * std::size_t(s_.steps) + std::size_t(step_)] = sum + rounding_error(magnitude, 15);
     }
     for (int k = 0; k < s_.nz; ++k)
       for (int j = 0; j < s_.ny; ++j)
         for (int i = 0; i < s_.nx; ++i) {
           const std::size_t c = at(i, j, k);
           const double l = lap(u_, i, j, k);
+          // The update's roundings: 6R + 3 in the Laplacian, 2 in the leapfrog (the PML's adds a few, counted there).
+          const int operations = 6 * s_.radius + 5;
+          const double magnitude =
+              rounding_ ? 2.0 * std::abs(u_[c]) + std::abs(u_prev_[c]) + q_[c] * lap_magnitude(u_, i, j, k) : 0.0;
           const bool inner = i >= d && i < s_.nx - d && j >= d && j < s_.ny - d && k >= d && k < s_.nz - d;
           if (inner) {
-            u_prev_[c] = 2.0 * u_[c] - u_prev_[c] + q_[c] * l;
+            u_prev_[c] = 2.0 * u_[c] - u_prev_[c] + q_[c] * l + rounding_error(magnitude, operations);
             continue;
           }
           const double ex = eta_x_[std::size_t(i + 1)], ey = eta_y_[std::size_t(j + 1)],
                        ez = eta_z_[std::size_t(k + 1)];
           const double eta = ex + ey + ez;
-          u_prev_[c] = ((2.0 + 2.0 * eta - eta * eta) * u_[c] - u_prev_[c] + q_[c] * (l + phi_[c])) / (1.0 + 2.0 * eta);
+          u_prev_[c] =
+              ((2.0 + 2.0 * eta - eta * eta) * u_[c] - u_prev_[c] + q_[c] * (l + phi_[c])) / (1.0 + 2.0 * eta) +
+              rounding_error(magnitude + q_[c] * std::abs(phi_[c]), operations + 8);
           const double gradient =
               (eta_x_[std::size_t(i + 2)] - eta_x_[std::size_t(i)]) * (u_[c + 1] - u_[c - 1]) * inv +
               (eta_y_[std::size_t(j + 2)] - eta_y_[std::size_t(j)]) * (u_[c + sy] - u_[c - sy]) * inv +
               (eta_z_[std::size_t(k + 2)] - eta_z_[std::size_t(k)]) * (u_[c + sz] - u_[c - sz]) * inv;
-          phi_[c] = (phi_[c] - gradient) / (1.0 + eta);
+          const double gradient_magnitude = rounding_
+                                                ? std::abs(eta_x_[std::size_t(i + 2)] - eta_x_[std::size_t(i)]) *
+                                                          (std::abs(u_[c + 1]) + std::abs(u_[c - 1])) * inv +
+                                                      std::abs(eta_y_[std::size_t(j + 2)] - eta_y_[std::size_t(j)]) *
+                                                          (std::abs(u_[c + sy]) + std::abs(u_[c - sy])) * inv +
+                                                      std::abs(eta_z_[std::size_t(k + 2)] - eta_z_[std::size_t(k)]) *
+                                                          (std::abs(u_[c + sz]) + std::abs(u_[c - sz])) * inv
+                                                : 0.0;
+          phi_[c] = (phi_[c] - gradient) / (1.0 + eta) +
+                    rounding_error((std::abs(phi_[c]) + gradient_magnitude) / (1.0 + eta), 16);
         }
-    const double amplitude = wave::wavelet(s_.wavelet, s_.f0, step_ * s_.dt) / (s_.h * s_.h * s_.h);
+    const double amplitude = weight(wave::wavelet(s_.wavelet, s_.f0, step_ * s_.dt) / (s_.h * s_.h * s_.h));
     for (const wave::Point& p : s_.sources) {
       const wave::Stencil8 st = wave::trilinear(s_, p);
       for (int c = 0; c < 8; ++c) {
         const std::size_t o = at(st.i[c], st.j[c], st.k[c]);
-        u_prev_[o] += st.w[c] * q_[o] * amplitude;
+        const double term = weight(st.w[c]) * q_[o] * amplitude;
+        u_prev_[o] += term + rounding_error(std::abs(u_prev_[o]) + std::abs(term), 4);
       }
     }
     std::swap(u_, u_prev_);

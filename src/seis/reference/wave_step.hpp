@@ -1,15 +1,26 @@
 #pragma once
 // The double-precision host oracle of the wave simulation: the same equations, PML, sources and receivers as
 // seis::wave::Simulation, written as plain loops over every point, one branch per point, no tiling.
+#include <optional>
+#include <random>
 #include <vector>
 
 #include "seis/wave/setup.hpp"
 
 namespace seis::reference {
 
+// float32 rounding as a model, for the tests' tolerances: the run's inputs rounded to float (the weights and
+// V^2 dt^2; the damping profiles are float already) and each update given a random error of the spread float32
+// arithmetic gives it: a normal deviate times sqrt(n / 3) 2^-24 times the magnitude of the update's terms (n its
+// roundings, each uniform within half an ulp of a partial sum no larger than that magnitude: variance u^2 / 3 each,
+// u = 2^-24 relative). A run with it against one without is the error float32 arithmetic is expected to make.
+struct FloatRounding {
+  unsigned long long seed = 1;
+};
+
 class WaveReference {
  public:
-  explicit WaveReference(const wave::Setup& setup);
+  explicit WaveReference(const wave::Setup& setup, const std::optional<FloatRounding>& rounding = {});
   void advance(int steps);
   int step() const { return step_; }
   // u at the current step, interior only, x fastest; traces [receiver][sample], step() samples each.
@@ -19,12 +30,17 @@ class WaveReference {
 
  private:
   double lap(const std::vector<double>& f, int i, int j, int k) const;
+  double lap_magnitude(const std::vector<double>& f, int i, int j, int k) const;  // sum |w| |f|
+  double rounding_error(double magnitude, int operations);
+  double weight(double w) const;  // an interpolation weight as the run holds it
   std::size_t at(int i, int j, int k) const;
   wave::Setup s_;
   int pad_ = 0, sx_ = 0, sy_ = 0;
   std::vector<double> u_, u_prev_, phi_, q_, eta_x_, eta_y_, eta_z_, w_;
   std::vector<double> traces_;
   int step_ = 0;
+  std::optional<std::mt19937_64> rounding_;
+  std::normal_distribution<double> normal_;
 };
 
 // The leapfrog scheme's conserved energy (constant between source pulses when the walls are zero and there is no
