@@ -374,6 +374,7 @@ int run(const mpi::World& world, const io::RunConfig& config) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  app::seconds_since_start();
   io::RunConfig config;
   // Before MPI and Kokkos start: --help and --version answer without Kokkos's banner, a bad flag costs nothing, and
   // the MPI wait limit (--mpi-timeout) bounds MPI's own start-up.

@@ -114,6 +114,11 @@ void write_gather(const std::string& segy, const std::string& png, const Gather&
   io::write_picture(png, gather, samples, int(receivers), picture);
 }
 
+double seconds_since_start() {
+  static const auto start = std::chrono::steady_clock::now();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 std::string date_now() {
   const std::time_t now = std::time(nullptr);
   char date[32];

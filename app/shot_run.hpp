@@ -60,4 +60,7 @@ void write_gather(const std::string& segy, const std::string& png, const Gather&
 // Now, as ISO 8601 UTC.
 std::string date_now();
 
+// Seconds since the process's first call (main makes it first thing).
+double seconds_since_start();
+
 }  // namespace seis::app

@@ -194,9 +194,12 @@ void run_shot(const io::RunConfig& c, const io::SurveyShot& shot, Team& team, wa
     } else {
       team.halo = team.grid.halo(team.halo_options);
       team.sim = std::make_unique<wave::Simulation<Exec>>(setup, part, team.halo.get());
+      Kokkos::fence();
+      record.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     }
     const StepTiming timing = run_steps(
         *team.sim, {}, [](int) {}, [](int, const StepTiming&) {});
+    record.loop_seconds = timing.seconds;
     std::vector<float> traces = gathered_traces(*team.sim, team.group);
     record.steps = timing.steps;
     const double per_step = team.group.max(timing.steps > 0 ? timing.seconds / timing.steps : 0);
@@ -229,6 +232,8 @@ int run_survey(const mpi::World& world, const io::RunConfig& config) {
   require(!config.tune, "--tune with --survey: tune a single run first; the shots then use the cached winner");
   require(config.ranks_per_shot >= 1 && world.size() % config.ranks_per_shot == 0, "--ranks-per-shot ",
           config.ranks_per_shot, " must be >= 1 and divide the ", world.size(), " MPI ranks");
+  // The slowest rank's start-up (MPI, Kokkos and the device), then its model and checks.
+  const double runtime_ready = world.max(seconds_since_start());
   const std::vector<io::SurveyShot> shots = io::read_survey(config.survey);
   const auto started = std::chrono::steady_clock::now();
   const std::string started_date = date_now();
@@ -268,6 +273,7 @@ int run_survey(const mpi::World& world, const io::RunConfig& config) {
   std::string pending_text;
   const io::SurveySummary summary_start{
       config.survey, started_date, "", world.size(), config.ranks_per_shot, 0, 0, world.sum(double(model_bytes))};
+  const double setup_ready = world.max(seconds_since_start());
   if (root) {
     // Writable, with room for every shot's gather (a survey's own earlier files are judged shot by shot below).
     io::prepare_output_directory(config.output, {true, false, seismogram.bytes * shots.size()});
@@ -279,7 +285,9 @@ int run_survey(const mpi::World& world, const io::RunConfig& config) {
     std::cout << "seis-wave survey " << config.survey << ": " << shots.size() << " shots (" << pending.size()
               << " to run, " << skipped << " complete already) of " << setup.nx << "x" << setup.ny << "x" << setup.nz
               << " points, " << setup.steps << " steps each, on " << groups << " group(s) of " << config.ranks_per_shot
-              << " rank(s), " << compat::device_name<Exec>() << " (" << Exec::name() << ")\n"
+              << " rank(s), " << compat::device_name<Exec>() << " (" << Exec::name() << "); started in "
+              << std::setprecision(3) << runtime_ready << " s, the model and checks " << setup_ready - runtime_ready
+              << " s more\n"
               << std::flush;
   }
   world.broadcast(pending_text);

@@ -69,13 +69,18 @@ for case in "2 1" "4 2" "1 1"; do
   "${launch[@]}" -np "$1" "$mpi" "${common[@]}" --duration 0.3 --survey "$work/survey.toml" --ranks-per-shot "$2" \
     --output "$out" > "$out.log" 2>&1 || fail "survey on $1 ranks, $2 per shot: $(tail -3 "$out.log")"
   same_as_single "$out"
-  /usr/bin/python3 - "$out/survey.json" "$1" "$(stat -c %s "$work/model.f32")" <<'PY' || fail "$out/survey.json"
+  /usr/bin/python3 - "$out/survey.json" "$1" "$(stat -c %s "$work/model.f32")" "$2" <<'PY' || fail "$out/survey.json"
 import json, sys
 m = json.load(open(sys.argv[1]))
 assert m["status"]["done"] == 8 and m["ranks"] == int(sys.argv[2]), m["status"]
 assert all(s["status"] == "done" and s["steps"] == 104 and len(s["files"]) == 2 for s in m["shot"])
 # one node: the model file read once, not once per rank or per shot
 assert m["model_bytes_read"] == int(sys.argv[3]), (m["model_bytes_read"], sys.argv[3])
+# each group builds its simulation once, for its first shot; every shot times its loop
+groups = int(sys.argv[2]) // int(sys.argv[4])
+built = [s for s in m["shot"] if s["setup_seconds"] > 0]
+assert len(built) <= groups and len({s["group"] for s in built}) == len(built), built
+assert all(0 < s["loop_seconds"] < s["seconds"] for s in m["shot"]), m["shot"]
 PY
 done
 echo "bitwise: every shot of 8 on 1, 2 and 4 ranks (1 and 2 per shot) equals its single run; the model read once"

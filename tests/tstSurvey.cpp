@@ -81,6 +81,8 @@ TEST(Survey, RecordsReadBackAndCompletenessFollowsTheFiles) {
   r.started = "2026-11-26T10:00:00Z";
   r.ended = "2026-11-26T10:00:05Z";
   r.seconds = 5.25;
+  r.setup_seconds = 1.5;
+  r.loop_seconds = 3.25;
   r.steps = 1000;
   r.gpts_per_s = 12.5;
   r.files = {seis::io::record_file(dir.string(), "shot-00007.sgy")};
@@ -92,6 +94,8 @@ TEST(Survey, RecordsReadBackAndCompletenessFollowsTheFiles) {
   EXPECT_EQ(back->group, 2);
   EXPECT_EQ(back->first_rank, 4);
   EXPECT_EQ(back->seconds, 5.25);
+  EXPECT_EQ(back->setup_seconds, 1.5);
+  EXPECT_EQ(back->loop_seconds, 3.25);
   EXPECT_EQ(back->files[0].crc32, r.files[0].crc32);
   EXPECT_TRUE(seis::io::shot_complete(dir.string(), *back));
   EXPECT_FALSE(seis::io::read_shot_record(dir.string(), 8).has_value());

@@ -66,9 +66,20 @@ json file_json(const RecordedFile& f) { return {{"name", f.name}, {"bytes", f.by
 json record_json(const ShotRecord& r) {
   json files = json::array();
   for (const auto& f : r.files) files.push_back(file_json(f));
-  return {{"shot", r.number},     {"status", r.status}, {"group", r.group},           {"first_rank", r.first_rank},
-          {"ranks", r.ranks},     {"host", r.host},     {"started", r.started},       {"ended", r.ended},
-          {"seconds", r.seconds}, {"steps", r.steps},   {"gpts_per_s", r.gpts_per_s}, {"error", r.error},
+  return {{"shot", r.number},
+          {"status", r.status},
+          {"group", r.group},
+          {"first_rank", r.first_rank},
+          {"ranks", r.ranks},
+          {"host", r.host},
+          {"started", r.started},
+          {"ended", r.ended},
+          {"seconds", r.seconds},
+          {"setup_seconds", r.setup_seconds},
+          {"loop_seconds", r.loop_seconds},
+          {"steps", r.steps},
+          {"gpts_per_s", r.gpts_per_s},
+          {"error", r.error},
           {"files", files}};
 }
 
@@ -146,6 +157,8 @@ std::optional<ShotRecord> read_shot_record(const std::string& directory, int num
     r.started = j.at("started").get<std::string>();
     r.ended = j.at("ended").get<std::string>();
     r.seconds = j.at("seconds").get<double>();
+    r.setup_seconds = j.value("setup_seconds", 0.0);  // records before 0.1's second survey stop lack them
+    r.loop_seconds = j.value("loop_seconds", 0.0);
     r.steps = j.at("steps").get<int>();
     r.gpts_per_s = j.at("gpts_per_s").get<double>();
     r.error = j.at("error").get<std::string>();

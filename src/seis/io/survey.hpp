@@ -50,6 +50,8 @@ struct ShotRecord {
   int ranks = 0;
   std::string host, started, ended;  // ISO 8601 UTC
   double seconds = 0;                // wall time, set-up and writing included
+  double setup_seconds = 0;          // building the group's simulation (its first shot; later shots reuse it)
+  double loop_seconds = 0;           // the time loop
   int steps = 0;
   double gpts_per_s = 0;  // grid points per second of the time loop
   std::string error;      // a failed shot's message
