@@ -227,15 +227,9 @@ int run(const mpi::World& world, const io::RunConfig& config) {
   if (halo && root)
     std::cout << "  " << world.size() << " MPI ranks, " << grid.decomposition().text()
               << " parts over x, y and z, halos by " << halo_transport << ", " << mpi::World::library() << "\n";
-  // On a host the yardstick streams from memory wherever the step does (compat::host_copy_bytes); a GPU's copy of
-  // one field is far beyond its cache.
   const bool host_memory = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Exec::memory_space>::accessible;
-  const std::size_t cache_bytes = host_memory ? compat::last_level_cache_bytes() : 0;
-  const std::size_t field_bytes =
-      make_layout(part.size[0], part.size[1], part.size[2], setup.radius).size * sizeof(float);
-  const std::size_t copy_bytes =
-      host_memory ? compat::host_copy_bytes(field_bytes, wave::required_bytes(setup, part), cache_bytes)
-                  : 2 * field_bytes;
+  const wave::CopyYardstick yardstick = wave::copy_yardstick(setup, part, host_memory);
+  const std::size_t copy_bytes = yardstick.bytes;
   const double copy = world.sum(sim.copy_bandwidth(10, copy_bytes));
   int restarted_at = 0;
   if (config.restart) {
@@ -344,7 +338,7 @@ int run(const mpi::World& world, const io::RunConfig& config) {
   facts.step_gb_per_s = per_step > 0 ? bytes / per_step * 1e-9 : 0;
   facts.copy_gb_per_s = copy;
   facts.copy_bytes = world_copy_bytes;
-  facts.last_level_cache_bytes = double(cache_bytes);
+  facts.last_level_cache_bytes = double(yardstick.cache_bytes);
   facts.ranks = world.size();
   facts.tuning = tuning_state;
   facts.launch = tuning::describe(setup.launch);

@@ -184,6 +184,13 @@ void check_memory(const Setup& s, const Subdomain& part, std::size_t available_b
             " MiB are available");
 }
 
+CopyYardstick copy_yardstick(const Setup& s, const Subdomain& part, bool fields_on_host) {
+  const std::size_t field = make_layout(part.size[0], part.size[1], part.size[2], s.radius).size * sizeof(float);
+  if (!fields_on_host) return {2 * field, 0};
+  const std::size_t cache = compat::last_level_cache_bytes();
+  return {compat::host_copy_bytes(field, required_bytes(s, part), cache), cache};
+}
+
 std::size_t host_bytes(const Setup& s, const Subdomain& part, bool fields_on_host) {
   const FieldLayout L = make_layout(part.size[0], part.size[1], part.size[2], s.radius);
   const std::size_t interior = part.points() * sizeof(float), field = (L.size + alignment_floats) * sizeof(float);
@@ -195,8 +202,7 @@ std::size_t host_bytes(const Setup& s, const Subdomain& part, bool fields_on_hos
   // A copy yardstick larger than a field's copy (Simulation::copy_bandwidth) is two scratch buffers, freed before
   // the run, while the model's two copies are still held.
   const std::size_t fields = fields_on_host ? required_bytes(s, part) : 0;
-  const std::size_t yardstick =
-      fields_on_host ? compat::host_copy_bytes(field, fields, compat::last_level_cache_bytes()) : 0;
+  const std::size_t yardstick = fields_on_host ? copy_yardstick(s, part, true).bytes : 0;
   const std::size_t start = process + 2 * interior + fields + (yardstick > 2 * field ? yardstick : 0);
   return std::max(start, process + 2 * interior + field + interior + traces + fields);
 }

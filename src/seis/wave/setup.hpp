@@ -78,6 +78,14 @@ double wavelet(WaveletKind kind, double f0, double t);
 std::size_t required_bytes(const Setup& s);
 std::size_t required_bytes(const Setup& s, const Subdomain& part);
 
+// The copy yardstick of a run (or part): the bytes Simulation::copy_bandwidth copies and the last-level cache they
+// are sized against. A GPU copies one field (far beyond its cache); a host, where the step's arrays exceed half its
+// cache, streams beyond the cache as the step does (compat::host_copy_bytes).
+struct CopyYardstick {
+  std::size_t bytes = 0, cache_bytes = 0;
+};
+CopyYardstick copy_yardstick(const Setup& s, const Subdomain& part, bool fields_on_host);
+
 // Host bytes a run (or part) holds at its peak: the process, the model twice (the set-up's and the simulation's
 // copy), the final wavefield's host copies with the gathered traces, and with `fields_on_host` (host backends) the
 // fields themselves (required_bytes): within 20% of the peak RSS measured (tests/seis_wave_cli.sh). Refused above
