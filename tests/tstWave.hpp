@@ -96,7 +96,7 @@ struct Oracle {
 // trace, at most `allowance` times float32's expected error (Oracle). The error is a sum of many roundings, so
 // Gaussian; with as little as one degree of freedom (one receiver) it exceeds 5 times its RMS with probability
 // 6e-7, so a suite of some 10^3 such checks fails by chance less than once in a thousand runs. The model counts each
-// rounding at the full magnitude of its terms, and overestimates: the observed ratios are 0.1-0.45 for the field and
+// rounding at the full magnitude of its terms, and overestimates: the observed ratios are 0.06-0.51 for the field and
 // up to 2.3 for one receiver's trace (the tile kernel, every strategy, R = 1..8, OpenMP and Serial). The worst-case
 // bound stays as a backstop point by point and sample by sample, so no tolerance is looser than before: a step
 // rounds each point's update (6R + 5 float operations on terms whose magnitudes sum to at most 7 max|u| under the
