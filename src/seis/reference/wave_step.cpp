@@ -13,7 +13,6 @@ using wave::Boundary;
 WaveReference::WaveReference(const wave::Setup& setup, const std::optional<FloatRounding>& rounding)
     : s_(setup), pad_(setup.radius) {
   if (rounding) rounding_.emplace(rounding->seed);
-  const auto input = [&](double value) { return rounding ? double(float(value)) : value; };
   wave::validate(s_, static_cast<std::size_t>(-1));
   sx_ = s_.nx + 2 * pad_;
   sy_ = s_.ny + 2 * pad_;
@@ -26,7 +25,7 @@ WaveReference::WaveReference(const wave::Setup& setup, const std::optional<Float
     for (int j = 0; j < s_.ny; ++j)
       for (int i = 0; i < s_.nx; ++i) {
         const double v = s_.velocity[(std::size_t(k) * s_.ny + j) * s_.nx + i];
-        q_[at(i, j, k)] = input(v * v * s_.dt * s_.dt);
+        q_[at(i, j, k)] = held(v * v * s_.dt * s_.dt);
       }
   const int d = s_.boundary == Boundary::pml ? s_.ndamp : 0;
   const double vmax = *std::max_element(s_.velocity.begin(), s_.velocity.end());
@@ -37,7 +36,7 @@ WaveReference::WaveReference(const wave::Setup& setup, const std::optional<Float
   eta_y_ = widen(wave::damping_profile(s_.ny, d, scale));
   eta_z_ = widen(wave::damping_profile(s_.nz, d, scale));
   const StencilCoefficients c = make_coefficients(s_.radius, s_.h, s_.h, s_.h);
-  for (int m = 0; m <= s_.radius; ++m) w_.push_back(input(c.x[std::size_t(m)]));
+  for (int m = 0; m <= s_.radius; ++m) w_.push_back(held(c.x[std::size_t(m)]));
   traces_.assign(s_.receivers.size() * std::size_t(s_.steps), 0.0);
 }
 
@@ -64,7 +63,7 @@ double WaveReference::lap_magnitude(const std::vector<double>& f, int i, int j, 
   return sum;
 }
 
-double WaveReference::weight(double w) const { return rounding_ ? double(float(w)) : w; }
+double WaveReference::held(double value) const { return rounding_ ? double(float(value)) : value; }
 
 double WaveReference::rounding_error(double magnitude, int operations) {
   if (!rounding_) return 0.0;
@@ -81,7 +80,7 @@ void WaveReference::advance(int steps) {
       const wave::Stencil8 st = wave::trilinear(s_, s_.receivers[r]);
       double sum = 0, magnitude = 0;
       for (int c = 0; c < 8; ++c) {
-        const double term = weight(st.w[c]) * u_[at(st.i[c], st.j[c], st.k[c])];
+        const double term = held(st.w[c]) * u_[at(st.i[c], st.j[c], st.k[c])];
         sum += term;
         magnitude += std::abs(term);
       }
@@ -123,12 +122,12 @@ void WaveReference::advance(int steps) {
           phi_[c] = (phi_[c] - gradient) / (1.0 + eta) +
                     rounding_error((std::abs(phi_[c]) + gradient_magnitude) / (1.0 + eta), 16);
         }
-    const double amplitude = weight(wave::wavelet(s_.wavelet, s_.f0, step_ * s_.dt) / (s_.h * s_.h * s_.h));
+    const double amplitude = held(wave::wavelet(s_.wavelet, s_.f0, step_ * s_.dt) / (s_.h * s_.h * s_.h));
     for (const wave::Point& p : s_.sources) {
       const wave::Stencil8 st = wave::trilinear(s_, p);
       for (int c = 0; c < 8; ++c) {
         const std::size_t o = at(st.i[c], st.j[c], st.k[c]);
-        const double term = weight(st.w[c]) * q_[o] * amplitude;
+        const double term = held(st.w[c]) * q_[o] * amplitude;
         u_prev_[o] += term + rounding_error(std::abs(u_prev_[o]) + std::abs(term), 4);
       }
     }

@@ -32,7 +32,7 @@ class WaveReference {
   double lap(const std::vector<double>& f, int i, int j, int k) const;
   double lap_magnitude(const std::vector<double>& f, int i, int j, int k) const;  // sum |w| |f|
   double rounding_error(double magnitude, int operations);
-  double weight(double w) const;  // an interpolation weight as the run holds it
+  double held(double value) const;  // an input as the run holds it: rounded to float under the rounding model
   std::size_t at(int i, int j, int k) const;
   wave::Setup s_;
   int pad_ = 0, sx_ = 0, sy_ = 0;
