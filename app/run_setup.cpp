@@ -81,9 +81,7 @@ wave::Setup make_setup(const io::RunConfig& c, const std::function<wave::Subdoma
   s.velocity = model(part, model_bytes_read);
   s.model_part = part;
   wave::check_velocities(s);
-  float vmax = 0;
-  for (float v : s.velocity) vmax = std::max(vmax, std::isfinite(v) ? v : 0.0f);
-  s.vmax = static_cast<float>(world.max(double(vmax)));
+  s.vmax = static_cast<float>(world.max(double(wave::velocity_range(s).highest)));
   s.dt = c.dt > 0 ? c.dt : c.cfl * wave::stable_dt(s.radius, s.h, s.vmax > 0 ? s.vmax : 1.0f);
   const double steps = std::ceil(c.duration / s.dt - 1e-9);
   require(steps <= max_steps, "--duration ", c.duration, " s at dt = ", s.dt, " s is ", steps, " steps, at most ",
@@ -100,9 +98,7 @@ wave::Setup make_setup(const io::RunConfig& c, const std::function<wave::Subdoma
 }
 
 std::string dispersion_warning(const wave::Setup& s, double f0, const mpi::World& world) {
-  double slowest = wave::max_velocity;
-  for (float v : s.velocity) slowest = std::min(slowest, double(v));
-  slowest = -world.max(-slowest);
+  const double slowest = -world.max(-double(wave::velocity_range(s).lowest));
   const double upper = wave::wavelet_upper_frequency(s.wavelet, f0);
   const double points = slowest / (upper * s.h), needed = wave::points_per_wavelength_needed(s.radius);
   if (points >= needed) return "";

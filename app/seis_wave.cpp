@@ -176,12 +176,12 @@ std::string tune_step(const io::RunConfig& config, wave::Setup& setup, const wav
   return "tuned";
 }
 
-int run(const mpi::World& world, const io::RunConfig& config) {
+int run(const mpi::World& world, const io::RunConfig& config, const app::StartUp& start_up) {
   if (config.list) {
     if (world.rank() == 0) print_kernels(std::cout);
     return 0;
   }
-  if (!config.survey.empty()) return app::run_survey(world, config);
+  if (!config.survey.empty()) return app::run_survey(world, config, start_up);
   require(config.ranks_per_shot == 1, "--ranks-per-shot ", config.ranks_per_shot,
           " needs --survey (a single run's ranks all share its one shot)");
   std::optional<wave::Decomposition> requested;
@@ -382,6 +382,7 @@ int main(int argc, char** argv) {
     return refused ? 2 : 1;
   }
   mpi::World world(argc, argv, config.mpi_timeout);
+  app::StartUp start_up{app::seconds_since_start(), 0};
   int code = 0;
   std::string message;
   try {
@@ -405,7 +406,8 @@ int main(int argc, char** argv) {
     args.push_back(nullptr);
     char** arguments = args.data();
     Kokkos::ScopeGuard kokkos(count, arguments);
-    return run(world, config);
+    start_up.device = app::seconds_since_start();
+    return run(world, config, start_up);
   } catch (const seis::InvalidArgument& e) {
     code = 2, message = e.what();
   } catch (const std::exception& e) {

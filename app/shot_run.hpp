@@ -62,5 +62,9 @@ std::string date_now();
 
 // Seconds since the process's first call (main makes it first thing).
 double seconds_since_start();
+// When (seconds_since_start) MPI and then Kokkos with its device were ready: the stages of a process's start-up.
+struct StartUp {
+  double mpi = 0, device = 0;
+};
 
 }  // namespace seis::app

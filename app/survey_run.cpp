@@ -224,7 +224,7 @@ void run_shot(const io::RunConfig& c, const io::SurveyShot& shot, Team& team, wa
 
 }  // namespace
 
-int run_survey(const mpi::World& world, const io::RunConfig& config) {
+int run_survey(const mpi::World& world, const io::RunConfig& config, const StartUp& start_up) {
   const bool root = world.rank() == 0;
   require(config.snapshot_every == 0 && config.checkpoint_every == 0,
           "--survey keeps each shot's gather: --snapshot-every and --checkpoint-every are for single runs (a survey "
@@ -232,7 +232,9 @@ int run_survey(const mpi::World& world, const io::RunConfig& config) {
   require(!config.tune, "--tune with --survey: tune a single run first; the shots then use the cached winner");
   require(config.ranks_per_shot >= 1 && world.size() % config.ranks_per_shot == 0, "--ranks-per-shot ",
           config.ranks_per_shot, " must be >= 1 and divide the ", world.size(), " MPI ranks");
-  // The slowest rank's start-up (MPI, Kokkos and the device), then its model and checks.
+  // The slowest rank's start-up by stage (MPI, then Kokkos and the device, then the run file), then its model and
+  // checks.
+  const double mpi_ready = world.max(start_up.mpi), device_ready = world.max(start_up.device);
   const double runtime_ready = world.max(seconds_since_start());
   const std::vector<io::SurveyShot> shots = io::read_survey(config.survey);
   const auto started = std::chrono::steady_clock::now();
@@ -286,8 +288,8 @@ int run_survey(const mpi::World& world, const io::RunConfig& config) {
               << " to run, " << skipped << " complete already) of " << setup.nx << "x" << setup.ny << "x" << setup.nz
               << " points, " << setup.steps << " steps each, on " << groups << " group(s) of " << config.ranks_per_shot
               << " rank(s), " << compat::device_name<Exec>() << " (" << Exec::name() << "); started in "
-              << std::setprecision(3) << runtime_ready << " s, the model and checks " << setup_ready - runtime_ready
-              << " s more\n"
+              << std::setprecision(3) << runtime_ready << " s (MPI by " << mpi_ready << " s, the device by "
+              << device_ready << " s), the model and checks " << setup_ready - runtime_ready << " s more\n"
               << std::flush;
   }
   world.broadcast(pending_text);

@@ -6,9 +6,13 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "seis/core/compat.hpp"
+#include "seis/core/host_parallel.hpp"
 
 namespace {
 
@@ -102,4 +106,34 @@ TEST(HostCache, CopyYardstickOutgrowsTheCacheWhereTheStepDoes) {
   EXPECT_EQ(seis::compat::host_copy_bytes(64 * mib, 151 * mib, 300 * mib), 600 * mib);  // from memory: so the copy
   EXPECT_EQ(seis::compat::host_copy_bytes(512 * mib, 4096 * mib, 300 * mib), 1024 * mib);
   EXPECT_EQ(seis::compat::host_copy_bytes(64 * mib, 400 * mib, 0), 128 * mib);  // cache unknown
+}
+
+// The set-up's host passes: pieces contiguous, in order, covering every index once, the earliest piece's error
+// rethrown, whatever the CPU count (this machine's two or a device machine's 64).
+TEST(HostParallel, FoldsPiecesInOrderAndRethrowsTheEarliestError) {
+  const std::size_t n = std::size_t(9) << 20;
+  using Pieces = std::vector<std::pair<std::size_t, std::size_t>>;
+  const Pieces pieces = seis::host_parallel_reduce(
+      n, Pieces{},
+      [](std::size_t begin, std::size_t end) {
+        return Pieces{{begin, end}};
+      },
+      [](Pieces a, const Pieces& b) {
+        a.insert(a.end(), b.begin(), b.end());
+        return a;
+      });
+  ASSERT_FALSE(pieces.empty());
+  EXPECT_EQ(pieces.size(), std::min<std::size_t>(seis::usable_cpus(), 9));
+  EXPECT_EQ(pieces.front().first, 0u);
+  EXPECT_EQ(pieces.back().second, n);
+  for (std::size_t p = 1; p < pieces.size(); ++p) EXPECT_EQ(pieces[p].first, pieces[p - 1].second);
+  try {
+    seis::host_parallel_for(n, [&](std::size_t begin, std::size_t end) {
+      for (std::size_t bad : {std::size_t(3) << 20, n / 2, n - 1})
+        if (bad >= begin && bad < end) throw std::runtime_error(std::to_string(bad));
+    });
+    ADD_FAILURE() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(e.what(), std::to_string(std::size_t(3) << 20));
+  }
 }

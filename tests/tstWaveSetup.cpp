@@ -48,6 +48,27 @@ std::string refusal(const RunSetup& s, std::size_t available = std::size_t(1) <<
   return "";
 }
 
+// A model of several host pieces (the checks run on every usable CPU): the first bad point in grid order is named
+// whichever piece finds one first, and the range is the model's.
+TEST(WaveSetup, NamesTheFirstBadVelocityOfALargeModel) {
+  RunSetup s;
+  s.nx = 256, s.ny = 256, s.nz = 96;
+  s.velocity.assign(std::size_t(s.nx) * s.ny * s.nz, 2000.0f);
+  s.velocity[(std::size_t(90) * s.ny + 7) * s.nx + 5] = 1200.0f;
+  s.velocity[(std::size_t(80) * s.ny + 1) * s.nx + 2] = 4100.0f;
+  const auto range = seis::wave::velocity_range(s);
+  EXPECT_EQ(range.lowest, 1200.0f);
+  EXPECT_EQ(range.highest, 4100.0f);
+  s.velocity[(std::size_t(70) * s.ny + 3) * s.nx + 9] = std::nanf("");
+  s.velocity[(std::size_t(20) * s.ny + 5) * s.nx + 6] = -1.0f;
+  try {
+    seis::wave::check_velocities(s);
+    ADD_FAILURE() << "no refusal";
+  } catch (const InvalidArgument& e) {
+    EXPECT_NE(std::string(e.what()).find("velocity -1 m/s at grid point (6, 5, 20)"), std::string::npos) << e.what();
+  }
+}
+
 TEST(WaveSetup, AcceptsAValidSetup) { EXPECT_EQ(refusal(small_setup()), ""); }
 
 TEST(WaveSetup, RefusesWithValueAndLimit) {

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "seis/core/error.hpp"
+#include "seis/core/host_parallel.hpp"
 
 namespace seis::io {
 
@@ -74,15 +75,29 @@ void write_bytes_atomically(const std::string& path, const std::string& bytes) {
 }
 
 std::uint32_t crc32_of(const void* data, std::size_t size) {
-  uLong crc = crc32(0L, Z_NULL, 0);
   const auto* bytes = static_cast<const unsigned char*>(data);
-  // zlib's length is 32-bit: large arrays go in pieces.
-  for (std::size_t done = 0; done < size;) {
-    const std::size_t piece = std::min<std::size_t>(size - done, std::size_t(1) << 30);
-    crc = crc32(crc, bytes + done, uInt(piece));
-    done += piece;
-  }
-  return static_cast<std::uint32_t>(crc);
+  struct Piece {
+    uLong crc;
+    std::size_t size;
+  };
+  // Pieces on the host's CPUs, joined by zlib's crc32_combine (a model's 537 MB took 0.3 s in one thread); zlib's
+  // length is 32-bit, so a piece goes in runs of at most 1 GiB.
+  const Piece whole = host_parallel_reduce(
+      size, Piece{crc32(0L, Z_NULL, 0), 0},
+      [&](std::size_t begin, std::size_t end) {
+        uLong crc = crc32(0L, Z_NULL, 0);
+        for (std::size_t done = begin; done < end;) {
+          const std::size_t run = std::min<std::size_t>(end - done, std::size_t(1) << 30);
+          crc = crc32(crc, bytes + done, uInt(run));
+          done += run;
+        }
+        return Piece{crc, end - begin};
+      },
+      [](Piece a, Piece b) {
+        return Piece{crc32_combine(a.crc, b.crc, z_off_t(b.size)), a.size + b.size};
+      },
+      std::size_t(1) << 24);
+  return static_cast<std::uint32_t>(whole.crc);
 }
 
 std::uint32_t file_crc32(const std::string& path) {

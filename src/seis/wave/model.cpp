@@ -1,6 +1,9 @@
 #include "seis/wave/model.hpp"
 
+#include <algorithm>
 #include <cstddef>
+
+#include "seis/core/host_parallel.hpp"
 
 namespace seis::wave {
 
@@ -21,19 +24,25 @@ std::vector<float> layered_model(const Subdomain& part) {
   std::vector<float> v(part.points());
   const double tops[] = {0.0, 0.2, 0.45, 0.7};
   const float speeds[] = {1500.0f, 2000.0f, 2600.0f, 3200.0f};
-  for (int k = o[2]; k < o[2] + n[2]; ++k) {
-    const double depth = nz > 1 ? double(k) / (nz - 1) : 0.0;
-    float layer = speeds[0];
-    for (int l = 0; l < 4; ++l)
-      if (depth >= tops[l]) layer = speeds[l];
-    for (int j = o[1]; j < o[1] + n[1]; ++j)
-      for (int i = o[0]; i < o[0] + n[0]; ++i) {
-        const double dx = (i - 0.5 * (nx - 1)) / (nx / 6.0), dy = (j - 0.5 * (ny - 1)) / (ny / 6.0);
-        const double dz = (k - 0.62 * (nz - 1)) / (nz / 8.0);
-        v[(std::size_t(k - o[2]) * n[1] + std::size_t(j - o[1])) * n[0] + std::size_t(i - o[0])] =
-            dx * dx + dy * dy + dz * dz <= 1.0 ? 4500.0f : layer;
-      }
-  }
+  const std::size_t plane = std::size_t(n[0]) * n[1];
+  host_parallel_for(
+      std::size_t(n[2]),
+      [&](std::size_t first, std::size_t last) {
+        for (int k = o[2] + int(first); k < o[2] + int(last); ++k) {
+          const double depth = nz > 1 ? double(k) / (nz - 1) : 0.0;
+          float layer = speeds[0];
+          for (int l = 0; l < 4; ++l)
+            if (depth >= tops[l]) layer = speeds[l];
+          for (int j = o[1]; j < o[1] + n[1]; ++j)
+            for (int i = o[0]; i < o[0] + n[0]; ++i) {
+              const double dx = (i - 0.5 * (nx - 1)) / (nx / 6.0), dy = (j - 0.5 * (ny - 1)) / (ny / 6.0);
+              const double dz = (k - 0.62 * (nz - 1)) / (nz / 8.0);
+              v[std::size_t(k - o[2]) * plane + std::size_t(j - o[1]) * n[0] + std::size_t(i - o[0])] =
+                  dx * dx + dy * dy + dz * dz <= 1.0 ? 4500.0f : layer;
+            }
+        }
+      },
+      std::max<std::size_t>(1, (std::size_t(1) << 20) / std::max<std::size_t>(plane, 1)));
   return v;
 }
 

@@ -6,6 +6,7 @@
 #include "seis/core/coefficients.hpp"
 #include "seis/core/compat.hpp"
 #include "seis/core/error.hpp"
+#include "seis/core/host_parallel.hpp"
 #include "seis/core/layout.hpp"
 #include "seis/wave/pml.hpp"
 
@@ -87,15 +88,37 @@ void require_inside(const Setup& s, const Point& p, const char* what, std::size_
 }  // namespace
 
 void check_velocities(const Setup& s) {
+  const std::size_t none = s.velocity.size();
+  const std::size_t p = host_parallel_reduce(
+      s.velocity.size(), none,
+      [&](std::size_t begin, std::size_t end) {
+        for (std::size_t q = begin; q < end; ++q)
+          if (!(s.velocity[q] >= min_velocity && s.velocity[q] <= max_velocity)) return q;  // NaN too
+        return none;
+      },
+      [](std::size_t a, std::size_t b) { return std::min(a, b); });
+  if (p == none) return;
   const Subdomain box = model_box(s);
-  for (std::size_t p = 0; p < s.velocity.size(); ++p) {
-    const float v = s.velocity[p];
-    if (v >= min_velocity && v <= max_velocity) continue;  // false for NaN too
-    const std::size_t i = p % box.size[0], j = p / box.size[0] % box.size[1],
-                      k = p / (std::size_t(box.size[0]) * box.size[1]);
-    fail("velocity ", v, " m/s at grid point (", i + box.offset[0], ", ", j + box.offset[1], ", ", k + box.offset[2],
-         ") must be finite and in [", min_velocity, ", ", max_velocity, "] m/s");
-  }
+  const std::size_t i = p % box.size[0], j = p / box.size[0] % box.size[1],
+                    k = p / (std::size_t(box.size[0]) * box.size[1]);
+  fail("velocity ", s.velocity[p], " m/s at grid point (", i + box.offset[0], ", ", j + box.offset[1], ", ",
+       k + box.offset[2], ") must be finite and in [", min_velocity, ", ", max_velocity, "] m/s");
+}
+
+VelocityRange velocity_range(const Setup& s) {
+  return host_parallel_reduce(
+      s.velocity.size(), VelocityRange{max_velocity, 0.0f},
+      [&](std::size_t begin, std::size_t end) {
+        VelocityRange r{max_velocity, 0.0f};
+        for (std::size_t q = begin; q < end; ++q) {
+          r.lowest = std::min(r.lowest, s.velocity[q]);
+          r.highest = std::max(r.highest, s.velocity[q]);
+        }
+        return r;
+      },
+      [](VelocityRange a, VelocityRange b) {
+        return VelocityRange{std::min(a.lowest, b.lowest), std::max(a.highest, b.highest)};
+      });
 }
 
 double wavelet_upper_frequency(WaveletKind, double f0) { return 2.5 * f0; }
@@ -142,8 +165,7 @@ void validate(const Setup& s, const Subdomain& part, std::size_t available_bytes
             "the velocity model holds points ", box.offset[a], "..", box.offset[a] + box.size[a] - 1, " along ",
             "xyz"[a], ", the part needs ", part.offset[a], "..", part.offset[a] + part.size[a] - 1);
   check_velocities(s);
-  float largest = 0;
-  for (std::size_t p = 0; p < points; ++p) largest = std::max(largest, s.velocity[p]);
+  const float largest = velocity_range(s).highest;
   require(s.vmax == 0 || (std::isfinite(s.vmax) && s.vmax >= largest), "the model's largest velocity vmax = ", s.vmax,
           " m/s is below a velocity of its part, ", largest, " m/s");
   const float vmax = s.vmax > 0 ? s.vmax : largest;
@@ -194,9 +216,9 @@ CopyYardstick copy_yardstick(const Setup& s, const Subdomain& part, bool fields_
 std::size_t host_bytes(const Setup& s, const Subdomain& part, bool fields_on_host) {
   const FieldLayout L = make_layout(part.size[0], part.size[1], part.size[2], s.radius);
   const std::size_t interior = part.points() * sizeof(float), field = (L.size + alignment_floats) * sizeof(float);
-  // The model twice (the set-up's and the simulation's copy); q's host staging field while the simulation is built,
-  // or after the run the final wavefield on its way out (the padded field's host copy and its interior) with the
-  // traces gathered; the process itself (Kokkos, the libraries: measured about 14 MiB).
+  // The model twice (the set-up's and the simulation's copy); after the run the final wavefield on its way out (the
+  // padded field's host copy and its interior) with the traces gathered; the process itself (Kokkos, the libraries:
+  // measured about 14 MiB).
   const std::size_t traces = 3 * s.receivers.size() * std::size_t(std::max(s.steps, 0)) * 8 * sizeof(float);
   const std::size_t process = std::size_t(16) << 20;
   // A copy yardstick larger than a field's copy (Simulation::copy_bandwidth) is two scratch buffers, freed before
@@ -235,7 +257,7 @@ Subdomain model_box(const Setup& s) {
 
 float model_vmax(const Setup& s) {
   if (s.vmax > 0) return s.vmax;
-  return s.velocity.empty() ? 0.0f : *std::max_element(s.velocity.begin(), s.velocity.end());
+  return velocity_range(s).highest;
 }
 
 Stencil8 trilinear(const Setup& s, const Point& p) {

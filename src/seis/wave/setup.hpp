@@ -112,6 +112,11 @@ double points_per_wavelength_needed(int radius, double tolerance = 3e-3);
 // denormal, 3e38) a model is refused, naming the first such grid point.
 inline constexpr float min_velocity = 1.0f, max_velocity = 1.0e5f;
 void check_velocities(const Setup& s);
+// The smallest and largest of the setup's velocities (max_velocity and 0 for an empty model), NaNs passed over.
+struct VelocityRange {
+  float lowest, highest;
+};
+VelocityRange velocity_range(const Setup& s);
 // What validate checks of the shot alone (its sources, receivers and f0), cheap enough for every shot of a survey.
 void validate_shot(const Setup& s);
 
@@ -121,14 +126,9 @@ void validate_shot(const Setup& s);
 // samples each.
 std::vector<float> sum_corners(const std::vector<float>& corners, std::size_t receivers, int samples, int filled);
 
-// The part of the grid the setup's velocity holds (model_part, or the whole grid), the velocity at global point
-// (i, j, k) inside it, and the whole model's largest velocity (vmax, or the largest of velocity).
+// The part of the grid the setup's velocity holds (model_part, or the whole grid), and the whole model's largest
+// velocity (vmax, or the largest of velocity).
 Subdomain model_box(const Setup& s);
-inline float velocity_at(const Setup& s, const Subdomain& box, int i, int j, int k) {
-  return s.velocity[(std::size_t(k - box.offset[2]) * std::size_t(box.size[1]) + std::size_t(j - box.offset[1])) *
-                        std::size_t(box.size[0]) +
-                    std::size_t(i - box.offset[0])];
-}
 float model_vmax(const Setup& s);
 
 // Trilinear weights of a position: the eight grid points around it (interior indices) and their weights.

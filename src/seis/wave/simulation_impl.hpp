@@ -122,6 +122,46 @@ Kokkos::View<T*, Memory> to_device(const std::string& label, const std::vector<T
   return view;
 }
 
+// q = v^2 dt^2 (the double product rounded to float, as the host rounds it) at every interior point of the part,
+// computed where q lives from the model's planes, staged a slab of at most 2^24 floats at a time where the device
+// cannot read the host: neither a padded host field nor a second whole model on the device. The host's
+// single-threaded pass over 512^3 points took about a second of a survey's first shot on the H100s (perf/NOTES.md
+// 110-111).
+template <class ExecSpace>
+void fill_q(const Setup& s, const Subdomain& part, const FieldLayout& layout, float* q) {
+  using Memory = typename ExecSpace::memory_space;
+  const Subdomain box = model_box(s);
+  const int* o = part.offset;
+  const int* n = part.size;
+  const std::size_t row = std::size_t(box.size[0]), plane = row * std::size_t(box.size[1]);
+  // The box's floats from the part's first point of a plane to its last: the rows between, whole.
+  const std::size_t first = std::size_t(o[1] - box.offset[1]) * row + std::size_t(o[0] - box.offset[0]);
+  const std::size_t span = std::size_t(n[1] - 1) * row + std::size_t(n[0]);
+  const int slab = int(std::max<std::size_t>(1, (std::size_t(1) << 24) / plane));
+  constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible;
+  Kokkos::View<float*, Memory> staging;
+  if (!host) staging = Kokkos::View<float*, Memory>("seis::wave::model slab", std::size_t(slab - 1) * plane + span);
+  const double dt2 = s.dt * s.dt;
+  for (int k0 = 0; k0 < n[2]; k0 += slab) {
+    const int k1 = std::min(n[2], k0 + slab);
+    const std::size_t begin = std::size_t(k0 + o[2] - box.offset[2]) * plane + first;
+    const std::size_t count = std::size_t(k1 - k0 - 1) * plane + span;
+    const float* values = s.velocity.data() + begin;
+    if constexpr (!host) {
+      Kokkos::View<const float*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> source(values, count);
+      Kokkos::deep_copy(Kokkos::subview(staging, std::make_pair(std::size_t(0), count)), source);
+      values = staging.data();
+    }
+    using Policy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>>;
+    Kokkos::parallel_for(
+        "seis::wave::q", Policy({0, 0, k0}, {n[0], n[1], k1}), KOKKOS_LAMBDA(const int i, const int j, const int k) {
+          const double v = values[std::size_t(k - k0) * plane + std::size_t(j) * row + std::size_t(i)];
+          q[layout.offset(i, j, k)] = static_cast<float>(v * v * dt2);
+        });
+    Kokkos::fence();
+  }
+}
+
 // Which launch of a step: one slab (Slab), or these.
 enum Launch : int { inner_launch = -1, unified_launch = -2, slabs_launch = -3 };
 
@@ -322,20 +362,7 @@ Simulation<ExecSpace>::Simulation(const Setup& setup, const Subdomain& part, Hal
   Kokkos::deep_copy(m.u.span(), 0.0f);
   Kokkos::deep_copy(m.u_prev.span(), 0.0f);
 
-  {
-    Field<Kokkos::HostSpace> q_host("seis::wave::q host", layout_);
-    Kokkos::deep_copy(q_host.span(), 0.0f);
-    const double dt2 = setup_.dt * setup_.dt;
-    const int* o = part_.offset;
-    const Subdomain box = model_box(setup_);
-    for (int k = 0; k < layout_.nz; ++k)
-      for (int j = 0; j < layout_.ny; ++j)
-        for (int i = 0; i < layout_.nx; ++i) {
-          const double v = velocity_at(setup_, box, i + o[0], j + o[1], k + o[2]);
-          q_host.data()[layout_.offset(i, j, k)] = static_cast<float>(v * v * dt2);
-        }
-    deep_copy(m.q, q_host);
-  }
+  fill_q<ExecSpace>(setup_, part_, layout_, m.q.data());
 
   m.phi = typename Impl::Floats("seis::wave::phi", std::max<std::size_t>(pml_.stored(), 1));
   const float vmax = model_vmax(setup_);
