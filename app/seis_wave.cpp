@@ -381,8 +381,11 @@ int main(int argc, char** argv) {
     std::cerr << "seis-wave: " << (refused ? "" : "error: ") << e.what() << "\n";
     return refused ? 2 : 1;
   }
+  // The GPU starts on a thread while MPI starts (perf/NOTES.md 111).
+  std::optional<compat::DeviceStart> device_start(std::in_place, compat::launcher_local_rank(argc, argv));
   mpi::World world(argc, argv, config.mpi_timeout);
   app::StartUp start_up{app::seconds_since_start(), 0};
+  device_start.reset();
   int code = 0;
   std::string message;
   try {

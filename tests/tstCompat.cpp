@@ -137,3 +137,30 @@ TEST(HostParallel, FoldsPiecesInOrderAndRethrowsTheEarliestError) {
     EXPECT_EQ(e.what(), std::to_string(std::size_t(3) << 20));
   }
 }
+
+// The GPU started while MPI starts must be the one the rank then uses: the launcher's local rank, 0 alone, nothing
+// where the user chose or the launcher does not say.
+TEST(Compat, LauncherLocalRankPicksTheGpuBeforeMpi) {
+  std::vector<SavedVariable> saved;
+  saved.reserve(9);
+  for (const char* name : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID", "OMPI_COMM_WORLD_SIZE",
+                           "PMI_SIZE", "PMIX_RANK", "SLURM_PROCID", "KOKKOS_DEVICE_ID", "KOKKOS_NUM_DEVICES"}) {
+    saved.emplace_back(name);
+    unsetenv(name);
+  }
+  std::string program = "seis-wave", chosen = "--kokkos-device-id=2";
+  char* alone[] = {program.data(), nullptr};
+  char* with_choice[] = {program.data(), chosen.data(), nullptr};
+  EXPECT_EQ(seis::compat::launcher_local_rank(1, alone), 0);
+  setenv("OMPI_COMM_WORLD_SIZE", "4", 1);
+  EXPECT_EQ(seis::compat::launcher_local_rank(1, alone), -1);
+  setenv("OMPI_COMM_WORLD_LOCAL_RANK", "3", 1);
+  EXPECT_EQ(seis::compat::launcher_local_rank(1, alone), 3);
+  EXPECT_EQ(seis::compat::launcher_local_rank(2, with_choice), -1);
+  setenv("KOKKOS_DEVICE_ID", "1", 1);
+  EXPECT_EQ(seis::compat::launcher_local_rank(1, alone), -1);
+  unsetenv("KOKKOS_DEVICE_ID");
+  unsetenv("OMPI_COMM_WORLD_LOCAL_RANK");
+  setenv("SLURM_LOCALID", "5", 1);
+  EXPECT_EQ(seis::compat::launcher_local_rank(1, alone), 5);
+}

@@ -44,6 +44,38 @@ int device_count() {
   return count > 0 ? count : 1;
 }
 
+int launcher_local_rank(int argc, char** argv) {
+  for (int a = 1; a < argc; ++a) {
+    const std::string arg = argv[a];
+    if (arg.rfind("--kokkos-device-id", 0) == 0 || arg.rfind("--kokkos-num-devices", 0) == 0) return -1;
+  }
+  if (std::getenv("KOKKOS_DEVICE_ID") != nullptr || std::getenv("KOKKOS_NUM_DEVICES") != nullptr) return -1;
+  for (const char* name : {"OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "SLURM_LOCALID"})
+    if (const char* rank = std::getenv(name)) return std::max(0, std::atoi(rank));
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "SLURM_PROCID"})
+    if (std::getenv(name) != nullptr) return -1;
+  return 0;
+}
+
+DeviceStart::DeviceStart(int local_rank) {
+#if defined(KOKKOS_ENABLE_CUDA) || defined(KOKKOS_ENABLE_HIP)
+  if (local_rank < 0) return;
+  thread_ = std::thread([local_rank] {
+#if defined(KOKKOS_ENABLE_CUDA)
+    if (cudaSetDevice(local_rank % device_count()) == cudaSuccess) (void)cudaFree(nullptr);
+#elif defined(KOKKOS_ENABLE_HIP)
+    if (hipSetDevice(local_rank % device_count()) == hipSuccess) (void)hipFree(nullptr);
+#endif
+  });
+#else
+  (void)local_rank;
+#endif
+}
+
+DeviceStart::~DeviceStart() {
+  if (thread_.joinable()) thread_.join();
+}
+
 namespace {
 
 std::string read_text(const std::string& path) {

@@ -3,6 +3,7 @@
 #include <Kokkos_Core.hpp>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -237,6 +238,27 @@ std::size_t host_copy_bytes(std::size_t field_bytes, std::size_t working_bytes, 
 // GPUs this process can see (1 on host backends); callable before Kokkos::initialize, to give each MPI rank of a
 // node its own.
 int device_count();
+
+// This process's rank among its node's, as its launcher tells before MPI starts (OMPI_COMM_WORLD_LOCAL_RANK,
+// MPI_LOCALRANKID, SLURM_LOCALID; 0 for a process started alone), which picks its GPU (local rank modulo the GPUs);
+// -1 where the user chose the GPU (--kokkos-device-id, --kokkos-num-devices or their KOKKOS_ variables) or the
+// launcher does not say.
+int launcher_local_rank(int argc, char** argv);
+
+// Starts the driver and the context of GPU local_rank modulo the GPUs on a thread, so that it overlaps MPI's
+// start-up; Kokkos then finds the context made. Alone a GPU starts in about 0.2 s, but four processes of a node
+// starting theirs at once took 0.8-0.9 s on the 4-H100 machine (perf/NOTES.md 111). Joined on destruction; nothing
+// for local_rank < 0 or on host backends.
+class DeviceStart {
+ public:
+  explicit DeviceStart(int local_rank);
+  ~DeviceStart();
+  DeviceStart(const DeviceStart&) = delete;
+  DeviceStart& operator=(const DeviceStart&) = delete;
+
+ private:
+  std::thread thread_;
+};
 
 }  // namespace seis::compat
 
