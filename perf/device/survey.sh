@@ -43,11 +43,11 @@ for stage in "$@"; do
       survey same-2 2 8 96 "${small[@]}"
       survey same-2g 2 8 96 "${small[@]}" --ranks-per-shot 2 --decomposition 2x1x1
       mpi_run -np 1 "$build/app/seis-wave" --grid 96 "${small[@]}" --benchmark --shot 3 --output "$OUT/same-single" \
-        --receivers "$(sed -n 's/receivers = "\(.*\)"/\1/p' "$OUT/same-1/survey.toml")" \
-        --source "$(sed -n '7s/source = "\(.*\)"/\1/p' "$OUT/same-1/survey.toml")" > "$OUT/same-single.log" 2>&1
+        --receivers "$(sed -n 's/receivers = "\(.*\)"/\1/p' "$OUT/${PREFIX:-}same-1/survey.toml")" \
+        --source "$(sed -n '7s/source = "\(.*\)"/\1/p' "$OUT/${PREFIX:-}same-1/survey.toml")" > "$OUT/same-single.log" 2>&1
       echo "single run of shot 3: $(md5sum < "$OUT/same-single/seismogram.sgy" | cut -c1-12)"
       for c in same-1 same-2 same-2g; do
-        echo "$c: $(cd "$OUT/$c/out" && md5sum shot-*.sgy | cut -c1-12 | tr '\n' ' ')"
+        echo "$c: $(cd "$OUT/${PREFIX:-}$c/out" && md5sum shot-*.sgy | cut -c1-12 | tr '\n' ' ')"
       done ;;
     tests)
       LD_LIBRARY_PATH=$build/lib "$build/tests/seis_tests_Cuda" \
