@@ -28,7 +28,7 @@ WaveReference::WaveReference(const wave::Setup& setup, const std::optional<Float
         q_[at(i, j, k)] = held(v * v * s_.dt * s_.dt);
       }
   const int d = s_.boundary == Boundary::pml ? s_.ndamp : 0;
-  const double vmax = *std::max_element(s_.velocity.begin(), s_.velocity.end());
+  const double vmax = wave::model_vmax(s_);
   const double scale = wave::damping_scale(s_.dt, vmax, d, s_.h);
   // The kernels' float profiles, widened: the oracle checks the update, not the rounding of eta.
   auto widen = [](const std::vector<float>& f) { return std::vector<double>(f.begin(), f.end()); };
@@ -70,10 +70,25 @@ double WaveReference::rounding_error(double magnitude, int operations) {
   return normal_(*rounding_) * std::sqrt(operations / 3.0) * std::ldexp(1.0, -24) * magnitude;
 }
 
-void WaveReference::advance(int steps) {
+bool WaveReference::in_pml(int i, int j, int k) const {
   const int d = s_.boundary == Boundary::pml ? s_.ndamp : 0;
-  const double inv = 1.0 / (4.0 * s_.h * s_.h);
-  const std::size_t sy = std::size_t(sx_), sz = std::size_t(sx_) * sy_;
+  return i < d || i >= s_.nx - d || j < d || j >= s_.ny - d || k < d || k >= s_.nz - d;
+}
+
+double WaveReference::damping(int i, int j, int k) const {
+  return eta_x_[std::size_t(i + 1)] + eta_y_[std::size_t(j + 1)] + eta_z_[std::size_t(k + 1)];
+}
+
+double WaveReference::gradient_weight(int axis, int index) const {
+  const std::vector<double>& eta = axis == 0 ? eta_x_ : axis == 1 ? eta_y_ : eta_z_;
+  return (eta[std::size_t(index + 2)] - eta[std::size_t(index)]) / (4.0 * s_.h * s_.h);
+}
+
+void WaveReference::add_to_u(const std::vector<double>& padded) {
+  for (std::size_t p = 0; p < u_.size(); ++p) u_[p] += padded[p];
+}
+
+void WaveReference::advance(int steps) {
   const int last = std::min(s_.steps, step_ + steps);
   for (; step_ < last; ++step_) {
     for (std::size_t r = 0; r < s_.receivers.size(); ++r) {
@@ -96,29 +111,21 @@ void WaveReference::advance(int steps) {
           const int operations = 6 * s_.radius + 5;
           const double magnitude =
               rounding_ ? 2.0 * std::abs(u_[c]) + std::abs(u_prev_[c]) + q_[c] * lap_magnitude(u_, i, j, k) : 0.0;
-          const bool inner = i >= d && i < s_.nx - d && j >= d && j < s_.ny - d && k >= d && k < s_.nz - d;
-          if (inner) {
+          if (!in_pml(i, j, k)) {
             u_prev_[c] = 2.0 * u_[c] - u_prev_[c] + q_[c] * l + rounding_error(magnitude, operations);
             continue;
           }
-          const double ex = eta_x_[std::size_t(i + 1)], ey = eta_y_[std::size_t(j + 1)],
-                       ez = eta_z_[std::size_t(k + 1)];
-          const double eta = ex + ey + ez;
+          const double eta = damping(i, j, k);
           u_prev_[c] =
               ((2.0 + 2.0 * eta - eta * eta) * u_[c] - u_prev_[c] + q_[c] * (l + phi_[c])) / (1.0 + 2.0 * eta) +
               rounding_error(magnitude + q_[c] * std::abs(phi_[c]), operations + 8);
-          const double gradient =
-              (eta_x_[std::size_t(i + 2)] - eta_x_[std::size_t(i)]) * (u_[c + 1] - u_[c - 1]) * inv +
-              (eta_y_[std::size_t(j + 2)] - eta_y_[std::size_t(j)]) * (u_[c + sy] - u_[c - sy]) * inv +
-              (eta_z_[std::size_t(k + 2)] - eta_z_[std::size_t(k)]) * (u_[c + sz] - u_[c - sz]) * inv;
-          const double gradient_magnitude = rounding_
-                                                ? std::abs(eta_x_[std::size_t(i + 2)] - eta_x_[std::size_t(i)]) *
-                                                          (std::abs(u_[c + 1]) + std::abs(u_[c - 1])) * inv +
-                                                      std::abs(eta_y_[std::size_t(j + 2)] - eta_y_[std::size_t(j)]) *
-                                                          (std::abs(u_[c + sy]) + std::abs(u_[c - sy])) * inv +
-                                                      std::abs(eta_z_[std::size_t(k + 2)] - eta_z_[std::size_t(k)]) *
-                                                          (std::abs(u_[c + sz]) + std::abs(u_[c - sz])) * inv
-                                                : 0.0;
+          double gradient = 0, gradient_magnitude = 0;
+          const int index[3] = {i, j, k};
+          for (int a = 0; a < 3; ++a) {
+            const double g = gradient_weight(a, index[a]), after = u_[c + stride(a)], before = u_[c - stride(a)];
+            gradient += g * (after - before);
+            gradient_magnitude += std::abs(g) * (std::abs(after) + std::abs(before));
+          }
           phi_[c] = (phi_[c] - gradient) / (1.0 + eta) +
                     rounding_error((std::abs(phi_[c]) + gradient_magnitude) / (1.0 + eta), 16);
         }

@@ -28,12 +28,26 @@ class WaveReference {
   const std::vector<double>& traces() const { return traces_; }
   std::vector<double> wavefield_previous() const;  // u one step earlier
 
- private:
+  // The scheme's pieces on the padded grid (the interior and R zero planes around it, x fastest), for the Born and
+  // adjoint oracles (born.hpp): the current u and phi, a field added to u (a source term of the step just made),
+  // the order-2R Laplacian at a point of a padded field, V^2 dt^2 and the PML's damping at a point, and the weight of
+  // the PML's gradient term along an axis at an index (its f(i + 1) - f(i - 1) is taken at every PML point).
+  std::size_t at(int i, int j, int k) const;
+  std::size_t padded_size() const { return u_.size(); }
+  std::size_t stride(int axis) const { return axis == 0 ? 1 : axis == 1 ? std::size_t(sx_) : std::size_t(sx_) * sy_; }
+  const std::vector<double>& padded_u() const { return u_; }
+  const std::vector<double>& padded_phi() const { return phi_; }
+  void add_to_u(const std::vector<double>& padded);
   double lap(const std::vector<double>& f, int i, int j, int k) const;
+  double q(int i, int j, int k) const { return q_[at(i, j, k)]; }
+  bool in_pml(int i, int j, int k) const;
+  double damping(int i, int j, int k) const;
+  double gradient_weight(int axis, int index) const;
+
+ private:
   double lap_magnitude(const std::vector<double>& f, int i, int j, int k) const;  // sum |w| |f|
   double rounding_error(double magnitude, int operations);
   double held(double value) const;  // an input as the run holds it: rounded to float under the rounding model
-  std::size_t at(int i, int j, int k) const;
   wave::Setup s_;
   int pad_ = 0, sx_ = 0, sy_ = 0;
   std::vector<double> u_, u_prev_, phi_, q_, eta_x_, eta_y_, eta_z_, w_;

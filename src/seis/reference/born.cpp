@@ -1,0 +1,106 @@
+#include "seis/reference/born.hpp"
+
+#include "seis/core/error.hpp"
+#include "seis/reference/wave_step.hpp"
+
+namespace seis::reference {
+
+namespace {
+
+// The points of the grid's interior, in x-fastest order, with their padded index.
+template <class Visit>
+void for_interior(const wave::Setup& s, const WaveReference& grid, const Visit& visit) {
+  std::size_t n = 0;
+  for (int k = 0; k < s.nz; ++k)
+    for (int j = 0; j < s.ny; ++j)
+      for (int i = 0; i < s.nx; ++i) visit(i, j, k, grid.at(i, j, k), n++);
+}
+
+}  // namespace
+
+BornReference::BornReference(const wave::Setup& background) : linear_(background) {
+  linear_.sources.clear();
+  WaveReference forward(background);
+  const auto& s = background;
+  for (int n = 0; n < s.steps; ++n) {
+    std::vector<double> weight(forward.padded_size(), 0.0);
+    const std::vector<double>& u = forward.padded_u();
+    const std::vector<double>& phi = forward.padded_phi();
+    for_interior(s, forward, [&](int i, int j, int k, std::size_t c, std::size_t) {
+      const double l = forward.lap(u, i, j, k);
+      weight[c] = forward.in_pml(i, j, k) ? (l + phi[c]) / (1.0 + 2.0 * forward.damping(i, j, k)) : l;
+    });
+    const double amplitude = wave::wavelet(s.wavelet, s.f0, n * s.dt) / (s.h * s.h * s.h);
+    for (const wave::Point& p : s.sources) {
+      const wave::Stencil8 st = wave::trilinear(s, p);
+      for (int c = 0; c < 8; ++c) weight[forward.at(st.i[c], st.j[c], st.k[c])] += st.w[c] * amplitude;
+    }
+    weight_.push_back(std::move(weight));
+    forward.advance(1);
+  }
+}
+
+std::vector<double> BornReference::born(const std::vector<double>& dq) const {
+  require(dq.size() == linear_.velocity.size(), "dq has ", dq.size(), " values, the grid ", linear_.velocity.size());
+  WaveReference state(linear_);
+  std::vector<double> source(state.padded_size());
+  for (int n = 0; n < linear_.steps; ++n) {
+    state.advance(1);
+    for_interior(linear_, state,
+                 [&](int, int, int, std::size_t c, std::size_t p) { source[c] = weight_[n][c] * dq[p]; });
+    state.add_to_u(source);
+  }
+  return state.traces();
+}
+
+std::vector<double> BornReference::adjoint(const std::vector<double>& data) const {
+  const auto& s = linear_;
+  const std::size_t samples = std::size_t(s.steps);
+  require(data.size() == s.receivers.size() * samples, "data has ", data.size(), " values, ", s.receivers.size(),
+          " receivers x ", samples, " samples need ", s.receivers.size() * samples);
+  const WaveReference grid(s);
+  const std::size_t size = grid.padded_size();
+  std::vector<double> image(s.velocity.size(), 0.0);
+  // lambda_{n+1} as (u, u_prev, phi) and lambda_n being made; scaled: q D3 lambda_u, which L^T = L takes.
+  std::vector<double> lu(size, 0.0), lp(size, 0.0), lf(size, 0.0), nu(size), np(size), nf(size), scaled(size, 0.0);
+  const int size_of[3] = {s.nx, s.ny, s.nz};
+  for (int n = s.steps - 1; n >= 0; --n) {
+    for_interior(s, grid, [&](int, int, int, std::size_t c, std::size_t p) { image[p] += weight_[n][c] * lu[c]; });
+    for_interior(s, grid, [&](int i, int j, int k, std::size_t c, std::size_t) {
+      const double eta = grid.in_pml(i, j, k) ? grid.damping(i, j, k) : 0.0;
+      scaled[c] = grid.q(i, j, k) * lu[c] / (1.0 + 2.0 * eta);
+    });
+    std::fill(nu.begin(), nu.end(), 0.0);
+    for_interior(s, grid, [&](int i, int j, int k, std::size_t c, std::size_t) {
+      // u_{n+1} = D1 u_n - D2 u_{n-1} + D3 q (L u_n + phi_n), D3 = D2 = 1 / (1 + 2 eta), D1 = (2 + 2 eta - eta^2) D2;
+      // u_n's next u_prev is u_n; phi_{n+1} = (phi_n - G u_n) / (1 + eta) in the PML.
+      const bool pml = grid.in_pml(i, j, k);
+      const double eta = pml ? grid.damping(i, j, k) : 0.0, d2 = 1.0 / (1.0 + 2.0 * eta);
+      nu[c] += (2.0 + 2.0 * eta - eta * eta) * d2 * lu[c] + grid.lap(scaled, i, j, k) + lp[c];
+      np[c] = -d2 * lu[c];
+      if (!pml) {
+        nf[c] = lf[c];
+        return;
+      }
+      const double y = lf[c] / (1.0 + eta);
+      nf[c] = scaled[c] + y;
+      const int index[3] = {i, j, k};
+      for (int a = 0; a < 3; ++a) {
+        const double g = grid.gradient_weight(a, index[a]) * y;
+        if (index[a] + 1 < size_of[a]) nu[c + grid.stride(a)] -= g;
+        if (index[a] > 0) nu[c - grid.stride(a)] += g;
+      }
+    });
+    for (std::size_t r = 0; r < s.receivers.size(); ++r) {
+      const wave::Stencil8 st = wave::trilinear(s, s.receivers[r]);
+      for (int c = 0; c < 8; ++c)
+        nu[grid.at(st.i[c], st.j[c], st.k[c])] += st.w[c] * data[r * samples + std::size_t(n)];
+    }
+    std::swap(lu, nu);
+    std::swap(lp, np);
+    std::swap(lf, nf);
+  }
+  return image;
+}
+
+}  // namespace seis::reference
