@@ -361,6 +361,7 @@ Simulation<ExecSpace>::Simulation(const Setup& setup, const Subdomain& part, Hal
   m.largest_host = Kokkos::create_mirror_view(m.largest);
   Kokkos::deep_copy(m.u.span(), 0.0f);
   Kokkos::deep_copy(m.u_prev.span(), 0.0f);
+  Kokkos::deep_copy(m.q.span(), 0.0f);  // halo and padding: whole vectors read them (fill_q writes the interior)
 
   fill_q<ExecSpace>(setup_, part_, layout_, m.q.data());
 
