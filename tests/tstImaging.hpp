@@ -1,0 +1,87 @@
+// Born modelling and its adjoint on this backend (seis/imaging/linearised.hpp): the dot-product test, and both
+// operators against the double-precision oracles (reference/born.hpp), PML on every face.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "seis/imaging/linearised.hpp"
+#include "seis/reference/born.hpp"
+#include "test_fields.hpp"
+#include "wave_cases.hpp"
+
+namespace {
+
+seis::wave::Setup imaging_setup(int radius, std::mt19937& rng) {
+  auto s = seis::test::box_setup(26, 22, 20, 10.0, 2000.0f, radius);
+  seis::test::randomise_velocity(s, 1500.0f, 3000.0f, rng);
+  s.ndamp = 4;
+  s.dt = 0.9 * seis::wave::stable_dt(radius, s.h, 3000.0);
+  s.steps = 60;
+  s.f0 = 40.0;
+  s.sources = {{121.3, 102.7, 60.1}, {35.0, 30.0, 150.0}};
+  for (int n = 0; n < 6; ++n) s.receivers.push_back({15.0 + n * 42.0, 20.0 + n * 30.0, 25.0 + n * 25.0});
+  s.receivers.push_back(s.receivers[2]);  // two receivers on the same corners: the adjoint's merged injection
+  return s;
+}
+
+template <class T>
+std::vector<T> gaussian(std::size_t n, std::mt19937& rng) {
+  std::normal_distribution<double> draw;
+  std::vector<T> v(n);
+  for (T& x : v) x = T(draw(rng));
+  return v;
+}
+
+template <class A, class B>
+double dot(const std::vector<A>& a, const std::vector<B>& b) {
+  double sum = 0;
+  for (std::size_t p = 0; p < a.size(); ++p) sum += double(a[p]) * double(b[p]);
+  return sum;
+}
+
+// The largest |got - expected| over the largest |expected|.
+double worst_relative(const std::vector<float>& got, const std::vector<double>& expected) {
+  double error = 0, scale = 0;
+  for (std::size_t p = 0; p < got.size(); ++p) {
+    error = std::max(error, std::abs(double(got[p]) - expected[p]));
+    scale = std::max(scale, std::abs(expected[p]));
+  }
+  return error / scale;
+}
+
+}  // namespace
+
+// <B dq, d> = <dq, B^T d> for random dq and d. Both sides are the same products summed in two orders, each carrying
+// K = N (6R + 12) float32 roundings (N steps of a Laplacian, the leapfrog and the PML's terms); as independent errors
+// uniform within half an ulp (variance u^2 / 3 each, u = 2^-24) they leave B dq with a relative spread of
+// sqrt(K / 3) u, and its product with d (standard normal entries) an error of spread sqrt(K / 3) u |B dq|; the same
+// for the other side with |B^T d|. 5 times the spread of the difference, sqrt(2 K / 3) u max(|B dq|, |B^T d|), is
+// allowed (a Gaussian exceeds it with probability 6e-7). The products themselves are random with the same spread
+// (and may be small by chance), so the bound is not relative to them. Born and the adjoint also agree with the
+// double oracles point by point within the worst-case growth of a float32 leapfrog, N^2 / 2 (6R + 12) 7 2^-24 of the
+// largest value (as the wave tests' backstop).
+TEST(TEST_CATEGORY, BornAndItsAdjointPassTheDotProductTest) {
+  std::mt19937 rng(seis::test::test_seed());
+  for (int radius : {1, 4, 8}) {
+    const auto s = imaging_setup(radius, rng);
+    const seis::imaging::Linearised<TEST_EXECSPACE> linearised(s);
+    const seis::reference::BornReference oracle(s);
+    const auto dq = gaussian<float>(s.velocity.size(), rng);
+    const auto d = gaussian<float>(s.receivers.size() * std::size_t(s.steps), rng);
+    const auto data = linearised.born(dq);
+    const auto image = linearised.adjoint(d);
+    const double forward = dot(data, d), backward = dot(dq, image);
+    const double spread = std::sqrt(2.0 * s.steps * (6.0 * radius + 12) / 3.0) * std::ldexp(1.0, -24);
+    const double scale = std::sqrt(std::max(dot(data, data), dot(image, image)));
+    EXPECT_LE(std::abs(forward - backward), 5.0 * spread * scale)
+        << "R = " << radius << ": <B dq, d> = " << forward << ", <dq, B^T d> = " << backward << ", |B dq| "
+        << std::sqrt(dot(data, data)) << ", |B^T d| " << std::sqrt(dot(image, image));
+    EXPECT_GT(scale, 0.0);
+    const double growth = 0.5 * s.steps * s.steps * (6.0 * radius + 12) * 7 * std::ldexp(1.0, -24);
+    const std::vector<double> dq_double(dq.begin(), dq.end()), d_double(d.begin(), d.end());
+    EXPECT_LE(worst_relative(data, oracle.born(dq_double)), growth) << "Born, R = " << radius;
+    EXPECT_LE(worst_relative(image, oracle.adjoint(d_double)), growth) << "adjoint, R = " << radius;
+  }
+}
