@@ -26,6 +26,8 @@ class Linearised {
   std::vector<float> born(const std::vector<float>& dq) const;
   // The image of data d: <born(dq), d> = <dq, adjoint(d)> up to float32 rounding.
   std::vector<float> adjoint(const std::vector<float>& data) const;
+  // The source wavefield's energy, sum over steps of u_n^2: the image's source-illumination normalisation.
+  std::vector<float> illumination() const;
 
  private:
   struct Impl;

@@ -177,12 +177,27 @@ struct Linearised<ExecSpace>::Impl {
   // Per step n: B_n's weight on dq at every padded point, (L u_n + phi_n) / (1 + 2 eta) (eta = 0, no phi outside
   // the PML) plus the sources' w a_n at their corners.
   std::vector<Floats> weight;
+  Floats illumination;
 
   Floats field(const char* label) const { return Floats(std::string(label), scheme.size); }
 
   void record(const Floats& traces, const Floats& u, int n) const {
     detail::record<ExecSpace>(traces, u, recording_offset, recording_weight, int(setup.receivers.size()),
                               std::size_t(setup.steps), n);
+  }
+
+  // A padded field's interior, x fastest.
+  std::vector<float> interior(const Floats& padded_field) const {
+    std::vector<float> host(scheme.size);
+    Kokkos::deep_copy(
+        Kokkos::View<float*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(host.data(), host.size()),
+        padded_field);
+    std::vector<float> out;
+    out.reserve(setup.velocity.size());
+    for (int k = 0; k < setup.nz; ++k)
+      for (int j = 0; j < setup.ny; ++j)
+        for (int i = 0; i < setup.nx; ++i) out.push_back(host[scheme.at(i, j, k)]);
+    return out;
   }
 
   // An interior vector (x fastest) on the padded grid.
@@ -256,6 +271,7 @@ Linearised<ExecSpace>::Linearised(const wave::Setup& background) : impl_(std::ma
   m.recording_weight = upload(recording_weight, "seis::imaging::recording weight");
   m.amplitude = upload(amplitude, "seis::imaging::amplitude");
 
+  m.illumination = m.field("seis::imaging::illumination");
   // The background forward, keeping each step's Born weights.
   auto u = m.field("seis::imaging::u"), u_prev = m.field("seis::imaging::u_prev"), phi = m.field("seis::imaging::phi");
   for (int n = 0; n < s.steps; ++n) {
@@ -263,6 +279,7 @@ Linearised<ExecSpace>::Linearised(const wave::Setup& background) : impl_(std::ma
     detail::born_weight<ExecSpace>(g, u.data(), phi.data(), weight.data());
     detail::add_points<ExecSpace>(m.sources, weight.data(), m.amplitude.data(), 0, std::size_t(n), nullptr);
     m.weight.push_back(weight);
+    detail::add_product<ExecSpace>(m.illumination, u, u);
     detail::step<ExecSpace>(g, u.data(), u_prev.data(), phi.data());
     detail::add_points<ExecSpace>(m.sources, u_prev.data(), m.amplitude.data(), 0, std::size_t(n), g.q.data());
     std::swap(u, u_prev);
@@ -354,16 +371,12 @@ std::vector<float> Linearised<ExecSpace>::adjoint(const std::vector<float>& data
     std::swap(lp, np);
     std::swap(lf, nf);
   }
-  std::vector<float> host(g.size);
-  Kokkos::deep_copy(
-      Kokkos::View<float*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(host.data(), host.size()),
-      image);
-  std::vector<float> out;
-  out.reserve(s.velocity.size());
-  for (int k = 0; k < s.nz; ++k)
-    for (int j = 0; j < s.ny; ++j)
-      for (int i = 0; i < s.nx; ++i) out.push_back(host[g.at(i, j, k)]);
-  return out;
+  return m.interior(image);
+}
+
+template <class ExecSpace>
+std::vector<float> Linearised<ExecSpace>::illumination() const {
+  return impl_->interior(impl_->illumination);
 }
 
 }  // namespace seis::imaging
