@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <map>
 #include <string>
-#include <type_traits>
 #include <utility>
 
 #include "seis/core/coefficients.hpp"
+#include "seis/core/device_copy.hpp"
 #include "seis/core/error.hpp"
 #include "seis/imaging/linearised.hpp"
 #include "seis/wave/pml.hpp"
@@ -104,16 +104,10 @@ Points<Memory> merge(const wave::Setup& s, const std::vector<wave::Point>& point
     for (const auto& [who, w] : entries) owner.push_back(who), weight.push_back(float(w));
     first.push_back(int(owner.size()));
   }
-  const auto device = [](const auto& host, const char* label) {
-    using T = typename std::decay_t<decltype(host)>::value_type;
-    Kokkos::View<T*, Memory> view(std::string(label), std::max<std::size_t>(host.size(), 1));
-    Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> source(host.data(), host.size());
-    if (!host.empty()) Kokkos::deep_copy(Kokkos::subview(view, std::make_pair(std::size_t(0), host.size())), source);
-    return view;
-  };
-  return {device(offset, "seis::imaging::point offset"), device(first, "seis::imaging::point first"),
-          device(owner, "seis::imaging::point owner"), device(weight, "seis::imaging::point weight"),
-          int(offset.size())};
+  return {to_device<Memory>("seis::imaging::point offset", offset),
+          to_device<Memory>("seis::imaging::point first", first),
+          to_device<Memory>("seis::imaging::point owner", owner),
+          to_device<Memory>("seis::imaging::point weight", weight), int(offset.size())};
 }
 
 // field[offset(p)] += sum of weight x value(owner) x scale(p) over point p's entries: value(owner) is values(owner x
@@ -207,10 +201,7 @@ struct Linearised<ExecSpace>::Impl {
     for (int k = 0; k < setup.nz; ++k)
       for (int j = 0; j < setup.ny; ++j)
         for (int i = 0; i < setup.nx; ++i) host[scheme.at(i, j, k)] = interior[p++];
-    Floats view("seis::imaging::padded", scheme.size);
-    Kokkos::deep_copy(view, Kokkos::View<const float*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
-                                host.data(), host.size()));
-    return view;
+    return to_device<Memory>("seis::imaging::padded", host);
   }
 };
 
@@ -230,23 +221,17 @@ Linearised<ExecSpace>::Linearised(const wave::Setup& background) : impl_(std::ma
   for (int r = 0; r <= s.radius; ++r) g.w[r] = float(c.x[std::size_t(r)]);
   g.inverse_4h2 = float(1.0 / (4.0 * s.h * s.h));
   const double scale = wave::damping_scale(s.dt, wave::model_vmax(s), g.ndamp, s.h);
-  const auto profile = [&](int n, const char* label) {
-    const std::vector<float> host = wave::damping_profile(n, g.ndamp, scale);
-    Kokkos::View<float*, typename Impl::Memory> view(std::string(label), host.size());
-    Kokkos::deep_copy(view, Kokkos::View<const float*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
-                                host.data(), host.size()));
-    return view;
-  };
-  g.eta_x = profile(s.nx, "seis::imaging::eta_x");
-  g.eta_y = profile(s.ny, "seis::imaging::eta_y");
-  g.eta_z = profile(s.nz, "seis::imaging::eta_z");
+  using Memory = typename Impl::Memory;
+  g.eta_x = to_device<Memory>("seis::imaging::eta_x", wave::damping_profile(s.nx, g.ndamp, scale));
+  g.eta_y = to_device<Memory>("seis::imaging::eta_y", wave::damping_profile(s.ny, g.ndamp, scale));
+  g.eta_z = to_device<Memory>("seis::imaging::eta_z", wave::damping_profile(s.nz, g.ndamp, scale));
   std::vector<float> q(s.velocity.size());
   for (std::size_t p = 0; p < q.size(); ++p) q[p] = float(double(s.velocity[p]) * s.velocity[p] * s.dt * s.dt);
   g.q = m.padded(q);
 
   const auto offset_of = [&](int i, int j, int k) { return g.at(i, j, k); };
-  m.sources = detail::merge<typename Impl::Memory>(s, s.sources, offset_of);
-  m.receivers = detail::merge<typename Impl::Memory>(s, s.receivers, offset_of);
+  m.sources = detail::merge<Memory>(s, s.sources, offset_of);
+  m.receivers = detail::merge<Memory>(s, s.receivers, offset_of);
   std::vector<std::size_t> recording_offset;
   std::vector<float> recording_weight, amplitude;
   for (const wave::Point& p : s.receivers) {
@@ -258,18 +243,9 @@ Linearised<ExecSpace>::Linearised(const wave::Setup& background) : impl_(std::ma
   }
   for (int n = 0; n < s.steps; ++n)
     amplitude.push_back(float(wave::wavelet(s.wavelet, s.f0, n * s.dt) / (s.h * s.h * s.h)));
-  const auto upload = [](const auto& host, const char* label) {
-    using T = typename std::decay_t<decltype(host)>::value_type;
-    Kokkos::View<T*, typename Impl::Memory> view(std::string(label), std::max<std::size_t>(host.size(), 1));
-    if (!host.empty())
-      Kokkos::deep_copy(
-          Kokkos::subview(view, std::make_pair(std::size_t(0), host.size())),
-          Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(host.data(), host.size()));
-    return view;
-  };
-  m.recording_offset = upload(recording_offset, "seis::imaging::recording offset");
-  m.recording_weight = upload(recording_weight, "seis::imaging::recording weight");
-  m.amplitude = upload(amplitude, "seis::imaging::amplitude");
+  m.recording_offset = to_device<Memory>("seis::imaging::recording offset", recording_offset);
+  m.recording_weight = to_device<Memory>("seis::imaging::recording weight", recording_weight);
+  m.amplitude = to_device<Memory>("seis::imaging::amplitude", amplitude);
 
   m.illumination = m.field("seis::imaging::illumination");
   // The background forward, keeping each step's Born weights.
@@ -320,11 +296,7 @@ std::vector<float> Linearised<ExecSpace>::adjoint(const std::vector<float>& data
   const std::size_t samples = std::size_t(s.steps);
   require(data.size() == s.receivers.size() * samples, "data has ", data.size(), " values, ", s.receivers.size(),
           " receivers x ", samples, " samples need ", s.receivers.size() * samples);
-  std::vector<float> held(std::max<std::size_t>(data.size(), 1), 0.0f);
-  std::copy(data.begin(), data.end(), held.begin());
-  typename Impl::Floats traces("seis::imaging::adjoint data", held.size());
-  Kokkos::deep_copy(traces, Kokkos::View<const float*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
-                                held.data(), held.size()));
+  const auto traces = to_device<typename Impl::Memory>("seis::imaging::adjoint data", data);
   // lambda_{n+1} as (u, u_prev, phi) and lambda_n being made; scaled: q D3 lambda_u, which L^T = L takes.
   auto lu = m.field("seis::imaging::lambda_u"), lp = m.field("seis::imaging::lambda_u_prev"),
        lf = m.field("seis::imaging::lambda_phi"), nu = m.field("seis::imaging::lambda_u next"),

@@ -10,6 +10,7 @@
 
 #include "seis/core/coefficients.hpp"
 #include "seis/core/compat.hpp"
+#include "seis/core/device_copy.hpp"
 #include "seis/core/fast_divisor.hpp"
 #include "seis/kernels/copy.hpp"
 #include "seis/kernels/radius_dispatch.hpp"
@@ -110,17 +111,6 @@ struct Simulation<ExecSpace>::Impl {
 };
 
 namespace {
-
-// A device copy of host values (at least one element, so that an empty list still has a pointer to pass).
-template <class Memory, class T>
-Kokkos::View<T*, Memory> to_device(const std::string& label, const std::vector<T>& host) {
-  Kokkos::View<T*, Memory> view(label, std::max<std::size_t>(host.size(), 1));
-  if (!host.empty()) {
-    Kokkos::View<const T*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> source(host.data(), host.size());
-    Kokkos::deep_copy(Kokkos::subview(view, std::make_pair(std::size_t(0), host.size())), source);
-  }
-  return view;
-}
 
 // q = v^2 dt^2 (the double product rounded to float, as the host rounds it) at every interior point of the part,
 // computed where q lives from the model's planes, staged a slab of at most 2^24 floats at a time where the device
