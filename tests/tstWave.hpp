@@ -11,6 +11,7 @@
 #include <string>
 
 #include "local_exchange.hpp"
+#include "seis/core/host_parallel.hpp"
 #include "seis/kernels/team_launch.hpp"
 #include "seis/reference/wave_step.hpp"
 #include "seis/wave/simulation.hpp"
@@ -65,9 +66,9 @@ double relative_l2(const std::vector<double>& got, const std::vector<double>& ex
 
 // The double-precision oracle of a setup after its steps, and the error float32 arithmetic is expected to make
 // against it: the oracle run again under reference::FloatRounding gives the relative L2 error of the field and of
-// each receiver's trace, as the RMS over eight seeds (one receiver's error varies sevenfold from seed to seed: its 40
-// samples hold few independent errors).
+// each receiver's trace, as the RMS over `seeds` runs (on the usable CPUs: they are most of these tests' time).
 struct Oracle {
+  static constexpr int seeds = 16;
   seis::reference::WaveReference exact;
   std::vector<double> field, traces;
   double field_error = 0;
@@ -78,32 +79,45 @@ struct Oracle {
     field = exact.wavefield();
     traces = exact.traces();
     const std::size_t n = s.receivers.size(), samples = std::size_t(s.steps);
-    trace_error.assign(n, 0.0);
-    const int seeds = 8;
-    for (int seed = 1; seed <= seeds; ++seed) {
-      seis::reference::WaveReference rounded(s, seis::reference::FloatRounding{static_cast<unsigned long long>(seed)});
-      rounded.advance(s.steps);
-      field_error += std::pow(relative_l2(rounded.wavefield(), field), 2) / seeds;
-      for (std::size_t r = 0; r < n; ++r)
-        trace_error[r] += std::pow(relative_l2(rounded.traces(), traces, r * samples, samples), 2) / seeds;
-    }
-    field_error = std::sqrt(field_error);
-    for (double& e : trace_error) e = std::sqrt(e);
+    // Per seed: the field's squared error, then each receiver's; summed in seed order below.
+    std::vector<std::vector<double>> squared(seeds, std::vector<double>(n + 1));
+    seis::host_parallel_for(
+        seeds,
+        [&](std::size_t first, std::size_t last) {
+          for (std::size_t seed = first; seed < last; ++seed) {
+            seis::reference::WaveReference rounded(s, seis::reference::FloatRounding{seed + 1});
+            rounded.advance(s.steps);
+            squared[seed][0] = std::pow(relative_l2(rounded.wavefield(), field), 2);
+            for (std::size_t r = 0; r < n; ++r)
+              squared[seed][r + 1] = std::pow(relative_l2(rounded.traces(), traces, r * samples, samples), 2);
+          }
+        },
+        1);
+    std::vector<double> mean(n + 1, 0.0);
+    for (const auto& one : squared)
+      for (std::size_t i = 0; i <= n; ++i) mean[i] += one[i] / seeds;
+    field_error = std::sqrt(mean[0]);
+    for (std::size_t r = 0; r < n; ++r) trace_error.push_back(std::sqrt(mean[r + 1]));
   }
 };
 
 // The run of `s` on this backend against the oracle: the relative L2 error of its field, and of each receiver's
 // trace, at most `allowance` times float32's expected error (Oracle). The error is a sum of many roundings, so
-// Gaussian; with as little as one degree of freedom (one receiver) it exceeds 5 times its RMS with probability
-// 6e-7, so a suite of some 10^3 such checks fails by chance less than once in a thousand runs. The model counts each
-// rounding at the full magnitude of its terms, and overestimates: the observed ratios are 0.06-0.51 for the field and
-// up to 2.3 for one receiver's trace (the tile kernel, every strategy, R = 1..8, OpenMP and Serial). The worst-case
-// bound stays as a backstop point by point and sample by sample, so no tolerance is looser than before: a step
-// rounds each point's update (6R + 5 float operations on terms whose magnitudes sum to at most 7 max|u| under the
-// stability bound), and the leapfrog carries an error injected at step m with growth at most linear in the steps
-// left, so after N steps |error| <= N^2 / 2 (6R + 5) 7 2^-24 max|u|. `chunk` > 0: advance that many steps at a time
-// (a 3.5D shape's odd chunks end in one step).
-constexpr double allowance = 5.0;
+// Gaussian, but one receiver's 40 samples hold few independent errors (its error varies sevenfold from seed to seed):
+// count one degree of freedom, the worst case. The allowance multiplies an RMS estimated from `seeds` draws, itself
+// uncertain, so the ratio of the run's error to it follows Student's t with `seeds` degrees of freedom, not a
+// Gaussian: with 8 seeds and 5 x, P(|t_8| > 5) = 1.05e-3 per receiver, and the openmp preset's 15 oracles x 7
+// receivers x 2 backends = 210 estimates failed about 1 run in 8 (seeds 1881566387 and 283491518: R = 1, 5.03 and
+// 5.04 x). A receiver's strategies and shapes share its estimate and differ from each other by reassociation only,
+// so the estimates are the events to count: P(|t_16| > 7) = 3.0e-6, and 210 of them fail a run by chance less than
+// once in 1500. The model counts each rounding at the full magnitude of its terms, and overestimates: the observed
+// ratios are 0.02-0.5 for the field and up to 2.3 for one receiver's trace (the tile kernel, every strategy, R = 1..8,
+// OpenMP and Serial). The worst-case bound stays as a backstop point by point and sample by sample: a step rounds
+// each point's update (6R + 5 float operations on terms whose magnitudes sum to at most 7 max|u| under the stability
+// bound), and the leapfrog carries an error injected at step m with growth at most linear in the steps left, so after
+// N steps |error| <= N^2 / 2 (6R + 5) 7 2^-24 max|u|. `chunk` > 0: advance that many steps at a time (a 3.5D shape's
+// odd chunks end in one step).
+constexpr double allowance = 7.0;
 void expect_matches(const seis::wave::Setup& s, const Oracle& oracle, int chunk = 0) {
   const double scale = max_abs(oracle.field), n = s.steps;
   ASSERT_GT(scale, 0.0);
@@ -301,7 +315,7 @@ TEST(TEST_CATEGORY, WaveRestartIsBitwise) {
     for (Strategy strategy : seis::wave::all_strategies) {
       if (shape.shape != seis::wave::Shape::tile && strategy != Strategy::unified) continue;
       auto s = base;
-      s.steps = 24;
+      s.steps = 14;  // stopped at 10 and 11: both parities of the two-step shapes, a few steps after each
       s.shape = shape.shape;
       s.strategy = strategy;
       Simulation<Exec> whole(s);
@@ -338,7 +352,7 @@ TEST(TEST_CATEGORY, WaveNewShotIsBitwiseAFreshSimulation) {
     for (Strategy strategy : seis::wave::all_strategies) {
       if (shape.shape != seis::wave::Shape::tile && strategy != Strategy::unified) continue;
       auto first = base;
-      first.steps = 24;
+      first.steps = 14;
       first.shape = shape.shape;
       first.strategy = strategy;
       auto second = first;
@@ -350,7 +364,7 @@ TEST(TEST_CATEGORY, WaveNewShotIsBitwiseAFreshSimulation) {
       fresh.advance(second.steps);
       const auto traces = fresh.traces();
       const auto u = fresh.wavefield();
-      for (int stop : {24, 10}) {
+      for (int stop : {14, 10}) {
         SCOPED_TRACE(::testing::Message()
                      << shape.name << " " << seis::wave::to_string(strategy) << ", the first shot stopped at " << stop);
         Simulation<Exec> reused(first);
