@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 #include <string>
+#include <tuple>
 
 #include "seis/core/error.hpp"
 #include "seis/io/outputs.hpp"
@@ -70,6 +71,27 @@ TEST(WaveSetup, NamesTheFirstBadVelocityOfALargeModel) {
 }
 
 TEST(WaveSetup, AcceptsAValidSetup) { EXPECT_EQ(refusal(small_setup()), ""); }
+
+// What a Simulation keeps: every member but the velocity values, and the model's largest velocity in their place.
+TEST(WaveSetup, WithoutModelKeepsAllButTheValues) {
+  RunSetup s = small_setup();
+  s.velocity[17] = 3100.0f;
+  s.radius = 3, s.boundary = seis::wave::Boundary::none, s.strategy = seis::wave::Strategy::seven;
+  s.shape = seis::wave::Shape::gmem, s.wavelet = seis::wave::WaveletKind::gaussian_derivative, s.f0 = 11;
+  s.model_part = seis::wave::whole_grid(s.nx, s.ny, s.nz);
+  s.launch.tile_x = 5;
+  const RunSetup t = seis::wave::without_model(s);
+  EXPECT_TRUE(t.velocity.empty());
+  EXPECT_EQ(t.vmax, 3100.0f);
+  EXPECT_EQ(std::tie(t.nx, t.ny, t.nz, t.h, t.radius, t.dt, t.steps, t.ndamp, t.f0),
+            std::tie(s.nx, s.ny, s.nz, s.h, s.radius, s.dt, s.steps, s.ndamp, s.f0));
+  EXPECT_TRUE(t.boundary == s.boundary && t.strategy == s.strategy && t.shape == s.shape && t.wavelet == s.wavelet);
+  EXPECT_EQ(t.model_part.points(), s.model_part.points());
+  EXPECT_EQ(t.launch.tile_x, 5);
+  ASSERT_EQ(t.sources.size(), s.sources.size());
+  ASSERT_EQ(t.receivers.size(), s.receivers.size());
+  EXPECT_EQ(t.receivers[1].x, s.receivers[1].x);
+}
 
 TEST(WaveSetup, RefusesWithValueAndLimit) {
   RunSetup s = small_setup();

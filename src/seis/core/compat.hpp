@@ -57,15 +57,24 @@ using FunctorAsArgument = Kokkos::Experimental::WorkItemProperty::HintLightWeigh
 // backends copies of the default instance (their kernels then run one after the other). fork() and join() order
 // them on the device through events, without a host fence: what instance 0 enqueued before fork() runs before
 // what the others enqueue after it, and what they enqueued before join() runs before instance 0's next work.
+// Instances from `urgent_from` on get the device's highest stream priority: their blocks are dispatched before the
+// waiting blocks of the others' kernels (a halo's pack and face layers beside a core that fills every SM would
+// otherwise wait for most of the core's blocks).
 template <class ExecSpace>
 class Instances {
  public:
-  explicit Instances(int count) {
+  explicit Instances(int count, int urgent_from = -1) {
+    if (urgent_from < 0) urgent_from = count;
     for (int n = 0; n < count; ++n) {
 #if defined(KOKKOS_ENABLE_CUDA)
       if constexpr (std::is_same_v<ExecSpace, Kokkos::Cuda>) {
+        int least = 0, greatest = 0;
+        if (cudaDeviceGetStreamPriorityRange(&least, &greatest) != cudaSuccess)
+          throw std::runtime_error("cudaDeviceGetStreamPriorityRange failed");
         cudaStream_t stream;
-        if (cudaStreamCreate(&stream) != cudaSuccess) throw std::runtime_error("cudaStreamCreate failed");
+        if (cudaStreamCreateWithPriority(&stream, cudaStreamDefault, n >= urgent_from ? greatest : least) !=
+            cudaSuccess)
+          throw std::runtime_error("cudaStreamCreateWithPriority failed");
         cudaEvent_t event;
         if (cudaEventCreateWithFlags(&event, cudaEventDisableTiming) != cudaSuccess)
           throw std::runtime_error("cudaEventCreate failed");
@@ -76,8 +85,12 @@ class Instances {
       }
 #elif defined(KOKKOS_ENABLE_HIP)
       if constexpr (std::is_same_v<ExecSpace, HIP>) {
+        int least = 0, greatest = 0;
+        if (hipDeviceGetStreamPriorityRange(&least, &greatest) != hipSuccess)
+          throw std::runtime_error("hipDeviceGetStreamPriorityRange failed");
         hipStream_t stream;
-        if (hipStreamCreate(&stream) != hipSuccess) throw std::runtime_error("hipStreamCreate failed");
+        if (hipStreamCreateWithPriority(&stream, hipStreamDefault, n >= urgent_from ? greatest : least) != hipSuccess)
+          throw std::runtime_error("hipStreamCreateWithPriority failed");
         hipEvent_t event;
         if (hipEventCreateWithFlags(&event, hipEventDisableTiming) != hipSuccess)
           throw std::runtime_error("hipEventCreate failed");

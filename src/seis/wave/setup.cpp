@@ -216,17 +216,17 @@ CopyYardstick copy_yardstick(const Setup& s, const Subdomain& part, bool fields_
 std::size_t host_bytes(const Setup& s, const Subdomain& part, bool fields_on_host) {
   const FieldLayout L = make_layout(part.size[0], part.size[1], part.size[2], s.radius);
   const std::size_t interior = part.points() * sizeof(float), field = (L.size + alignment_floats) * sizeof(float);
-  // The model twice (the set-up's and the simulation's copy); after the run the final wavefield on its way out (the
-  // padded field's host copy and its interior) with the traces gathered; the process itself (Kokkos, the libraries:
-  // measured about 14 MiB).
+  // The model (the set-up's: the simulation keeps none, without_model); after the run the final wavefield on its way
+  // out (the padded field's host copy and its interior) with the traces gathered; the process itself (Kokkos, the
+  // libraries: measured about 14 MiB).
   const std::size_t traces = 3 * s.receivers.size() * std::size_t(std::max(s.steps, 0)) * 8 * sizeof(float);
   const std::size_t process = std::size_t(16) << 20;
   // A copy yardstick larger than a field's copy (Simulation::copy_bandwidth) is two scratch buffers, freed before
-  // the run, while the model's two copies are still held.
+  // the run, while the model is still held.
   const std::size_t fields = fields_on_host ? required_bytes(s, part) : 0;
   const std::size_t yardstick = fields_on_host ? copy_yardstick(s, part, true).bytes : 0;
-  const std::size_t start = process + 2 * interior + fields + (yardstick > 2 * field ? yardstick : 0);
-  return std::max(start, process + 2 * interior + field + interior + traces + fields);
+  const std::size_t start = process + interior + fields + (yardstick > 2 * field ? yardstick : 0);
+  return std::max(start, process + interior + field + interior + traces + fields);
 }
 
 void check_host_memory(const Setup& s, const Subdomain& part, bool fields_on_host, std::size_t available_bytes) {
@@ -258,6 +258,18 @@ Subdomain model_box(const Setup& s) {
 float model_vmax(const Setup& s) {
   if (s.vmax > 0) return s.vmax;
   return velocity_range(s).highest;
+}
+
+Setup without_model(const Setup& s) {
+  Setup t;
+  t.nx = s.nx, t.ny = s.ny, t.nz = s.nz;
+  t.h = s.h, t.radius = s.radius, t.dt = s.dt, t.steps = s.steps;
+  t.boundary = s.boundary, t.ndamp = s.ndamp, t.strategy = s.strategy, t.shape = s.shape;
+  t.model_part = s.model_part;
+  t.vmax = model_vmax(s);
+  t.sources = s.sources, t.receivers = s.receivers;
+  t.wavelet = s.wavelet, t.f0 = s.f0, t.launch = s.launch;
+  return t;
 }
 
 Stencil8 trilinear(const Setup& s, const Point& p) {

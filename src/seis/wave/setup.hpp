@@ -43,7 +43,7 @@ struct Setup {
   int ndamp = 27;  // PML thickness in points
   Strategy strategy = Strategy::two;
   Shape shape = Shape::tile;    // the kernel of the step (shape.hpp)
-  std::vector<float> velocity;  // model_box's values (m/s), x fastest, then y, then z (depth)
+  std::vector<float> velocity;  // model_box's values (m/s), x fastest, then y, then z (depth); see without_model
   // The part of the grid `velocity` holds: a rank of a decomposed run reads only its own. Size 0: the whole grid.
   Subdomain model_part;
   // The whole model's largest velocity (m/s), which dt and the PML's damping follow: every part of a decomposed run
@@ -86,10 +86,9 @@ struct CopyYardstick {
 };
 CopyYardstick copy_yardstick(const Setup& s, const Subdomain& part, bool fields_on_host);
 
-// Host bytes a run (or part) holds at its peak: the process, the model twice (the set-up's and the simulation's
-// copy), the final wavefield's host copies with the gathered traces, and with `fields_on_host` (host backends) the
-// fields themselves (required_bytes): within 20% of the peak RSS measured (tests/seis_wave_cli.sh). Refused above
-// `available_bytes`, naming both.
+// Host bytes a run (or part) holds at its peak: the process, the model, the final wavefield's host copies with the
+// gathered traces, and with `fields_on_host` (host backends) the fields themselves (required_bytes): within 20% of
+// the peak RSS measured (tests/seis_wave_cli.sh). Refused above `available_bytes`, naming both.
 std::size_t host_bytes(const Setup& s, const Subdomain& part, bool fields_on_host);
 void check_host_memory(const Setup& s, const Subdomain& part, bool fields_on_host, std::size_t available_bytes);
 
@@ -130,6 +129,11 @@ std::vector<float> sum_corners(const std::vector<float>& corners, std::size_t re
 // velocity (vmax, or the largest of velocity).
 Subdomain model_box(const Setup& s);
 float model_vmax(const Setup& s);
+
+// `s` without its velocity values (vmax set to the model's largest, model_part kept): what a Simulation keeps once
+// q is made, instead of a second copy of the model (0.54 GB at 512^3, 0.2 s to copy: perf/NOTES.md 111). Every
+// other member is copied: a member added to Setup is added there too.
+Setup without_model(const Setup& s);
 
 // Trilinear weights of a position: the eight grid points around it (interior indices) and their weights.
 struct Stencil8 {

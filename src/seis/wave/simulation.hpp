@@ -81,7 +81,7 @@ class Simulation {
 
  private:
   struct Impl;
-  Setup setup_;
+  Setup setup_;  // without the velocity values (without_model): q holds them
   Subdomain part_;
   HaloExchange* halo_ = nullptr;
   double halo_seconds_ = 0;

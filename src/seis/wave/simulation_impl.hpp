@@ -72,8 +72,9 @@ struct Simulation<ExecSpace>::Impl {
   int source_points = 0;
   StencilCoefficients coefficients;
   // Instance 0 runs the step; 1 + s the seven strategy's slab s; 1 + slab_count + f packs the halo of face f;
-  // the last unpacks the halos and updates the face layers beside the core (boundary_instance).
-  compat::Instances<ExecSpace> instances{boundary_instance + 1};
+  // the last unpacks the halos and updates the face layers beside the core (boundary_instance). The halo's
+  // instances are urgent: on four H100s their layers otherwise ran after most of the core (perf/NOTES.md 112).
+  compat::Instances<ExecSpace> instances{boundary_instance + 1, 1 + slab_count};
   WaveLauncher<ExecSpace> launcher{TileShape{32, 8, 32}};
   // The part's core (updated while the halos travel) and its face layers (after), and the halo buffers of a
   // message transport: on the device, with host copies when the transport needs host memory (a direct transport
@@ -310,8 +311,8 @@ void record(const ExecSpace& exec, const Floats& traces, const Offsets& offset, 
 
 template <class ExecSpace>
 Simulation<ExecSpace>::Simulation(const Setup& setup, const Subdomain& part, HaloExchange* halo)
-    : setup_(setup), part_(part), halo_(halo) {
-  validate(setup_, part_, compat::available_memory_bytes());
+    : setup_(without_model(setup)), part_(part), halo_(halo) {
+  validate(setup, part_, compat::available_memory_bytes());
   layout_ = make_layout(part_.size[0], part_.size[1], part_.size[2], setup_.radius);
   pml_ = make_pml_geometry(part_, setup_.boundary == Boundary::pml ? setup_.ndamp : 0);
   bool shares_face = false;
@@ -353,7 +354,7 @@ Simulation<ExecSpace>::Simulation(const Setup& setup, const Subdomain& part, Hal
   Kokkos::deep_copy(m.u_prev.span(), 0.0f);
   Kokkos::deep_copy(m.q.span(), 0.0f);  // halo and padding: whole vectors read them (fill_q writes the interior)
 
-  fill_q<ExecSpace>(setup_, part_, layout_, m.q.data());
+  fill_q<ExecSpace>(setup, part_, layout_, m.q.data());
 
   m.phi = typename Impl::Floats("seis::wave::phi", std::max<std::size_t>(pml_.stored(), 1));
   const float vmax = model_vmax(setup_);
