@@ -14,6 +14,8 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "run_setup.hpp"
@@ -27,6 +29,7 @@
 #include "seis/io/run_config.hpp"
 #include "seis/io/run_report.hpp"
 #include "seis/io/tuning_cache.hpp"
+#include "seis/io/volume.hpp"
 #include "seis/kernels/team_launch.hpp"
 #include "seis/mpi/world.hpp"
 #include "seis/wave/model.hpp"
@@ -65,34 +68,21 @@ void write_slices(const std::string& stem, const std::vector<float>& u, double t
   auto row = [&](int j, int k) {
     return u.begin() + std::ptrdiff_t((std::size_t(k - o[2]) * n[1] + (j - o[1])) * n[0]);
   };
+  const auto at = [&](std::vector<float>& plane, int row_index) {
+    return plane.begin() + std::ptrdiff_t(row_index) * s.nx + o[0];
+  };
   if (js >= o[1] && js < o[1] + n[1])
-    for (int k = o[2]; k < o[2] + n[2]; ++k) std::copy_n(row(js, k), s.nx, xz.begin() + std::ptrdiff_t(k) * s.nx);
+    for (int k = o[2]; k < o[2] + n[2]; ++k) std::copy_n(row(js, k), n[0], at(xz, k));
   if (ks >= o[2] && ks < o[2] + n[2])
-    for (int j = o[1]; j < o[1] + n[1]; ++j) std::copy_n(row(j, ks), s.nx, xy.begin() + std::ptrdiff_t(j) * s.nx);
+    for (int j = o[1]; j < o[1] + n[1]; ++j) std::copy_n(row(j, ks), n[0], at(xy, j));
   world.reduce_sum(xz);
   world.reduce_sum(xy);
   if (world.rank() != 0) return;
-  // The grid's longest side 600 pixels across, every cell square.
-  const int longest = std::max({s.nx, s.ny, s.nz});
-  const auto pixels = [&](int cells) { return std::max(16, int(std::lround(600.0 * cells / longest))); };
-  // A section of `rows` x s.nx cells, its vertical axis `vertical` over `rows` points.
-  const auto section = [&](const std::vector<float>& cells, const char* suffix, const char* name, const char* across,
-                           double at, const char* vertical, int rows) {
-    io::Picture p;
-    std::ostringstream title;
-    title << "u at t = " << std::setprecision(4) << time << " s: " << name << " at " << across << " = " << at << " m";
-    p.title = title.str();
-    p.horizontal = {"x (m)", 0.0, (s.nx - 1) * s.h};
-    p.vertical = {vertical, 0.0, (rows - 1) * s.h};
-    p.quantity = "u (source units / m)";
-    p.width = pixels(s.nx);
-    p.height = pixels(rows);
-    io::write_picture(stem + suffix, cells, rows, s.nx, p);
-  };
-  section(xz, "-xz.png", "x-z section", "y", js * s.h, "depth z (m)", s.nz);
-  section(xy, "-xy.png", "x-y section", "depth z", ks * s.h, "y (m)", s.ny);
-  files.push_back(stem + "-xz.png");
-  files.push_back(stem + "-xy.png");
+  std::ostringstream what;
+  what << "u at t = " << std::setprecision(4) << time << " s";
+  for (const std::string& path :
+       io::write_sections(stem, xz, xy, s.nx, s.ny, s.nz, s.h, js, ks, what.str(), "u (source units / m)"))
+    files.push_back(path);
 }
 
 // What a run writes, as far as it is known before it starts: the seismogram, the final wavefield, the snapshots and
@@ -365,6 +355,12 @@ int run(const mpi::World& world, const io::RunConfig& config, const app::StartUp
   return 0;
 }
 
+// What a failure prints and exits with: a refusal (bad input, named) 2, any other error 1.
+std::pair<int, std::string> failure(const std::exception& e) {
+  if (dynamic_cast<const seis::InvalidArgument*>(&e) != nullptr) return {2, e.what()};
+  return {1, std::string("error: ") + e.what()};
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -377,9 +373,9 @@ int main(int argc, char** argv) {
                                 build_info::version_line("seis-wave", compat::kokkos_version(), Exec::name())))
       return 0;
   } catch (const std::exception& e) {
-    const bool refused = dynamic_cast<const seis::InvalidArgument*>(&e) != nullptr;
-    std::cerr << "seis-wave: " << (refused ? "" : "error: ") << e.what() << "\n";
-    return refused ? 2 : 1;
+    const auto [code, message] = failure(e);
+    std::cerr << "seis-wave: " << message << "\n";
+    return code;
   }
   // The GPU starts on a thread while MPI starts (perf/NOTES.md 111).
   std::optional<compat::DeviceStart> device_start(std::in_place, compat::launcher_local_rank(argc, argv));
@@ -411,10 +407,8 @@ int main(int argc, char** argv) {
     Kokkos::ScopeGuard kokkos(count, arguments);
     start_up.device = app::seconds_since_start();
     return run(world, config, start_up);
-  } catch (const seis::InvalidArgument& e) {
-    code = 2, message = e.what();
   } catch (const std::exception& e) {
-    code = 1, message = std::string("error: ") + e.what();
+    std::tie(code, message) = failure(e);
   }
   std::cerr << "seis-wave: " << (world.size() > 1 ? "rank " + std::to_string(world.rank()) + ": " : "") << message
             << "\n"

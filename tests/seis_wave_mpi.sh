@@ -46,6 +46,20 @@ for shape in 2x2 1x4 2x1x1 2x2x1; do
 done
 echo "bitwise: $passed runs of 1 to 8 ranks identical to the one-process seismogram"
 
+# The final wavefield's pictures, their planes gathered from parts split along x, y and z, are the one-process run's.
+pictured=()
+for a in "${small[@]}"; do [ "$a" = --benchmark ] || pictured+=("$a"); done
+"$serial" "${pictured[@]}" --output "$work/pictures-1" > "$work/pictures-1.log"
+for shape in 2x2x1 2x1x2; do
+  "${launch[@]}" -np 4 "$mpi" "${pictured[@]}" --decomposition $shape --output "$work/pictures-$shape" \
+    > "$work/pictures-$shape.log" 2>&1 || { echo "FAIL: pictures-$shape: $(tail -5 "$work/pictures-$shape.log")" >&2; exit 1; }
+  for f in wavefield-final-xz.png wavefield-final-xy.png; do
+    cmp "$work/pictures-1/$f" "$work/pictures-$shape/$f" ||
+      { echo "FAIL: $f of a $shape run differs from the one-process run's" >&2; exit 1; }
+  done
+done
+echo "pictures: the final wavefield's sections of 2x2x1 and 2x1x2 runs are the one-process run's"
+
 # Each rank reads only its part of a model file: raw float32 by rows, SEG-Y by traces (python3-segyio writes it);
 # a 1x2x2 split reads a quarter of the samples on each rank, the whole file once in all, and the seismogram is the
 # one-process run's.

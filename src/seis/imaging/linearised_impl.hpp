@@ -175,11 +175,6 @@ struct Linearised<ExecSpace>::Impl {
 
   Floats field(const char* label) const { return Floats(std::string(label), scheme.size); }
 
-  void record(const Floats& traces, const Floats& u, int n) const {
-    detail::record<ExecSpace>(traces, u, recording_offset, recording_weight, int(setup.receivers.size()),
-                              std::size_t(setup.steps), n);
-  }
-
   // A padded field's interior, x fastest.
   std::vector<float> interior(const Floats& padded_field) const {
     std::vector<float> host(scheme.size);
@@ -276,7 +271,8 @@ std::vector<float> Linearised<ExecSpace>::born(const std::vector<float>& dq) con
        phi = m.field("seis::imaging::dphi");
   typename Impl::Floats traces("seis::imaging::born traces", std::max<std::size_t>(s.receivers.size() * s.steps, 1));
   for (int n = 0; n < s.steps; ++n) {
-    m.record(traces, u, n);
+    detail::record<ExecSpace>(traces, u, m.recording_offset, m.recording_weight, int(s.receivers.size()),
+                              std::size_t(s.steps), n);
     detail::step<ExecSpace>(m.scheme, u.data(), u_prev.data(), phi.data());
     detail::add_product<ExecSpace>(u_prev, m.weight[std::size_t(n)], perturbation);
     std::swap(u, u_prev);

@@ -4,11 +4,16 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <functional>
+#include <iomanip>
 #include <memory>
+#include <sstream>
+#include <utility>
 
 #include "seis/core/error.hpp"
 #include "seis/io/atomic_file.hpp"
 #include "seis/io/outputs.hpp"
+#include "seis/io/volume.hpp"
 
 namespace seis::io {
 
@@ -33,57 +38,41 @@ int signed_offset(const wave::Point& source, const wave::Point& receiver) {
   return static_cast<int>(std::lround(std::hypot(dx, dy))) * (behind ? -1 : 1);
 }
 
-void write_segy(const std::string& path, const std::vector<float>& traces, int samples, int interval,
-                const std::vector<wave::Point>& receivers, const wave::Point& source, int record) {
-  const int count = static_cast<int>(receivers.size());
+// A header field's number (segyio's SEGY_TR_* or SEGY_BIN_*) and value.
+using Fields = std::vector<std::pair<int, int>>;
+
+// `count` traces of `samples` IEEE float32 samples from `values` ([trace][sample]) behind a text header of `lines`
+// and a binary header of `binary` (samples, format, trace count and revision added), trace t's header `header(t)`.
+void write_segy(const std::string& path, const std::vector<std::string>& lines, Fields binary_fields, int count,
+                int samples, const std::function<Fields(int)>& header_of, const std::vector<float>& values) {
   File file(segy_open(path.c_str(), "r+b"));
   require(file != nullptr, "SEG-Y ", path, ": cannot be opened for writing");
 
   char text[SEGY_TEXT_HEADER_SIZE + 1];
   std::memset(text, ' ', SEGY_TEXT_HEADER_SIZE);
-  const char* lines[] = {"C 1 SEIS-WAVE ACOUSTIC MODELLING (SEISTENCIL)", "C 2 ONE TRACE PER RECEIVER, IEEE FLOAT32",
-                         "C 3 COORDINATES IN CENTIMETRES (SCALAR -100)", "C 4 RECEIVER DEPTH IN GROUP ELEVATION (NEG)",
-                         "C 5 OFFSET IN WHOLE METRES, NEGATIVE WHERE THE RECEIVER LIES AT SMALLER X (THEN Y)"};
-  for (int l = 0; l < 5; ++l) std::memcpy(text + 80 * l, lines[l], std::strlen(lines[l]));
+  for (std::size_t l = 0; l < lines.size() && l < 40; ++l)
+    std::memcpy(text + 80 * l, lines[l].data(), std::min<std::size_t>(80, lines[l].size()));
   text[SEGY_TEXT_HEADER_SIZE] = '\0';
   check(segy_write_textheader(file.get(), 0, text), "text header", path);
 
   char binary[SEGY_BINARY_HEADER_SIZE] = {};
-  check(segy_set_bfield(binary, SEGY_BIN_INTERVAL, interval), "binary header", path);
-  check(segy_set_bfield(binary, SEGY_BIN_SAMPLES, samples), "binary header", path);
-  check(segy_set_bfield(binary, SEGY_BIN_FORMAT, SEGY_IEEE_FLOAT_4_BYTE), "binary header", path);
-  check(segy_set_bfield(binary, SEGY_BIN_TRACES, count), "binary header", path);
-  check(segy_set_bfield(binary, SEGY_BIN_SEGY_REVISION, 0x0100), "binary header", path);
+  binary_fields.insert(binary_fields.end(), {{SEGY_BIN_SAMPLES, samples},
+                                             {SEGY_BIN_FORMAT, SEGY_IEEE_FLOAT_4_BYTE},
+                                             {SEGY_BIN_TRACES, count},
+                                             {SEGY_BIN_SEGY_REVISION, 0x0100}});
+  for (const auto& [field, value] : binary_fields) check(segy_set_bfield(binary, field, value), "binary header", path);
   check(segy_write_binheader(file.get(), binary), "binary header", path);
 
   const long trace0 = SEGY_TEXT_HEADER_SIZE + SEGY_BINARY_HEADER_SIZE;
   const int bytes = segy_trsize(SEGY_IEEE_FLOAT_4_BYTE, samples);
   std::vector<float> trace(static_cast<std::size_t>(samples));
-  for (int r = 0; r < count; ++r) {
+  for (int t = 0; t < count; ++t) {
     char header[SEGY_TRACE_HEADER_SIZE] = {};
-    const wave::Point& p = receivers[std::size_t(r)];
-    const int fields[][2] = {{SEGY_TR_SEQ_LINE, r + 1},
-                             {SEGY_TR_SEQ_FILE, r + 1},
-                             {SEGY_TR_FIELD_RECORD, record},
-                             {SEGY_TR_NUMBER_ORIG_FIELD, r + 1},
-                             {SEGY_TR_TRACE_ID, 1},
-                             {SEGY_TR_SOURCE_GROUP_SCALAR, -100},
-                             {SEGY_TR_ELEV_SCALAR, -100},
-                             {SEGY_TR_SOURCE_X, centimetres(source.x)},
-                             {SEGY_TR_SOURCE_Y, centimetres(source.y)},
-                             {SEGY_TR_SOURCE_DEPTH, centimetres(source.z)},
-                             {SEGY_TR_GROUP_X, centimetres(p.x)},
-                             {SEGY_TR_GROUP_Y, centimetres(p.y)},
-                             {SEGY_TR_RECV_GROUP_ELEV, -centimetres(p.z)},
-                             {SEGY_TR_OFFSET, signed_offset(source, p)},
-                             {SEGY_TR_SAMPLE_COUNT, samples},
-                             {SEGY_TR_SAMPLE_INTER, interval},
-                             {SEGY_TR_COORD_UNITS, 1}};
-    for (const auto& f : fields) check(segy_set_field(header, f[0], f[1]), "trace header", path);
-    check(segy_write_traceheader(file.get(), r, header, trace0, bytes), "trace header", path);
-    std::copy_n(traces.begin() + std::ptrdiff_t(std::size_t(r) * samples), samples, trace.begin());
+    for (const auto& [field, value] : header_of(t)) check(segy_set_field(header, field, value), "trace header", path);
+    check(segy_write_traceheader(file.get(), t, header, trace0, bytes), "trace header", path);
+    std::copy_n(values.begin() + std::ptrdiff_t(std::size_t(t) * std::size_t(samples)), samples, trace.begin());
     check(segy_from_native(SEGY_IEEE_FLOAT_4_BYTE, samples, trace.data()), "conversion", path);
-    check(segy_writetrace(file.get(), r, trace.data(), trace0, bytes), "trace", path);
+    check(segy_writetrace(file.get(), t, trace.data(), trace0, bytes), "trace", path);
   }
   // segyio's writes are buffered: the last of them reach the file (or fail for want of space) at the close.
   check(segy_close(file.release()), "closing", path);
@@ -114,8 +103,77 @@ void write_seismogram(const std::string& path, const std::vector<float>& traces,
   check_seismogram(samples, dt);
   const int interval = static_cast<int>(std::lround(dt * 1e6));
   require(record >= 1, "seismogram: field record number ", record, " must be >= 1");
+  const std::vector<std::string> lines = {
+      "C 1 SEIS-WAVE ACOUSTIC MODELLING (SEISTENCIL)", "C 2 ONE TRACE PER RECEIVER, IEEE FLOAT32",
+      "C 3 COORDINATES IN CENTIMETRES (SCALAR -100)", "C 4 RECEIVER DEPTH IN GROUP ELEVATION (NEG)",
+      "C 5 OFFSET IN WHOLE METRES, NEGATIVE WHERE THE RECEIVER LIES AT SMALLER X (THEN Y)"};
+  const auto header_of = [&](int r) -> Fields {
+    const wave::Point& p = receivers[std::size_t(r)];
+    return {{SEGY_TR_SEQ_LINE, r + 1},
+            {SEGY_TR_SEQ_FILE, r + 1},
+            {SEGY_TR_FIELD_RECORD, record},
+            {SEGY_TR_NUMBER_ORIG_FIELD, r + 1},
+            {SEGY_TR_TRACE_ID, 1},
+            {SEGY_TR_SOURCE_GROUP_SCALAR, -100},
+            {SEGY_TR_ELEV_SCALAR, -100},
+            {SEGY_TR_SOURCE_X, centimetres(source.x)},
+            {SEGY_TR_SOURCE_Y, centimetres(source.y)},
+            {SEGY_TR_SOURCE_DEPTH, centimetres(source.z)},
+            {SEGY_TR_GROUP_X, centimetres(p.x)},
+            {SEGY_TR_GROUP_Y, centimetres(p.y)},
+            {SEGY_TR_RECV_GROUP_ELEV, -centimetres(p.z)},
+            {SEGY_TR_OFFSET, signed_offset(source, p)},
+            {SEGY_TR_SAMPLE_COUNT, samples},
+            {SEGY_TR_SAMPLE_INTER, interval},
+            {SEGY_TR_COORD_UNITS, 1}};
+  };
   write_atomically(path, [&](const std::string& temporary) {
-    write_segy(temporary, traces, samples, interval, receivers, source, record);
+    write_segy(temporary, lines, {{SEGY_BIN_INTERVAL, interval}}, count, samples, header_of, traces);
+  });
+}
+
+void write_volume_segy(const std::string& path, const std::vector<float>& values, int nx, int ny, int nz, double h,
+                       const std::string& what) {
+  require(nx > 0 && ny > 0 && nz > 0 && nz <= 65535, "volume SEG-Y: ", nx, "x", ny, "x", nz,
+          " (every size positive, at most 65535 samples per trace)");
+  require(values.size() == std::size_t(nx) * std::size_t(ny) * std::size_t(nz), "volume SEG-Y: ", values.size(),
+          " values for ", nx, "x", ny, "x", nz);
+  require(h > 0 && h * (std::max(nx, ny) - 1) * 100 < 2147483647.0, "volume SEG-Y: spacing ", h,
+          " m puts positions beyond SEG-Y's 32-bit centimetres");
+  // SEG-Y rev 1 gives depth data's interval in whole metres.
+  const int interval = std::abs(h - std::round(h)) < 1e-9 && h <= 65535 ? int(std::lround(h)) : 0;
+  std::ostringstream spacing;
+  spacing << "C 3 DEPTH STEP AND SPACING H = " << std::setprecision(10) << h
+          << " M (SAMPLE INTERVAL FIELD: WHOLE METRES, 0 IF NOT)";
+  std::string title = "C 1 SEISTENCIL " + what;
+  std::transform(title.begin(), title.end(), title.begin(), [](unsigned char c) { return char(std::toupper(c)); });
+  const std::vector<std::string> lines = {
+      title, "C 2 TRACE I + NX J: THE COLUMN AT X = I H, Y = J H; SAMPLE K AT DEPTH K H", spacing.str(),
+      "C 4 CDP AND GROUP X, Y IN CENTIMETRES (SCALAR -100)", "C 5 INLINE J + 1, CROSSLINE I + 1, IEEE FLOAT32"};
+  // The volume is x fastest, then y, then z; a trace is one (i, j) column.
+  const std::size_t plane = std::size_t(nx) * std::size_t(ny);
+  std::vector<float> traces(values.size());
+  for (std::size_t k = 0; k < std::size_t(nz); ++k)
+    for (std::size_t c = 0; c < plane; ++c) traces[c * std::size_t(nz) + k] = values[k * plane + c];
+  const auto header_of = [&](int t) -> Fields {
+    const int i = t % nx, j = t / nx;
+    return {{SEGY_TR_SEQ_LINE, t + 1},
+            {SEGY_TR_SEQ_FILE, t + 1},
+            {SEGY_TR_TRACE_ID, 1},
+            {SEGY_TR_SOURCE_GROUP_SCALAR, -100},
+            {SEGY_TR_CDP_X, centimetres(i * h)},
+            {SEGY_TR_CDP_Y, centimetres(j * h)},
+            {SEGY_TR_GROUP_X, centimetres(i * h)},
+            {SEGY_TR_GROUP_Y, centimetres(j * h)},
+            {SEGY_TR_INLINE, j + 1},
+            {SEGY_TR_CROSSLINE, i + 1},
+            {SEGY_TR_SAMPLE_COUNT, nz},
+            {SEGY_TR_SAMPLE_INTER, interval},
+            {SEGY_TR_COORD_UNITS, 1}};
+  };
+  write_atomically(path, [&](const std::string& temporary) {
+    write_segy(temporary, lines, {{SEGY_BIN_INTERVAL, interval}, {SEGY_BIN_MEASUREMENT_SYSTEM, 1}}, nx * ny, nz,
+               header_of, traces);
   });
 }
 
