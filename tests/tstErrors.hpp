@@ -1,6 +1,7 @@
 // Test body compiled once per backend: bad input gives seis::InvalidArgument naming the value and the limit.
 #include <gtest/gtest.h>
 
+#include "expect_error.hpp"
 #include "seis/core/error.hpp"
 #include "seis/kernels/registry.hpp"
 #include "seis/kernels/team_launch.hpp"
@@ -11,15 +12,7 @@ namespace {
 using Exec = TEST_EXECSPACE;
 using Memory = Exec::memory_space;
 
-template <class Function>
-void expect_error_mentioning(Function&& function, const std::string& text) {
-  try {
-    function();
-    ADD_FAILURE() << "no exception; expected one mentioning '" << text << "'";
-  } catch (const seis::InvalidArgument& e) {
-    EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << "message: " << e.what();
-  }
-}
+using seis::test::expect_error_mentioning;
 
 TEST(TEST_CATEGORY, UnknownKernelNameIsRefused) {
   expect_error_mentioning([] { seis::find_kernel<Exec>("no-such-kernel"); }, "no-such-kernel");

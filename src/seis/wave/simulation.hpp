@@ -44,6 +44,11 @@ class Simulation {
   // the model, PML, launch configuration and halo connection are kept. What follows is bitwise what a new
   // Simulation of the same setup would compute. Refuses sources or receivers outside the grid.
   void new_shot(const std::vector<Point>& sources, const std::vector<Point>& receivers, WaveletKind wavelet, double f0);
+  // The same with a trace per source ([source][sample], setup().steps samples each, in the wavelet's units) in place
+  // of the wavelet: recorded data injected at the receivers' positions, as reverse-time migration does. Refused for
+  // the 3.5D shapes, whose fused two steps inject one wavelet.
+  void new_shot(const std::vector<Point>& sources, const std::vector<float>& source_traces,
+                const std::vector<Point>& receivers);
   int step() const { return step_; }
   const Setup& setup() const { return setup_; }
   const FieldLayout& layout() const { return layout_; }
@@ -53,7 +58,15 @@ class Simulation {
   double halo_seconds() const { return halo_seconds_; }
 
   State state() const;
-  void restore(const State& state);   // throws if the sizes do not match this setup
+  void restore(const State& state);  // throws if the sizes do not match this setup
+  // The state kept in device memory (kept_bytes() each), for a driver that returns to earlier steps many times
+  // (a migration's checkpoints): keep() returns the copy's slot, return_to(slot) continues from it bit for bit.
+  int keep();
+  void return_to(int slot);
+  void drop_kept();
+  std::size_t kept_bytes() const;
+  // u at the current step on the device, in layout() (halo and padding included); valid until the next step.
+  Kokkos::View<const float*, memory_space> field() const;
   std::vector<float> traces() const;  // [receiver][sample], step() samples each: sum_corners of this part's
   // The receivers' weighted corner values as recorded by this part, [receiver][corner][sample] (setup().steps
   // samples each), zero at corners that another part holds.
@@ -91,9 +104,11 @@ class Simulation {
   int step_ = 0;
   TileShape tile_{};  // the shape's tile (not the tile engine's)
 
-  void place_shot();                             // the sources, wavelet, receivers and traces of setup_
-  void record_receivers(const float* u, int n);  // the receivers at step n from u
-  void two_steps();                              // steps n + 1 and n + 2 in one launch (3.5D shapes)
+  // The sources (each firing its own row of `source_traces`, or all the wavelet where null), receivers and traces.
+  void place_shot(const std::vector<float>* source_traces = nullptr);
+  void restart_shot(const std::vector<float>* source_traces);  // fields zeroed, step 0, the shot placed
+  void record_receivers(const float* u, int n);                // the receivers at step n from u
+  void two_steps();                                            // steps n + 1 and n + 2 in one launch (3.5D shapes)
 };
 
 }  // namespace seis::wave

@@ -66,10 +66,21 @@ struct Simulation<ExecSpace>::Impl {
   using Memory = typename ExecSpace::memory_space;
   using Floats = Kokkos::View<float*, Memory>;
   Field<Memory> u, u_prev, q;
-  Floats phi, amplitude, traces, source_weight, receiver_weight;
+  Floats phi, traces, receiver_weight;
   Floats eta[3], gradient[3];  // AxisDamping of x, y, z
-  Kokkos::View<index_t*, Memory> source_offset, receiver_offset;
+  Kokkos::View<index_t*, Memory> receiver_offset;
+  // Source point p adds, for each entry e in [source_first(p), source_first(p + 1)), source_weight(e) q times
+  // amplitude(source_owner(e) x steps + n): one owner (the wavelet) for a shot, one per trace for injected data.
+  Kokkos::View<index_t*, Memory> source_offset;
+  Kokkos::View<int*, Memory> source_first, source_owner;
+  Floats source_weight, amplitude;
   int source_points = 0;
+  // States kept on the device (keep, return_to): u, u_prev, phi and the traces each, and their steps.
+  struct Kept {
+    Floats u, u_prev, phi, traces;
+    int step = 0;
+  };
+  std::vector<Kept> kept;
   StencilCoefficients coefficients;
   // Instance 0 runs the step; 1 + s the seven strategy's slab s; 1 + slab_count + f packs the halo of face f;
   // the last unpacks the halos and updates the face layers beside the core (boundary_instance). The halo's
@@ -436,52 +447,64 @@ Simulation<ExecSpace>::Simulation(const Setup& setup, const Subdomain& part, Hal
 }
 
 template <class ExecSpace>
-void Simulation<ExecSpace>::place_shot() {
+void Simulation<ExecSpace>::place_shot(const std::vector<float>* source_traces) {
   Impl& m = *impl_;
   // Sources: the discrete delta of a point source is 1/h^3 at a grid point; off-grid positions spread it with the
-  // trilinear weights. Weights of points shared by several sources are summed here, so the injection needs no
+  // trilinear weights. Weights of points shared by sources of one trace are summed here, so the injection needs no
   // atomics and every run adds in the same order (restarts and decompositions are bitwise). A part injects at
   // the points it holds.
   const auto local_offset = [&](int i, int j, int k) {
     return layout_.offset(i - part_.offset[0], j - part_.offset[1], k - part_.offset[2]);
   };
-  std::map<index_t, double> source_points;
-  // The same sums keyed by (column x + nx y, z): the 3.5D shapes find the sources by column.
+  std::map<index_t, std::map<int, double>> source_points;  // offset -> owner -> weight
+  // The wavelet's sums keyed by (column x + nx y, z): the 3.5D shapes find the sources by column.
   std::map<std::pair<int, int>, double> by_column;
-  for (const Point& p : setup_.sources) {
-    const Stencil8 st = trilinear(setup_, p);
+  for (std::size_t n = 0; n < setup_.sources.size(); ++n) {
+    const Stencil8 st = trilinear(setup_, setup_.sources[n]);
+    const int owner = source_traces != nullptr ? int(n) : 0;
     for (int c = 0; c < 8; ++c)
       if (st.w[c] != 0 && part_.owns(st.i[c], st.j[c], st.k[c])) {
-        source_points[local_offset(st.i[c], st.j[c], st.k[c])] += st.w[c];
+        source_points[local_offset(st.i[c], st.j[c], st.k[c])][owner] += st.w[c];
         by_column[{(st.j[c] - part_.offset[1]) * layout_.nx + st.i[c] - part_.offset[0], st.k[c] - part_.offset[2]}] +=
             st.w[c];
       }
   }
   std::vector<index_t> offsets;
+  std::vector<int> first{0}, owners;
   std::vector<float> weights;
   const double inv_h3 = 1.0 / (setup_.h * setup_.h * setup_.h);
-  for (const auto& [offset, weight] : source_points) {
+  for (const auto& [offset, entries] : source_points) {
     offsets.push_back(offset);
-    weights.push_back(static_cast<float>(weight * inv_h3));
+    for (const auto& [owner, weight] : entries) {
+      owners.push_back(owner);
+      weights.push_back(static_cast<float>(weight * inv_h3));
+    }
+    first.push_back(int(owners.size()));
   }
   m.source_points = static_cast<int>(offsets.size());
   m.source_offset = to_device<memory_space>("seis::wave::source_offset", offsets);
+  m.source_first = to_device<memory_space>("seis::wave::source_first", first);
+  m.source_owner = to_device<memory_space>("seis::wave::source_owner", owners);
   m.source_weight = to_device<memory_space>("seis::wave::source_weight", weights);
   std::vector<float> amplitude(std::size_t(std::max(setup_.steps, 1)));
-  for (int n = 0; n < setup_.steps; ++n)
-    amplitude[std::size_t(n)] = static_cast<float>(wavelet(setup_.wavelet, setup_.f0, n * setup_.dt));
+  if (source_traces != nullptr) {
+    amplitude = *source_traces;
+  } else {
+    for (int n = 0; n < setup_.steps; ++n)
+      amplitude[std::size_t(n)] = static_cast<float>(wavelet(setup_.wavelet, setup_.f0, n * setup_.dt));
+  }
   m.amplitude = to_device<memory_space>("seis::wave::amplitude", amplitude);
   if (steps_per_launch(setup_.shape) == 2) {
     m.amplitude_host = amplitude;
-    std::vector<int> first(std::size_t(layout_.nx) * layout_.ny, -1), column, z;
+    std::vector<int> column_first(std::size_t(layout_.nx) * layout_.ny, -1), column, z;
     std::vector<float> weight;
     for (const auto& [place, w] : by_column) {
-      if (first[std::size_t(place.first)] < 0) first[std::size_t(place.first)] = int(column.size());
+      if (column_first[std::size_t(place.first)] < 0) column_first[std::size_t(place.first)] = int(column.size());
       column.push_back(place.first);
       z.push_back(place.second);
       weight.push_back(static_cast<float>(w * inv_h3));
     }
-    m.column_first = to_device<memory_space>("seis::wave::column_first", first);
+    m.column_first = to_device<memory_space>("seis::wave::column_first", column_first);
     m.column_source_column = to_device<memory_space>("seis::wave::column_source_column", column);
     m.column_source_z = to_device<memory_space>("seis::wave::column_source_z", z);
     m.column_source_weight = to_device<memory_space>("seis::wave::column_source_weight", weight);
@@ -516,13 +539,35 @@ void Simulation<ExecSpace>::new_shot(const std::vector<Point>& sources, const st
   setup_.receivers = receivers;
   setup_.wavelet = kind;
   setup_.f0 = f0;
+  restart_shot(nullptr);
+}
+
+template <class ExecSpace>
+void Simulation<ExecSpace>::new_shot(const std::vector<Point>& sources, const std::vector<float>& source_traces,
+                                     const std::vector<Point>& receivers) {
+  require(steps_per_launch(setup_.shape) == 1, "sources with traces of their own: the ", to_string(setup_.shape),
+          " kernel's fused two steps inject one wavelet; choose a one-step kernel (tile)");
+  const std::size_t samples = sources.size() * std::size_t(setup_.steps);
+  require(source_traces.size() == samples, "source traces hold ", source_traces.size(), " samples, ", sources.size(),
+          " sources x ", setup_.steps, " steps need ", samples);
+  Setup shot;
+  shot.nx = setup_.nx, shot.ny = setup_.ny, shot.nz = setup_.nz, shot.h = setup_.h;
+  shot.sources = sources, shot.receivers = receivers;
+  validate_shot(shot);
+  setup_.sources = sources;
+  setup_.receivers = receivers;
+  restart_shot(&source_traces);
+}
+
+template <class ExecSpace>
+void Simulation<ExecSpace>::restart_shot(const std::vector<float>* source_traces) {
   Impl& m = *impl_;
   Kokkos::fence();
   for (auto* field : {&m.u, &m.u_prev, &m.spare_1, &m.spare_2})
     if (field->span().size() > 0) Kokkos::deep_copy(field->span(), 0.0f);
   for (auto* floats : {&m.phi, &m.phi_spare})
     if (floats->size() > 0) Kokkos::deep_copy(*floats, 0.0f);
-  place_shot();
+  place_shot(source_traces);
   step_ = 0;
   halo_seconds_ = 0;
   Kokkos::fence();
@@ -646,15 +691,22 @@ void Simulation<ExecSpace>::finish_step() {
   }
   compat::check_last_launch("wave step");
   {
-    const int n = step_;
+    const auto n = std::size_t(step_), steps = std::size_t(setup_.steps);
     const auto offset = m.source_offset;
+    const auto first = m.source_first;
+    const auto owner = m.source_owner;
     const auto weight = m.source_weight;
     const auto amplitude = m.amplitude;
     const float* q = m.q.data();
     float* next = m.u_prev.data();
     Kokkos::parallel_for(
-        "seis::wave::inject", Kokkos::RangePolicy<ExecSpace>(main, 0, m.source_points),
-        KOKKOS_LAMBDA(const int p) { next[offset(p)] += weight(p) * q[offset(p)] * amplitude(n); });
+        "seis::wave::inject", Kokkos::RangePolicy<ExecSpace>(main, 0, m.source_points), KOKKOS_LAMBDA(const int p) {
+          const index_t o = offset(p);
+          float sum = 0.0f;
+          for (int e = first(p); e < first(p + 1); ++e)
+            sum += weight(e) * q[o] * amplitude(std::size_t(owner(e)) * steps + n);
+          next[o] += sum;
+        });
   }
   std::swap(m.u, m.u_prev);
   ++step_;
@@ -702,6 +754,52 @@ void Simulation<ExecSpace>::restore(const State& s) {
   copy(m.traces, s.traces);
   step_ = s.step;
   Kokkos::fence();
+}
+
+template <class ExecSpace>
+int Simulation<ExecSpace>::keep() {
+  Impl& m = *impl_;
+  const std::size_t traces = setup_.receivers.size() * 8 * std::size_t(setup_.steps);
+  typename Impl::Kept k{typename Impl::Floats("seis::wave::kept u", layout_.size),
+                        typename Impl::Floats("seis::wave::kept u_prev", layout_.size),
+                        typename Impl::Floats("seis::wave::kept phi", pml_.stored()),
+                        typename Impl::Floats("seis::wave::kept traces", traces), step_};
+  const ExecSpace& main = m.instances[0];
+  Kokkos::deep_copy(main, k.u, m.u.span());
+  Kokkos::deep_copy(main, k.u_prev, m.u_prev.span());
+  Kokkos::deep_copy(main, k.phi, Kokkos::subview(m.phi, std::make_pair(std::size_t(0), pml_.stored())));
+  Kokkos::deep_copy(main, k.traces, Kokkos::subview(m.traces, std::make_pair(std::size_t(0), traces)));
+  m.kept.push_back(k);
+  return int(m.kept.size()) - 1;
+}
+
+template <class ExecSpace>
+void Simulation<ExecSpace>::return_to(int slot) {
+  Impl& m = *impl_;
+  require(slot >= 0 && std::size_t(slot) < m.kept.size(), "kept state ", slot, " does not exist (", m.kept.size(),
+          " kept)");
+  const typename Impl::Kept& k = m.kept[std::size_t(slot)];
+  const ExecSpace& main = m.instances[0];
+  Kokkos::deep_copy(main, m.u.span(), k.u);
+  Kokkos::deep_copy(main, m.u_prev.span(), k.u_prev);
+  Kokkos::deep_copy(main, Kokkos::subview(m.phi, std::make_pair(std::size_t(0), k.phi.size())), k.phi);
+  Kokkos::deep_copy(main, Kokkos::subview(m.traces, std::make_pair(std::size_t(0), k.traces.size())), k.traces);
+  step_ = k.step;
+}
+
+template <class ExecSpace>
+void Simulation<ExecSpace>::drop_kept() {
+  impl_->kept.clear();
+}
+
+template <class ExecSpace>
+std::size_t Simulation<ExecSpace>::kept_bytes() const {
+  return (2 * layout_.size + pml_.stored() + setup_.receivers.size() * 8 * std::size_t(setup_.steps)) * sizeof(float);
+}
+
+template <class ExecSpace>
+Kokkos::View<const float*, typename ExecSpace::memory_space> Simulation<ExecSpace>::field() const {
+  return impl_->u.span();
 }
 
 template <class ExecSpace>

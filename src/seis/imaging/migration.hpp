@@ -1,0 +1,48 @@
+#pragma once
+// Reverse-time migration of shots on the simulation's step engine (every backend, every one-step kernel and
+// strategy): the source wavefield forward, kept and rebuilt as migration_plan.hpp describes; the receivers' traces
+// injected in reverse time (shot_data.hpp's backward_sources) through the adjoint of the recording interpolation
+// (the same trilinear weights); the zero-lag cross-correlation of the two wavefields, and the source
+// illumination (the sum of the source wavefield's squares), accumulated over the shots migrated.
+#include <memory>
+#include <vector>
+
+#include "seis/imaging/migration_plan.hpp"
+#include "seis/wave/setup.hpp"
+
+namespace seis::imaging {
+
+struct MigrationTiming {
+  double forward_seconds = 0;   // the source wavefield forward, keeping its states
+  double backward_seconds = 0;  // the segments re-run, the receiver wavefield and the imaging condition
+  int steps = 0;
+};
+
+template <class ExecSpace>
+class Migration {
+ public:
+  // `model`: the migration velocity model, the grid, time step, steps, kernel and boundary of every shot to come,
+  // and a receiver spread of the largest count a shot will have (for the memory plan). Refuses, before allocating,
+  // a plan above `available_bytes`.
+  Migration(const wave::Setup& model, const MigrationOptions& options, std::size_t available_bytes);
+  ~Migration();
+  Migration(const Migration&) = delete;
+  Migration& operator=(const Migration&) = delete;
+
+  // Adds one shot's image: its sources fire the wavelet; `injected` ([receiver][step], from backward_sources) is
+  // what its receivers inject in reverse time.
+  MigrationTiming migrate(const std::vector<wave::Point>& sources, wave::WaveletKind wavelet, double f0,
+                          const std::vector<wave::Point>& receivers, const std::vector<float>& injected);
+  // The stack so far (each shot's correlation summed) and its illumination, x fastest.
+  std::vector<float> image() const;
+  std::vector<float> illumination() const;
+  // Starts a new stack (after a partial one has been written out, say).
+  void clear();
+  const MigrationPlan& plan() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace seis::imaging

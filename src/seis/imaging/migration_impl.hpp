@@ -1,0 +1,170 @@
+#pragma once
+// Migration<ExecSpace>'s definition, instantiated once per backend (instantiate_migration.cpp.in).
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <string>
+
+#include "seis/core/error.hpp"
+#include "seis/imaging/migration.hpp"
+#include "seis/wave/shape.hpp"
+#include "seis/wave/simulation.hpp"
+
+namespace seis::imaging {
+
+namespace detail {
+
+// A setup for one of the migration's two simulations: no receivers (neither records), a one-step kernel for the
+// receiver side (the 3.5D shapes inject one wavelet).
+inline wave::Setup simulation_setup(const wave::Setup& model, bool receiver_side) {
+  wave::Setup s = model;
+  s.receivers.clear();
+  if (receiver_side) {
+    s.sources.clear();
+    if (wave::steps_per_launch(s.shape) == 2) s.shape = wave::Shape::tile;
+  }
+  return s;
+}
+
+}  // namespace detail
+
+template <class ExecSpace>
+struct Migration<ExecSpace>::Impl {
+  using Memory = typename ExecSpace::memory_space;
+  using Floats = Kokkos::View<float*, Memory>;
+  MigrationPlan plan;
+  int steps = 0;
+  wave::Simulation<ExecSpace> source, receiver;
+  Floats image, illumination;
+  std::vector<Floats> snapshots;  // the current segment's source wavefields, one per imaging step
+
+  Impl(const wave::Setup& model, const MigrationPlan& p)
+      : plan(p),
+        steps(model.steps),
+        source(detail::simulation_setup(model, false)),
+        receiver(detail::simulation_setup(model, true)),
+        image("seis::imaging::stack", source.layout().size),
+        illumination("seis::imaging::illumination", source.layout().size) {
+    for (int n = 0; n < p.snapshots; ++n)
+      snapshots.emplace_back(
+          Kokkos::view_alloc(std::string("seis::imaging::source wavefield"), Kokkos::WithoutInitializing),
+          source.layout().size);
+  }
+
+  // The segment from `start`: the source wavefield at each imaging step kept (the simulation is at `start`).
+  void fill(int start) {
+    const int end = std::min(steps, start + plan.segment);
+    for (int n = start, j = 0; n < end; n += plan.interval, ++j) {
+      source.advance(n - source.step());
+      Kokkos::deep_copy(snapshots[std::size_t(j)], source.field());
+    }
+  }
+
+  // image += s r, illumination += s s over the padded field (zero outside the interior in both).
+  void correlate(const Floats& s, const Kokkos::View<const float*, Memory>& r) {
+    const auto img = image, ill = illumination;
+    Kokkos::parallel_for(
+        "seis::imaging::correlate", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::size_t>>(0, s.size()),
+        KOKKOS_LAMBDA(const std::size_t c) {
+          const float a = s(c);
+          img(c) += a * r(c);
+          ill(c) += a * a;
+        });
+  }
+
+  std::vector<float> interior(const Floats& padded) const {
+    const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), padded);
+    const FieldLayout& L = source.layout();
+    std::vector<float> out(L.interior_points());
+    std::size_t p = 0;
+    for (int k = 0; k < L.nz; ++k)
+      for (int j = 0; j < L.ny; ++j)
+        for (int i = 0; i < L.nx; ++i) out[p++] = host(L.offset(i, j, k));
+    return out;
+  }
+};
+
+template <class ExecSpace>
+Migration<ExecSpace>::Migration(const wave::Setup& model, const MigrationOptions& options,
+                                std::size_t available_bytes) {
+  wave::validate(model, available_bytes);
+  const MigrationPlan plan = plan_migration(model, options, available_bytes);
+  impl_ = std::make_unique<Impl>(model, plan);
+  Kokkos::fence();
+}
+
+template <class ExecSpace>
+Migration<ExecSpace>::~Migration() = default;
+
+template <class ExecSpace>
+MigrationTiming Migration<ExecSpace>::migrate(const std::vector<wave::Point>& sources, wave::WaveletKind wavelet,
+                                              double f0, const std::vector<wave::Point>& receivers,
+                                              const std::vector<float>& injected) {
+  Impl& m = *impl_;
+  const MigrationPlan& p = m.plan;
+  // Everything checked before the first step: positions, the wavelet against dt, the traces' count.
+  wave::Setup shot = m.source.setup();
+  shot.sources = sources, shot.receivers = receivers, shot.wavelet = wavelet, shot.f0 = f0;
+  wave::validate_shot(shot);
+  require(injected.size() == receivers.size() * std::size_t(m.steps), "the injected traces hold ", injected.size(),
+          " samples, ", receivers.size(), " receivers x ", m.steps, " steps need ",
+          receivers.size() * std::size_t(m.steps));
+  MigrationTiming timing;
+  timing.steps = m.steps;
+  m.source.new_shot(sources, {}, wavelet, f0);
+  m.receiver.new_shot(receivers, injected, {});
+  Kokkos::Timer timer;
+  // Forward: a state kept at each segment's start; the last segment's wavefields kept at once.
+  m.source.drop_kept();
+  for (int start = 0; start < m.steps; start += p.segment) {
+    if (start + p.segment < m.steps) {
+      m.source.keep();
+      m.source.advance(p.segment);
+    } else {
+      m.fill(start);
+    }
+  }
+  Kokkos::fence();
+  timing.forward_seconds = timer.seconds();
+  timer.reset();
+  // Backward: segments last first; within each, the receiver wavefield at step N - n meets the source's at n
+  // (receiver step m holds the data of samples N - 1 ... N - m injected, time N - m).
+  for (int segment = p.states; segment >= 0; --segment) {
+    const int start = segment * p.segment;
+    if (segment < p.states) {
+      m.source.return_to(segment);
+      m.fill(start);
+    }
+    const int last = std::min(m.steps - 1, start + p.segment - 1);
+    for (int n = start + (last - start) / p.interval * p.interval; n >= start; n -= p.interval) {
+      m.receiver.advance(m.steps - n - m.receiver.step());
+      m.correlate(m.snapshots[std::size_t((n - start) / p.interval)], m.receiver.field());
+    }
+  }
+  Kokkos::fence();
+  m.source.drop_kept();
+  timing.backward_seconds = timer.seconds();
+  return timing;
+}
+
+template <class ExecSpace>
+std::vector<float> Migration<ExecSpace>::image() const {
+  return impl_->interior(impl_->image);
+}
+
+template <class ExecSpace>
+std::vector<float> Migration<ExecSpace>::illumination() const {
+  return impl_->interior(impl_->illumination);
+}
+
+template <class ExecSpace>
+void Migration<ExecSpace>::clear() {
+  Kokkos::deep_copy(impl_->image, 0.0f);
+  Kokkos::deep_copy(impl_->illumination, 0.0f);
+}
+
+template <class ExecSpace>
+const MigrationPlan& Migration<ExecSpace>::plan() const {
+  return impl_->plan;
+}
+
+}  // namespace seis::imaging

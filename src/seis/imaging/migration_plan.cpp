@@ -1,0 +1,62 @@
+#include "seis/imaging/migration_plan.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "seis/core/error.hpp"
+#include "seis/core/layout.hpp"
+#include "seis/wave/pml.hpp"
+
+namespace seis::imaging {
+
+int default_imaging_interval(const wave::Setup& s) {
+  const double nyquist_interval = 0.5 / (wave::wavelet_upper_frequency(s.wavelet, s.f0) * s.dt);
+  return std::max(1, int(std::floor(nyquist_interval)));
+}
+
+MigrationPlan plan_migration(const wave::Setup& s, const MigrationOptions& options, std::size_t available_bytes) {
+  require(s.steps >= 1, "a migration needs at least one step, the run has ", s.steps);
+  require(options.interval >= 0 && options.interval <= s.steps, "imaging interval ", options.interval,
+          " steps must be in 0..", s.steps, " (0: the wavelet's Nyquist)");
+  MigrationPlan p;
+  p.interval = options.interval > 0 ? options.interval : std::min(default_imaging_interval(s), s.steps);
+  require(options.segment >= 0 && options.segment % p.interval == 0, "segment ", options.segment,
+          " steps must be a multiple of the imaging interval ", p.interval, " (0: the least memory)");
+  const FieldLayout layout = make_layout(s.nx, s.ny, s.nz, s.radius);
+  const int d = s.boundary == wave::Boundary::pml ? s.ndamp : 0;
+  const std::size_t phi = 2 * d < std::min(s.nx, std::min(s.ny, s.nz))
+                              ? wave::make_pml_geometry(wave::whole_grid(s), d).stored()
+                              : std::size_t(0);
+  p.state_bytes = (2 * layout.size + phi) * sizeof(float);
+  p.snapshot_bytes = layout.size * sizeof(float);
+  // The source simulation records nothing; the receiver simulation injects a trace per receiver and records nothing.
+  wave::Setup source = s, receiver = s;
+  source.receivers.clear();
+  receiver.receivers.clear();
+  const std::size_t receiver_traces = s.receivers.size() * std::size_t(s.steps) * sizeof(float);
+  p.simulation_bytes = wave::required_bytes(source) + wave::required_bytes(receiver) + receiver_traces +
+                       2 * (layout.size + alignment_floats) * sizeof(float);
+  const auto total = [&](int segment) {
+    // The last segment's wavefields are kept as the forward pass makes them: no state for it.
+    const int states = (s.steps + segment - 1) / segment - 1, snapshots = segment / p.interval;
+    return p.simulation_bytes + std::size_t(states) * p.state_bytes + std::size_t(snapshots) * p.snapshot_bytes;
+  };
+  if (options.segment > 0) {
+    p.segment = options.segment;
+  } else {
+    p.segment = p.interval;
+    for (int segment = p.interval; segment < s.steps + p.interval; segment += p.interval)
+      if (total(segment) < total(p.segment)) p.segment = segment;
+  }
+  p.states = (s.steps + p.segment - 1) / p.segment - 1;
+  p.snapshots = p.segment / p.interval;
+  p.total_bytes = total(p.segment);
+  require(p.total_bytes <= available_bytes, "the migration of a ", s.nx, "x", s.ny, "x", s.nz, " shot of ", s.steps,
+          " steps needs ", p.total_bytes / 1048576.0, " MiB of device memory (", p.states, " kept states of ",
+          p.state_bytes / 1048576.0, " MiB, ", p.snapshots, " source wavefields of ", p.snapshot_bytes / 1048576.0,
+          " MiB, the two simulations and the image ", p.simulation_bytes / 1048576.0, " MiB), ",
+          available_bytes / 1048576.0, " MiB are available");
+  return p;
+}
+
+}  // namespace seis::imaging

@@ -1,0 +1,40 @@
+#pragma once
+// How a reverse-time migration of one shot keeps the source wavefield for its backward pass, and the device memory
+// that takes, decided before anything is allocated. Host-only.
+//
+// The receiver wavefield runs backward in time, the source wavefield forward; the imaging condition needs both at
+// the same step. Two levels (perf/NOTES.md 113): the forward pass keeps its state (u, u_prev, phi) every `segment`
+// steps; the backward pass returns to each kept state in turn, last first, re-runs that segment keeping u at every
+// imaging step of it, and images them as the receiver wavefield passes. The rebuilt source wavefield is bitwise the
+// forward one (the same kernels from the same state); the cost is one forward re-run. The imaging condition is
+// applied every `interval` steps: the zero-lag correlation of two wavefields band-limited to f_max is their
+// samples' sum exactly when 1 / (interval dt) > 2 f_max (the product's spectrum then aliases nothing onto zero
+// frequency), so the default is the largest interval within the wavelet's Nyquist.
+#include <cstddef>
+
+#include "seis/wave/setup.hpp"
+
+namespace seis::imaging {
+
+struct MigrationOptions {
+  int interval = 0;  // steps between applications of the imaging condition; 0: default_imaging_interval
+  int segment = 0;   // steps between kept states (a multiple of interval); 0: the least memory
+};
+
+struct MigrationPlan {
+  int interval = 1, segment = 1;
+  int states = 0;     // kept states (one per segment but the last)
+  int snapshots = 0;  // source wavefields buffered for one segment's backward pass
+  std::size_t state_bytes = 0, snapshot_bytes = 0;
+  std::size_t simulation_bytes = 0;  // the source and receiver simulations, the image and the illumination
+  std::size_t total_bytes = 0;
+};
+
+// The largest interval whose sampling keeps the wavelet's content (wave::wavelet_upper_frequency) below Nyquist.
+int default_imaging_interval(const wave::Setup& s);
+
+// The plan for a shot of `s` (its sources, receivers, steps and grid); a given segment is kept, else the one of
+// least memory. Refuses, naming both, a plan above `available_bytes`, and options out of range.
+MigrationPlan plan_migration(const wave::Setup& s, const MigrationOptions& options, std::size_t available_bytes);
+
+}  // namespace seis::imaging

@@ -1,0 +1,174 @@
+// Reverse-time migration on this backend (seis/imaging/migration.hpp): the rebuilt source wavefield against the
+// forward one, a flat reflector and a point scatterer imaged where they are, and the refusals before any step.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "expect_error.hpp"
+#include "seis/imaging/migration.hpp"
+#include "seis/imaging/shot_data.hpp"
+#include "seis/wave/simulation.hpp"
+#include "wave_cases.hpp"
+
+namespace {
+
+// A 40^3 box of 10 m cells, 2000 m/s, PML 8, a source at (200, 200, 100) m and 9 x 9 receivers at 100 m depth.
+seis::wave::Setup migration_setup() {
+  auto s = seis::test::box_setup(40, 40, 40, 10.0, 2000.0f, 4);
+  s.ndamp = 8;
+  s.vmax = 2400.0f;
+  s.dt = 0.9 * seis::wave::stable_dt(4, s.h, s.vmax);
+  s.f0 = 15.0;
+  s.steps = int(0.36 / s.dt);
+  s.sources = {{200.0, 200.0, 100.0}};
+  for (int j = 0; j < 9; ++j)
+    for (int i = 0; i < 9; ++i) s.receivers.push_back({100.0 + 25.0 * i, 100.0 + 25.0 * j, 100.0});
+  return s;
+}
+
+std::vector<float> recorded(const seis::wave::Setup& s) {
+  seis::wave::Simulation<TEST_EXECSPACE> sim(s);
+  sim.advance(s.steps);
+  return sim.traces();
+}
+
+struct Migrated {
+  std::vector<float> image, illumination;
+};
+
+// The data `changed` scatters off `s`'s model (both recorded on this backend, differenced), migrated with `s`'s.
+Migrated migrate_scattered(const seis::wave::Setup& s, const seis::wave::Setup& changed,
+                           const seis::imaging::MigrationOptions& options = {}) {
+  const auto background = recorded(s), total = recorded(changed);
+  std::vector<float> data(total.size());
+  for (std::size_t p = 0; p < data.size(); ++p) data[p] = total[p] - background[p];
+  seis::imaging::Migration<TEST_EXECSPACE> migration(s, options, std::size_t(1) << 32);
+  migration.migrate(s.sources, s.wavelet, s.f0, s.receivers,
+                    seis::imaging::backward_sources(data, s.receivers.size(), s.steps, s.dt));
+  return {migration.image(), migration.illumination()};
+}
+
+std::size_t at(const seis::wave::Setup& s, int i, int j, int k) {
+  return (std::size_t(k) * std::size_t(s.ny) + std::size_t(j)) * std::size_t(s.nx) + std::size_t(i);
+}
+
+}  // namespace
+
+// The two-level plan rebuilds the source wavefield bitwise: an image made with a kept state every interval (many
+// segments re-run) equals, bit for bit, the one whose single segment keeps every wavefield as the forward pass makes
+// it. The illumination (sum of the source wavefield's squares at the imaging steps) is that of a plain forward
+// run's wavefields, summed on the host in the same order, within the float sum's rounding: m terms of one sign,
+// each addition rounding within 2^-24 of the partial sum, so m 2^-24 of the total.
+TEST(TEST_CATEGORY, MigrationRebuildsTheSourceWavefieldExactly) {
+  auto s = migration_setup();
+  s.steps = 120;
+  auto scattering = s;
+  scattering.velocity[at(s, 20, 20, 26)] = 2400.0f;
+  const int interval = 5;
+  const auto kept = migrate_scattered(s, scattering, {interval, interval});
+  const auto whole = migrate_scattered(s, scattering, {interval, s.steps + interval});
+  EXPECT_EQ(kept.image, whole.image);
+  EXPECT_EQ(kept.illumination, whole.illumination);
+
+  seis::wave::Simulation<TEST_EXECSPACE> forward(s);
+  std::vector<std::vector<float>> fields;
+  for (int n = 0; n < s.steps; n += interval) {
+    forward.advance(n - forward.step());
+    fields.push_back(forward.wavefield());
+  }
+  double worst = 0;
+  for (std::size_t p = 0; p < kept.illumination.size(); ++p) {
+    float sum = 0.0f;
+    for (auto f = fields.rbegin(); f != fields.rend(); ++f) sum += (*f)[p] * (*f)[p];
+    if (sum > 0) worst = std::max(worst, std::abs(double(kept.illumination[p]) - sum) / sum);
+  }
+  EXPECT_LE(worst, double(fields.size()) * std::ldexp(1.0, -24));
+  EXPECT_GT(*std::max_element(kept.illumination.begin(), kept.illumination.end()), 0.0f);
+}
+
+// A flat reflector, 2000 m/s over 2400 m/s between grid planes 25 and 26 (255 m), imaged at its depth: the largest
+// |image| (normalised by the illumination, Laplacian-filtered, summed over the 9 x 9 columns under the receivers)
+// lies on plane 25 or 26, within one grid spacing of the interface, and is positive (velocity increasing).
+// Searched below the acquisition plane (100 m, where the injected data dominate) and above the PML.
+TEST(TEST_CATEGORY, FlatReflectorIsImagedAtItsDepth) {
+  const auto s = migration_setup();
+  auto layered = s;
+  for (int k = 26; k < s.nz; ++k)
+    std::fill_n(layered.velocity.begin() + std::ptrdiff_t(at(s, 0, 0, k)), s.nx * s.ny, 2400.0f);
+  const auto m = migrate_scattered(s, layered);
+  const auto image = seis::imaging::laplacian_filter(seis::imaging::normalise_by_illumination(m.image, m.illumination),
+                                                     s.nx, s.ny, s.nz);
+  std::vector<double> depth(std::size_t(s.nz), 0.0);
+  for (int k = 0; k < s.nz; ++k)
+    for (int j = 16; j <= 24; ++j)
+      for (int i = 16; i <= 24; ++i) depth[std::size_t(k)] += image[at(s, i, j, k)];
+  int found = 13;
+  for (int k = 13; k < s.nz - s.ndamp; ++k)
+    if (std::abs(depth[std::size_t(k)]) > std::abs(depth[std::size_t(found)])) found = k;
+  EXPECT_LE(std::abs(found - 25.5), 1.0) << "the image peaks on plane " << found << ", the interface is at 25.5";
+  EXPECT_GT(depth[std::size_t(found)], 0.0) << "a faster layer below images with positive polarity";
+}
+
+// A point 20% faster than the 2000 m/s medium at grid point (20, 20, 26): the normalised image's largest |value|
+// below the acquisition plane and above the PML within one grid point of it on every axis.
+TEST(TEST_CATEGORY, PointScattererIsImagedByMigration) {
+  const auto s = migration_setup();
+  auto scattering = s;
+  const int point[3] = {20, 20, 26};
+  scattering.velocity[at(s, point[0], point[1], point[2])] = 2400.0f;
+  const auto m = migrate_scattered(s, scattering);
+  const auto image = seis::imaging::normalise_by_illumination(m.image, m.illumination);
+  double peak = -1;
+  int found[3] = {-1, -1, -1};
+  for (int k = 13; k < s.nz - s.ndamp; ++k)
+    for (int j = s.ndamp; j < s.ny - s.ndamp; ++j)
+      for (int i = s.ndamp; i < s.nx - s.ndamp; ++i)
+        if (std::abs(image[at(s, i, j, k)]) > peak)
+          peak = std::abs(image[at(s, i, j, k)]), found[0] = i, found[1] = j, found[2] = k;
+  for (int a = 0; a < 3; ++a)
+    EXPECT_LE(std::abs(found[a] - point[a]), 1)
+        << "the image peaks at (" << found[0] << ", " << found[1] << ", " << found[2] << "), the scatterer is at ("
+        << point[0] << ", " << point[1] << ", " << point[2] << ")";
+}
+
+// Refused before anything is allocated or run, each naming the value and the limit.
+TEST(TEST_CATEGORY, MigrationRefusesWhatItCannotDo) {
+  const auto s = migration_setup();
+  using seis::test::expect_error_mentioning;
+  const auto plan = seis::imaging::plan_migration(s, {}, std::size_t(1) << 40);
+  expect_error_mentioning([&] { seis::imaging::Migration<TEST_EXECSPACE>(s, {}, plan.total_bytes - 1); },
+                          "MiB of device memory");
+  expect_error_mentioning(
+      [&] {
+        seis::imaging::plan_migration(s, {3, 7}, std::size_t(1) << 40);
+      },
+      "segment 7 steps must be a multiple of the imaging interval 3");
+  expect_error_mentioning(
+      [&] {
+        seis::imaging::plan_migration(s, {s.steps + 1, 0}, std::size_t(1) << 40);
+      },
+      "imaging interval");
+  seis::imaging::Migration<TEST_EXECSPACE> migration(s, {}, std::size_t(1) << 32);
+  expect_error_mentioning(
+      [&] {
+        migration.migrate(s.sources, s.wavelet, s.f0, s.receivers,
+                          std::vector<float>(s.receivers.size() * std::size_t(s.steps - 1)));
+      },
+      "the injected traces hold");
+  auto outside = s.receivers;
+  outside[3].z = -10.0;
+  expect_error_mentioning(
+      [&] {
+        migration.migrate(s.sources, s.wavelet, s.f0, outside,
+                          std::vector<float>(s.receivers.size() * std::size_t(s.steps)));
+      },
+      "receiver 3");
+  // The plan's memory is what it says: the least over segments, a plan of a given segment as asked.
+  EXPECT_EQ(plan.total_bytes, plan.simulation_bytes + std::size_t(plan.states) * plan.state_bytes +
+                                  std::size_t(plan.snapshots) * plan.snapshot_bytes);
+  EXPECT_EQ(plan.segment % plan.interval, 0);
+  EXPECT_EQ(plan.interval, seis::imaging::default_imaging_interval(s));
+}
