@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "migration_run.hpp"
 #include "run_setup.hpp"
 #include "seis/core/compat.hpp"
 #include "seis/core/error.hpp"
@@ -171,6 +172,7 @@ int run(const mpi::World& world, const io::RunConfig& config, const app::StartUp
     if (world.rank() == 0) print_kernels(std::cout);
     return 0;
   }
+  if (!config.migrate.empty()) return app::run_migration(world, config, start_up);
   if (!config.survey.empty()) return app::run_survey(world, config, start_up);
   require(config.ranks_per_shot == 1, "--ranks-per-shot ", config.ranks_per_shot,
           " needs --survey (a single run's ranks all share its one shot)");

@@ -8,8 +8,6 @@
 #include <optional>
 #include <sstream>
 
-#include <unistd.h>
-
 #include "run_setup.hpp"
 #include "seis/core/compat.hpp"
 #include "seis/core/error.hpp"
@@ -17,33 +15,13 @@
 #include "seis/io/outputs.hpp"
 #include "seis/io/survey.hpp"
 #include "shot_run.hpp"
+#include "survey_shots.hpp"
 
 namespace seis::app {
 
 namespace {
 
 namespace fs = std::filesystem;
-
-// The flags a shot's entry stands for: a survey's shot is the single run these flags make.
-io::RunConfig shot_config(const io::RunConfig& c, const io::SurveyShot& shot) {
-  io::RunConfig s = c;
-  s.sources = shot.sources;
-  if (!shot.receivers.empty()) s.receivers = shot.receivers;
-  if (!shot.wavelet.empty()) s.wavelet = shot.wavelet;
-  if (shot.f0) s.f0 = *shot.f0;
-  s.shot = shot.number;
-  return s;
-}
-
-// Every shot placed and checked against the grid before the first one runs; a bad one is refused with its line.
-void validate_shots(const io::RunConfig& c, const std::vector<io::SurveyShot>& shots, wave::Setup& s) {
-  for (const io::SurveyShot& shot : shots) try {
-      place_shot(shot_config(c, shot), s);
-      wave::validate_shot(s);
-    } catch (const std::exception& e) {
-      fail("survey ", c.survey, " line ", shot.line, " (shot ", shot.number, "): ", e.what());
-    }
-}
 
 // One part of a model held whole (x fastest).
 std::vector<float> part_of(std::vector<float>&& whole, const wave::Subdomain& p) {
@@ -59,12 +37,6 @@ std::vector<float> part_of(std::vector<float>&& whole, const wave::Subdomain& p)
                   part.begin() + std::ptrdiff_t((std::size_t(k) * p.size[1] + std::size_t(j)) * p.size[0]));
     }
   return part;
-}
-
-std::string host_name() {
-  char name[256] = {};
-  ::gethostname(name, sizeof name - 1);
-  return name;
 }
 
 // The shots still to run, in the file's order: all of them, or on --restart those not complete. A new survey
@@ -88,19 +60,6 @@ std::vector<int> shots_to_run(const io::RunConfig& c, const std::vector<io::Surv
     pending.push_back(shot.number);
   }
   return pending;
-}
-
-std::string to_text(const std::vector<int>& values) {
-  std::ostringstream out;
-  for (int v : values) out << v << " ";
-  return out.str();
-}
-
-std::vector<int> from_text(const std::string& text) {
-  std::istringstream in(text);
-  std::vector<int> values;
-  for (int v = 0; in >> v;) values.push_back(v);
-  return values;
 }
 
 struct Team {
@@ -274,7 +233,7 @@ int run_survey(const mpi::World& world, const io::RunConfig& config, const Start
   int skipped = 0;
   std::string pending_text;
   const io::SurveySummary summary_start{
-      config.survey, started_date, "", world.size(), config.ranks_per_shot, 0, 0, world.sum(double(model_bytes))};
+      config.survey, started_date, "", world.size(), config.ranks_per_shot, 0, 0, world.sum(double(model_bytes)), {}};
   const double setup_ready = world.max(seconds_since_start());
   if (root) {
     // Writable, with room for every shot's gather (a survey's own earlier files are judged shot by shot below).

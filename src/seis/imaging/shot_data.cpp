@@ -43,8 +43,15 @@ std::vector<float> normalise_by_illumination(const std::vector<float>& image, co
                                              double floor) {
   require(image.size() == illumination.size(), "image of ", image.size(), " points, illumination of ",
           illumination.size());
-  const float brightest = illumination.empty() ? 0.0f : *std::max_element(illumination.begin(), illumination.end());
-  const double added = floor * brightest;
+  const double sum = host_parallel_reduce(
+      illumination.size(), 0.0,
+      [&](std::size_t begin, std::size_t end) {
+        double s = 0;
+        for (std::size_t p = begin; p < end; ++p) s += illumination[p];
+        return s;
+      },
+      [](double a, double b) { return a + b; });
+  const double added = illumination.empty() ? 0.0 : floor * sum / double(illumination.size());
   std::vector<float> out(image.size());
   host_parallel_for(image.size(), [&](std::size_t begin, std::size_t end) {
     for (std::size_t p = begin; p < end; ++p) out[p] = added > 0 ? float(image[p] / (illumination[p] + added)) : 0.0f;
@@ -71,6 +78,18 @@ std::vector<float> laplacian_filter(const std::vector<float>& image, int nx, int
       },
       1);
   return out;
+}
+
+void mute_shallow(std::vector<float>& image, int nx, int ny, int nz, double h, double depth, double taper) {
+  const std::size_t plane = std::size_t(nx) * std::size_t(ny);
+  require(image.size() == plane * std::size_t(nz), "image of ", image.size(), " points, the grid has ",
+          plane * std::size_t(nz));
+  for (int k = 0; k < nz; ++k) {
+    const double z = k * h;
+    const double gain = z < depth ? 0.0 : z < depth + taper ? 0.5 - 0.5 * std::cos(M_PI * (z - depth) / taper) : 1.0;
+    if (gain < 1.0)
+      for (std::size_t p = std::size_t(k) * plane; p < std::size_t(k + 1) * plane; ++p) image[p] *= float(gain);
+  }
 }
 
 namespace {

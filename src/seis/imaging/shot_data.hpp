@@ -21,13 +21,19 @@ void mute_direct_wave(std::vector<float>& traces, const std::vector<wave::Point>
 // velocity increases downwards.
 std::vector<float> backward_sources(const std::vector<float>& traces, std::size_t receivers, int steps, double dt);
 
-// image / (illumination + floor x its largest value), point by point: the source-illumination normalisation.
+// image / (illumination + floor x its mean), point by point: the source-illumination normalisation. The floor
+// follows the mean, not the largest value: the illumination peaks at the sources orders of magnitude above the
+// rest, and a floor set by that peak would outweigh the illumination everywhere else.
 std::vector<float> normalise_by_illumination(const std::vector<float>& image, const std::vector<float>& illumination,
                                              double floor = 1e-3);
 
 // Minus the 7-point Laplacian (times h^2, so that the image keeps its units), zero at the grid's faces: the filter
 // that takes the low-wavenumber backscatter of sharp velocity contrasts out of a cross-correlation image.
 std::vector<float> laplacian_filter(const std::vector<float>& image, int nx, int ny, int nz);
+
+// Zeroes the image above `depth` (m), then a half-cosine taper over `taper` metres to 1: the shallow zone where
+// the correlation of the sources' and receivers' near fields outshines every reflector.
+void mute_shallow(std::vector<float>& image, int nx, int ny, int nz, double h, double depth, double taper);
 
 // A migration model: the slowness averaged over a box of about `length` metres (three passes of a moving average
 // of 2 r + 1 points per axis, r = round(length / (2 sqrt(3) h)): nearly Gaussian, of standard deviation about

@@ -70,6 +70,17 @@ void check_ranges(const RunConfig& c) {
   require(c.trace_dt == 0 || positive(c.trace_dt), "--trace-dt ", c.trace_dt,
           " s must be finite and > 0 (or 0: the round default)");
   require(c.ranks_per_shot >= 1, "--ranks-per-shot ", c.ranks_per_shot, " must be >= 1");
+  require(std::isfinite(c.smooth) && c.smooth >= 0, "--smooth ", c.smooth, " m must be finite and >= 0");
+  require(std::isfinite(c.mute_velocity) && c.mute_velocity >= 0, "--mute-velocity ", c.mute_velocity,
+          " m/s must be finite and >= 0 (0: no mute)");
+  require(c.imaging_interval >= 0, "--imaging-interval ", c.imaging_interval,
+          " must be >= 0 (0: the wavelet's Nyquist)");
+  require(c.image_filter == "laplacian" || c.image_filter == "none", "--image-filter '", c.image_filter,
+          "': expected laplacian or none");
+  require(std::isfinite(c.stack_every) && c.stack_every >= 0, "--stack-every ", c.stack_every,
+          " s must be finite and >= 0");
+  require(std::isfinite(c.image_top) && (c.image_top >= 0 || c.image_top == -1), "--image-top ", c.image_top,
+          " m must be >= 0 (0: no mute) or -1 (the acquisition's depth plus a wavelength)");
   if (!c.tile.empty()) parse_tile(c.tile);
 }
 
@@ -137,6 +148,26 @@ void add_options(CLI::App& app, RunConfig& c) {
   app.add_option("--ranks-per-shot", c.ranks_per_shot,
                  "with --survey: MPI ranks per shot (a shot's grid split over them); shots are dealt to the groups "
                  "as they finish")
+      ->capture_default_str();
+  app.add_option("--migrate", c.migrate,
+                 "reverse-time migration of observed data: a SEG-Y gather of the run's shot, or with --survey the "
+                 "directory of its shot-NNNNN.sgy; the image as OUTPUT/image.sgy and pictures (docs/imaging.md)");
+  app.add_option("--smooth", c.smooth, "migration: the model's smoothing length (m; 0: as read)")
+      ->capture_default_str();
+  app.add_option("--mute-velocity", c.mute_velocity,
+                 "migration: mute the observed direct wave travelling at this speed (m/s; 0: no mute)")
+      ->capture_default_str();
+  app.add_option("--imaging-interval", c.imaging_interval,
+                 "migration: steps between imaging-condition applications (0: the wavelet's Nyquist)")
+      ->capture_default_str();
+  app.add_option("--image-filter", c.image_filter, "migration: laplacian | none, applied to the normalised image")
+      ->capture_default_str();
+  app.add_option("--image-top", c.image_top,
+                 "migration: the image muted above this depth (m; -1: the deepest source or receiver plus a "
+                 "wavelength at the slowest velocity; 0: none)")
+      ->capture_default_str();
+  app.add_option("--stack-every", c.stack_every,
+                 "migration: seconds between each rank's partial stacks written (0: after every shot)")
       ->capture_default_str();
 }
 

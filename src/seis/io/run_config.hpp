@@ -36,15 +36,22 @@ struct RunConfig {
   std::string tuning_cache;  // empty: seis::io::default_tuning_cache_path()
   double progress_seconds = 2.0;
   bool quiet = false;
-  bool benchmark = false;               // time steps only: no wavefield snapshot or slices at the end
-  int shot = 1;                         // the seismogram's field record number
-  double trace_dt = 0;                  // s: the seismogram's sample interval; 0: seis::wave::default_trace_interval
-  std::string survey;                   // a survey file: one simulation per shot (seis/io/survey.hpp)
-  int ranks_per_shot = 1;               // MPI ranks that share a survey's shot
-  std::string decomposition;            // PXxPYxPZ (or PYxPZ) MPI ranks; empty: MPI_Dims_create chooses over y and z
-  std::string halo_transport = "auto";  // auto, direct, mpi, staged (seis::mpi::Transport)
-  double mpi_timeout = 300;             // s a rank waits for a halo before giving up
-  std::string run_file;                 // the TOML file read, if any
+  bool benchmark = false;                  // time steps only: no wavefield snapshot or slices at the end
+  int shot = 1;                            // the seismogram's field record number
+  double trace_dt = 0;                     // s: the seismogram's sample interval; 0: seis::wave::default_trace_interval
+  std::string survey;                      // a survey file: one simulation per shot (seis/io/survey.hpp)
+  int ranks_per_shot = 1;                  // MPI ranks that share a survey's shot
+  std::string decomposition;               // PXxPYxPZ (or PYxPZ) MPI ranks; empty: MPI_Dims_create chooses over y and z
+  std::string halo_transport = "auto";     // auto, direct, mpi, staged (seis::mpi::Transport)
+  double mpi_timeout = 300;                // s a rank waits for a halo before giving up
+  std::string migrate;                     // observed data to migrate: a SEG-Y gather, or with --survey a directory
+  double smooth = 0;                       // m: the migration model's smoothing length (0: as read)
+  double mute_velocity = 0;                // m/s: mute the observed direct wave at this speed (0: no mute)
+  int imaging_interval = 0;                // steps between imaging-condition applications (0: the wavelet's Nyquist)
+  std::string image_filter = "laplacian";  // laplacian | none
+  double stack_every = 60;                 // s between a migration's partial stacks written (0: after every shot)
+  double image_top = -1;  // m: the image muted above (-1: the deepest source or receiver plus a wavelength; 0: none)
+  std::string run_file;   // the TOML file read, if any
   std::string command_line;
 };
 

@@ -79,6 +79,8 @@ json record_json(const ShotRecord& r) {
           {"loop_seconds", r.loop_seconds},
           {"steps", r.steps},
           {"gpts_per_s", r.gpts_per_s},
+          {"forward_seconds", r.forward_seconds},
+          {"backward_seconds", r.backward_seconds},
           {"error", r.error},
           {"files", files}};
 }
@@ -161,6 +163,8 @@ std::optional<ShotRecord> read_shot_record(const std::string& directory, int num
     r.loop_seconds = j.value("loop_seconds", 0.0);
     r.steps = j.at("steps").get<int>();
     r.gpts_per_s = j.at("gpts_per_s").get<double>();
+    r.forward_seconds = j.value("forward_seconds", 0.0);
+    r.backward_seconds = j.value("backward_seconds", 0.0);
     r.error = j.at("error").get<std::string>();
     for (const auto& f : j.at("files"))
       r.files.push_back(
@@ -190,17 +194,18 @@ void write_manifest(const std::string& path, const SurveySummary& s, const std::
     ++counts[r.status];
     list.push_back(record_json(r));
   }
-  const json manifest = {{"survey", s.survey_file},
-                         {"started", s.started},
-                         {"ended", s.ended},
-                         {"wall_seconds", s.wall_seconds},
-                         {"ranks", s.ranks},
-                         {"ranks_per_shot", s.ranks_per_shot},
-                         {"shots", shots.size()},
-                         {"skipped_as_complete", s.restarts_skipped},
-                         {"model_bytes_read", s.model_bytes_read},
-                         {"status", counts},
-                         {"shot", list}};
+  json manifest = {{"survey", s.survey_file},
+                   {"started", s.started},
+                   {"ended", s.ended},
+                   {"wall_seconds", s.wall_seconds},
+                   {"ranks", s.ranks},
+                   {"ranks_per_shot", s.ranks_per_shot},
+                   {"shots", shots.size()},
+                   {"skipped_as_complete", s.restarts_skipped},
+                   {"model_bytes_read", s.model_bytes_read},
+                   {"status", counts},
+                   {"shot", list}};
+  if (!s.migration.empty()) manifest["migration"] = s.migration;
   write_bytes_atomically(path, manifest.dump(2) + "\n");
 }
 

@@ -12,6 +12,7 @@
 //   source = "2000,1000,60"
 //   f0 = 8.0
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -54,7 +55,9 @@ struct ShotRecord {
   double loop_seconds = 0;           // the time loop
   int steps = 0;
   double gpts_per_s = 0;  // grid points per second of the time loop
-  std::string error;      // a failed shot's message
+  // A migration's shot: its forward pass, and its backward pass (segments re-run, receiver wavefield, imaging).
+  double forward_seconds = 0, backward_seconds = 0;
+  std::string error;  // a failed shot's message
   std::vector<RecordedFile> files;
 };
 
@@ -70,7 +73,8 @@ struct SurveySummary {
   std::string survey_file, started, ended;
   int ranks = 0, ranks_per_shot = 0, restarts_skipped = 0;
   double wall_seconds = 0;
-  double model_bytes_read = 0;  // over every rank: a model file's size once per node
+  double model_bytes_read = 0;              // over every rank: a model file's size once per node
+  std::map<std::string, double> migration;  // a migration's plan and totals, as "migration" (none: omitted)
 };
 // OUTPUT/survey.json: the summary, counts by status and every shot's record (pending where it has none).
 void write_manifest(const std::string& path, const SurveySummary& summary, const std::vector<ShotRecord>& shots);

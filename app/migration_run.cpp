@@ -1,0 +1,348 @@
+#include "migration_run.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <set>
+#include <sstream>
+
+#include "run_setup.hpp"
+#include "seis/core/compat.hpp"
+#include "seis/core/error.hpp"
+#include "seis/imaging/migration.hpp"
+#include "seis/imaging/shot_data.hpp"
+#include "seis/io/gather.hpp"
+#include "seis/io/output_directory.hpp"
+#include "seis/io/stack_file.hpp"
+#include "seis/io/survey.hpp"
+#include "seis/io/volume.hpp"
+#include "seis/wave/resample.hpp"
+#include "survey_shots.hpp"
+
+namespace seis::app {
+
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+// The observed gather of a shot, at the run's time step, checked against where the run puts its source and
+// receivers and against the run's duration and wavelet: each refusal names the file, the value and the limit.
+std::vector<float> observed_traces(const std::string& path, const wave::Setup& s) {
+  require(s.sources.size() == 1, "a migrated shot fires one source (a gather holds one source position), this one ",
+          s.sources.size());
+  const io::Gather g = io::read_gather(path);
+  io::check_gather(g, path, {s.receivers, s.sources[0], g.samples, g.dt});
+  const double nyquist = 0.5 / wave::wavelet_upper_frequency(s.wavelet, s.f0);
+  require(g.dt <= nyquist, path, ": sample interval ", g.dt, " s is coarser than the wavelet's Nyquist interval ",
+          nyquist, " s (f0 ", s.f0, " Hz)");
+  // A recording ends at its last whole sample interval within the run (wave::trace_samples): up to one short.
+  const double span = (g.samples - 1) * g.dt, needed = (s.steps - 1) * s.dt;
+  require(span + g.dt >= needed * (1 - 1e-9), path, ": ", g.samples, " samples of ", g.dt, " s span ", span,
+          " s, the migration's ", s.steps, " steps of ", s.dt, " s need ", needed, " s (less one sample interval)");
+  const std::size_t count = g.receivers.size();
+  const std::vector<float> at_dt = wave::resample_traces(g.traces, int(count), g.samples, g.dt, s.dt);
+  const std::size_t have = at_dt.size() / std::max<std::size_t>(count, 1);
+  std::vector<float> out(count * std::size_t(s.steps), 0.0f);
+  for (std::size_t r = 0; r < count; ++r)
+    for (std::size_t n = 0; n < std::min(have, std::size_t(s.steps)); ++n)
+      out[r * std::size_t(s.steps) + n] = at_dt[r * have + n];
+  return out;
+}
+
+// The shots the stacks in OUTPUT hold, refusing a shot held twice; `generation` gets the next stacks' number.
+std::set<int> stacked_shots(const std::string& output, int& generation) {
+  std::set<int> done;
+  generation = 1;
+  for (const std::string& path : io::stack_files(output)) {
+    const io::Stack s = io::read_stack(path, true);
+    for (int shot : s.shots) require(done.insert(shot).second, "shot ", shot, " is in two stacks (", path, ")");
+    const std::string name = fs::path(path).filename().string();  // stack-gGGGG-rRRRRR.bin
+    if (name.size() > 8 && name[6] == 'g') generation = std::max(generation, std::atoi(name.c_str() + 7) + 1);
+  }
+  return done;
+}
+
+std::string stack_name(int generation, int rank) {
+  std::ostringstream name;
+  name << "stack-g" << std::setw(5) << std::setfill('0') << generation << "-r" << std::setw(5) << rank << ".bin";
+  return name.str();
+}
+
+// This rank's stack: its migration, the shots migrated since it was last written, and their records.
+class RankStack {
+ public:
+  RankStack(const io::RunConfig& c, const wave::Setup& s, const imaging::MigrationPlan& plan, int generation, int rank)
+      : c_(c),
+        s_(s),
+        path_((fs::path(c.output) / stack_name(generation, rank)).string()),
+        migration_(s, {plan.interval, plan.segment}, std::size_t(-1)) {}
+
+  imaging::Migration<Exec>& migration() { return migration_; }
+  void add(const io::ShotRecord& record) {
+    shots_.push_back(record.number);
+    unwritten_.push_back(record);
+  }
+  // Written when `every` seconds have passed since the last time (always with `every` 0 or `last`).
+  void write_if_due(double every, bool last) {
+    if (unwritten_.empty() || (!last && since(written_) < every)) return;
+    io::write_stack(path_, {s_.nx, s_.ny, s_.nz, shots_, migration_.image(), migration_.illumination()});
+    written_ = Clock::now();
+    for (io::ShotRecord& r : unwritten_) {
+      r.status = "done";
+      r.files = {io::record_file(c_.output, fs::path(path_).filename().string())};
+      io::write_shot_record(c_.output, r);
+    }
+    unwritten_.clear();
+  }
+
+ private:
+  const io::RunConfig& c_;
+  const wave::Setup& s_;
+  std::string path_;
+  imaging::Migration<Exec> migration_;
+  std::vector<int> shots_;
+  std::vector<io::ShotRecord> unwritten_;
+  Clock::time_point written_ = Clock::now();
+};
+
+// One shot: its gather read and checked, muted, differentiated and reversed, migrated into the rank's stack. A
+// failure is recorded (the stack holds nothing of it: everything is checked before its first step).
+io::ShotRecord migrate_shot(const io::RunConfig& c, const io::SurveyShot& shot, wave::Setup& s, RankStack& stack,
+                            int rank) {
+  io::ShotRecord record;
+  record.number = shot.number;
+  record.status = "running";
+  record.group = rank, record.first_rank = rank, record.ranks = 1;
+  record.host = host_name();
+  record.started = date_now();
+  io::write_shot_record(c.output, record);
+  const auto start = Clock::now();
+  try {
+    place_shot(shot_config(c, shot), s);
+    const std::string path =
+        c.survey.empty() ? c.migrate : (fs::path(c.migrate) / (io::shot_stem(shot.number) + ".sgy")).string();
+    std::vector<float> traces = observed_traces(path, s);
+    if (c.mute_velocity > 0)
+      imaging::mute_direct_wave(traces, s.receivers, s.sources[0], s.steps, s.dt, c.mute_velocity, s.f0);
+    const imaging::MigrationTiming t = stack.migration().migrate(
+        s.sources, s.wavelet, s.f0, s.receivers, imaging::backward_sources(traces, s.receivers.size(), s.steps, s.dt));
+    record.forward_seconds = t.forward_seconds;
+    record.backward_seconds = t.backward_seconds;
+    record.loop_seconds = t.forward_seconds + t.backward_seconds;
+    record.steps = t.steps;
+    record.gpts_per_s = double(s.nx) * s.ny * s.nz * t.steps / record.loop_seconds * 1e-9;
+    record.status = "imaged";
+  } catch (const std::exception& e) {
+    record.status = "failed";
+    record.error = e.what();
+  }
+  record.seconds = since(start);
+  record.ended = date_now();
+  std::ostringstream line;
+  line << "  shot " << record.number << " " << record.status << " in " << std::fixed << std::setprecision(2)
+       << record.seconds << " s on rank " << rank;
+  if (record.status == "imaged")
+    line << " (forward " << record.forward_seconds << " s, backward " << record.backward_seconds << " s)";
+  else
+    line << ": " << record.error;
+  std::cout << line.str() << "\n" << std::flush;
+  if (record.status == "failed") {
+    io::write_shot_record(c.output, record);
+    std::cerr << "seis-wave: shot " << record.number << " failed: " << record.error << "\n";
+  } else {
+    stack.add(record);
+  }
+  return record;
+}
+
+// Where the image's shallow mute ends (m) and its taper: --image-top, or by default the deepest source or receiver
+// of any shot plus a wavelength (the slowest velocity over the lowest f0), tapered over half of one.
+std::pair<double, double> image_top(const io::RunConfig& c, const std::vector<io::SurveyShot>& shots,
+                                    const wave::Setup& setup) {
+  wave::Setup s = setup;
+  double deepest = 0, lowest_f0 = 0;
+  for (const io::SurveyShot& shot : shots) {
+    place_shot(shot_config(c, shot), s);
+    for (const auto* points : {&s.sources, &s.receivers})
+      for (const wave::Point& p : *points) deepest = std::max(deepest, p.z);
+    lowest_f0 = lowest_f0 == 0 ? s.f0 : std::min(lowest_f0, s.f0);
+  }
+  const double wavelength = *std::min_element(setup.velocity.begin(), setup.velocity.end()) / lowest_f0;
+  if (c.image_top >= 0) return {c.image_top, c.image_top > 0 ? 0.5 * wavelength : 0.0};
+  return {deepest + wavelength, 0.5 * wavelength};
+}
+
+// The stacks summed, normalised, filtered, muted above `top` and written: the image and illumination as SEG-Y and
+// pictures.
+std::vector<std::string> write_image(const io::RunConfig& c, const wave::Setup& s, std::pair<double, double> top,
+                                     double section_y) {
+  std::vector<float> image(std::size_t(s.nx) * s.ny * s.nz, 0.0f), illumination(image.size(), 0.0f);
+  for (const std::string& path : io::stack_files(c.output)) {
+    const io::Stack stack = io::read_stack(path);
+    require(stack.nx == s.nx && stack.ny == s.ny && stack.nz == s.nz, "stack ", path, " is of a ", stack.nx, "x",
+            stack.ny, "x", stack.nz, " grid, this migration's ", s.nx, "x", s.ny, "x", s.nz);
+    for (std::size_t p = 0; p < image.size(); ++p) image[p] += stack.image[p], illumination[p] += stack.illumination[p];
+  }
+  std::vector<float> out = imaging::normalise_by_illumination(image, illumination);
+  if (c.image_filter == "laplacian") out = imaging::laplacian_filter(out, s.nx, s.ny, s.nz);
+  imaging::mute_shallow(out, s.nx, s.ny, s.nz, s.h, top.first, top.second);
+  const fs::path dir(c.output);
+  io::write_volume_segy((dir / "image.sgy").string(), out, s.nx, s.ny, s.nz, s.h, "migrated image");
+  io::write_volume_segy((dir / "illumination.sgy").string(), illumination, s.nx, s.ny, s.nz, s.h,
+                        "source illumination");
+  // The pictures cut through the first shot's source line (y) and the depth of the image's largest |value|.
+  const int j = std::clamp(int(std::lround(section_y / s.h)), 0, s.ny - 1);
+  const auto largest =
+      std::max_element(out.begin(), out.end(), [](float a, float b) { return std::abs(a) < std::abs(b); });
+  const int k = int(std::size_t(largest - out.begin()) / (std::size_t(s.nx) * std::size_t(s.ny)));
+  std::vector<std::string> files{(dir / "image.sgy").string(), (dir / "illumination.sgy").string()};
+  for (const auto& p : io::write_volume_sections((dir / "image").string(), out, s.nx, s.ny, s.nz, s.h, j, k,
+                                                 "migrated image", "image (normalised)"))
+    files.push_back(p);
+  for (const auto& p : io::write_volume_sections((dir / "illumination").string(), illumination, s.nx, s.ny, s.nz, s.h,
+                                                 j, k, "source illumination", "sum of u^2"))
+    files.push_back(p);
+  return files;
+}
+
+}  // namespace
+
+int run_migration(const mpi::World& world, const io::RunConfig& config, const StartUp& start_up) {
+  const bool root = world.rank() == 0;
+  require(config.ranks_per_shot == 1 && config.decomposition.empty(),
+          "--migrate runs each shot on one rank (shots over ranks); --ranks-per-shot ", config.ranks_per_shot,
+          " and --decomposition are for modelling");
+  require(config.snapshot_every == 0 && config.checkpoint_every == 0 && !config.tune,
+          "--migrate keeps its own checkpoints and partial stacks: --snapshot-every, --checkpoint-every and --tune "
+          "are for modelling runs");
+  const auto started = Clock::now();
+  const std::string started_date = date_now();
+  const double device_ready = world.max(start_up.device);
+  std::vector<io::SurveyShot> shots;
+  if (config.survey.empty()) {
+    io::SurveyShot shot;
+    shot.number = config.shot;
+    shot.sources = config.sources;
+    shots.push_back(shot);
+  } else {
+    shots = io::read_survey(config.survey);
+  }
+
+  // The migration model: read once per node, smoothed there, each rank's whole (a shot runs on one rank).
+  const std::unique_ptr<mpi::World> self = world.split(world.rank());
+  const bool host_memory = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Exec::memory_space>::accessible;
+  const std::size_t host_available = compat::host_available_bytes() / std::size_t(world.local_size());
+  const std::size_t available = host_memory ? host_available : compat::available_memory_bytes();
+  wave::Subdomain part;
+  std::size_t model_bytes = 0;
+  const auto model = [&](const wave::Subdomain& p, std::size_t& bytes) {
+    return world.read_once_per_node([&] {
+      return imaging::smoothed_model(load_model(config.model, p, bytes), p.size[0], p.size[1], p.size[2],
+                                     config.spacing, config.smooth);
+    });
+  };
+  wave::Setup setup = make_setup(
+      config, [](const wave::Setup& s) { return wave::whole_grid(s); }, model, *self, available, host_available,
+      host_memory, part, model_bytes);
+  if (config.survey.empty()) {
+    place_shot(config, setup);
+    wave::validate_shot(setup);
+  } else {
+    validate_shots(config, shots, setup);
+  }
+  const imaging::MigrationPlan plan = imaging::plan_migration(setup, {config.imaging_interval, 0}, available);
+  if (config.survey.empty()) observed_traces(config.migrate, setup);  // a single shot's gather checked first
+
+  std::string pending_text, generation_text;
+  const std::size_t points = std::size_t(setup.nx) * setup.ny * setup.nz;
+  if (!config.survey.empty()) {
+    std::error_code error;
+    require(!fs::equivalent(config.output, config.migrate, error), "--output ", config.output,
+            " is the observed data's directory (--migrate ", config.migrate,
+            "): the migration's records would replace the survey's");
+  }
+  if (root) {
+    if (config.overwrite)
+      for (const std::string& path : io::stack_files(config.output)) fs::remove(path);
+    // Writable, with room for a stack per rank and the image, its illumination and their pictures.
+    io::prepare_output_directory(config.output,
+                                 {true, false, (2 * std::size_t(world.size()) + 3) * points * sizeof(float)});
+    int generation = 1;
+    const std::set<int> done = stacked_shots(config.output, generation);
+    require(config.restart || generation == 1, "--output ", config.output,
+            " holds an earlier migration's stacks: --restart resumes it; a new one needs another --output");
+    std::vector<int> pending;
+    for (std::size_t n = 0; n < shots.size(); ++n)
+      if (!done.count(shots[n].number)) pending.push_back(int(n));
+    pending_text = to_text(pending);
+    generation_text = std::to_string(generation);
+    std::cout << "seis-wave migration: " << shots.size() << " shot(s) (" << pending.size() << " to image, "
+              << shots.size() - pending.size() << " stacked already) of " << setup.nx << "x" << setup.ny << "x"
+              << setup.nz << " points, " << setup.steps << " steps each, on " << world.size() << " rank(s), "
+              << compat::device_name<Exec>() << " (" << Exec::name() << "); imaging every " << plan.interval
+              << " steps, a state kept every " << plan.segment << " (" << plan.states << " states, " << plan.snapshots
+              << " source wavefields: " << std::setprecision(4) << plan.total_bytes / 1073741824.0
+              << " GiB per rank); the device ready by " << std::setprecision(3) << device_ready << " s\n"
+              << std::flush;
+  }
+  world.broadcast(pending_text);
+  world.broadcast(generation_text);
+  const std::vector<int> pending = from_text(pending_text);
+
+  int failed = 0;
+  {
+    RankStack stack(config, setup, plan, std::stoi(generation_text), world.rank());
+    mpi::SharedCounter counter(world);
+    for (int n = counter.next(); std::size_t(n) < pending.size(); n = counter.next()) {
+      failed += migrate_shot(config, shots[std::size_t(pending[std::size_t(n)])], setup, stack, world.rank()).status ==
+                "failed";
+      stack.write_if_due(config.stack_every, false);
+    }
+    stack.write_if_due(config.stack_every, true);
+  }
+  world.await_all();
+  failed = world.max(failed);
+  const double model_bytes_read = world.sum(double(model_bytes));
+  if (root) {
+    const auto top = image_top(config, shots, setup);
+    wave::Setup first = setup;
+    place_shot(shot_config(config, shots.front()), first);
+    const std::vector<std::string> files = write_image(config, setup, top, first.sources.front().y);
+    io::SurveySummary summary{
+        config.survey,  started_date,     date_now(), world.size(), 1, int(shots.size() - pending.size()),
+        since(started), model_bytes_read, {}};
+    summary.migration = {{"imaging_interval", plan.interval},
+                         {"segment", plan.segment},
+                         {"kept_states", plan.states},
+                         {"source_wavefields", plan.snapshots},
+                         {"device_bytes", double(plan.total_bytes)},
+                         {"smooth_m", config.smooth},
+                         {"mute_velocity", config.mute_velocity},
+                         {"image_top_m", top.first}};
+    std::vector<io::ShotRecord> records;
+    for (const io::SurveyShot& shot : shots) {
+      auto r = io::read_shot_record(config.output, shot.number);
+      io::ShotRecord record = r ? *r : io::ShotRecord{};
+      record.number = shot.number;
+      records.push_back(record);
+    }
+    const std::string manifest = (fs::path(config.output) / "migration.json").string();
+    io::write_manifest(manifest, summary, records);
+    int imaged = 0;
+    for (const auto& r : records) imaged += r.status == "done";
+    std::cout << std::setprecision(4) << "migration done in " << summary.wall_seconds << " s: " << imaged << " of "
+              << shots.size() << " shots in the image, " << failed << " failed\nwrote: " << manifest;
+    for (const auto& f : files) std::cout << ", " << f;
+    std::cout << "\n";
+  }
+  world.await_all();
+  return failed > 0 ? 1 : 0;
+}
+
+}  // namespace seis::app

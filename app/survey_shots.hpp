@@ -1,0 +1,25 @@
+#pragma once
+// What a modelling survey and a migration share of their shots: a shot's entry as the single run it stands for,
+// every shot checked before the first runs, and the few words ranks pass about them.
+#include <string>
+#include <vector>
+
+#include "seis/io/run_config.hpp"
+#include "seis/io/survey.hpp"
+#include "seis/wave/setup.hpp"
+
+namespace seis::app {
+
+// The flags a shot's entry stands for: a survey's shot is the single run these flags make.
+io::RunConfig shot_config(const io::RunConfig& c, const io::SurveyShot& shot);
+
+// Every shot placed and checked against the grid before the first one runs; a bad one is refused with its line.
+void validate_shots(const io::RunConfig& c, const std::vector<io::SurveyShot>& shots, wave::Setup& s);
+
+std::string host_name();
+
+// Shot numbers as text (a broadcast) and back.
+std::string to_text(const std::vector<int>& values);
+std::vector<int> from_text(const std::string& text);
+
+}  // namespace seis::app
