@@ -137,6 +137,7 @@ io::ShotRecord migrate_shot(const io::RunConfig& c, const io::SurveyShot& shot, 
     record.loop_seconds = t.forward_seconds + t.backward_seconds;
     record.steps = t.steps;
     record.gpts_per_s = double(s.nx) * s.ny * s.nz * t.steps / record.loop_seconds * 1e-9;
+    record.gb_per_s = t.bytes / record.loop_seconds * 1e-9;
     record.status = "imaged";
   } catch (const std::exception& e) {
     record.status = "failed";
@@ -148,7 +149,8 @@ io::ShotRecord migrate_shot(const io::RunConfig& c, const io::SurveyShot& shot, 
   line << "  shot " << record.number << " " << record.status << " in " << std::fixed << std::setprecision(2)
        << record.seconds << " s on rank " << rank;
   if (record.status == "imaged")
-    line << " (forward " << record.forward_seconds << " s, backward " << record.backward_seconds << " s)";
+    line << " (forward " << record.forward_seconds << " s, backward " << record.backward_seconds << " s, "
+         << record.gb_per_s << " GB/s)";
   else
     line << ": " << record.error;
   std::cout << line.str() << "\n" << std::flush;

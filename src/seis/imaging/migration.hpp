@@ -16,6 +16,10 @@ struct MigrationTiming {
   double forward_seconds = 0;   // the source wavefield forward, keeping its states
   double backward_seconds = 0;  // the segments re-run, the receiver wavefield and the imaging condition
   int steps = 0;
+  // Compulsory bytes moved: every step of both simulations (Simulation::bytes_per_step), each source wavefield
+  // kept and correlated (8 + 24 bytes a padded point: copied; read with the receiver's, image and illumination
+  // read and written), each state kept and restored (read and written).
+  double bytes = 0;
 };
 
 template <class ExecSpace>

@@ -25,6 +25,19 @@ inline wave::Setup simulation_setup(const wave::Setup& model, bool receiver_side
   return s;
 }
 
+// image += s r, illumination += s s over the padded field (zero outside the interior in both). A free function:
+// CUDA's extended lambdas may not live in a private nested class.
+template <class ExecSpace, class Floats, class Field>
+void correlate(const Floats& image, const Floats& illumination, const Floats& s, const Field& r) {
+  Kokkos::parallel_for(
+      "seis::imaging::correlate", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::size_t>>(0, s.size()),
+      KOKKOS_LAMBDA(const std::size_t c) {
+        const float a = s(c);
+        image(c) += a * r(c);
+        illumination(c) += a * a;
+      });
+}
+
 }  // namespace detail
 
 template <class ExecSpace>
@@ -36,6 +49,7 @@ struct Migration<ExecSpace>::Impl {
   wave::Simulation<ExecSpace> source, receiver;
   Floats image, illumination;
   std::vector<Floats> snapshots;  // the current segment's source wavefields, one per imaging step
+  long long source_steps = 0, images = 0, states_moved = 0;  // for MigrationTiming::bytes
 
   Impl(const wave::Setup& model, const MigrationPlan& p)
       : plan(p),
@@ -54,21 +68,10 @@ struct Migration<ExecSpace>::Impl {
   void fill(int start) {
     const int end = std::min(steps, start + plan.segment);
     for (int n = start, j = 0; n < end; n += plan.interval, ++j) {
+      source_steps += n - source.step();
       source.advance(n - source.step());
       Kokkos::deep_copy(snapshots[std::size_t(j)], source.field());
     }
-  }
-
-  // image += s r, illumination += s s over the padded field (zero outside the interior in both).
-  void correlate(const Floats& s, const Kokkos::View<const float*, Memory>& r) {
-    const auto img = image, ill = illumination;
-    Kokkos::parallel_for(
-        "seis::imaging::correlate", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::size_t>>(0, s.size()),
-        KOKKOS_LAMBDA(const std::size_t c) {
-          const float a = s(c);
-          img(c) += a * r(c);
-          ill(c) += a * a;
-        });
   }
 
   std::vector<float> interior(const Floats& padded) const {
@@ -112,6 +115,7 @@ MigrationTiming Migration<ExecSpace>::migrate(const std::vector<wave::Point>& so
   timing.steps = m.steps;
   m.source.new_shot(sources, {}, wavelet, f0);
   m.receiver.new_shot(receivers, injected, {});
+  m.source_steps = m.images = m.states_moved = 0;
   Kokkos::Timer timer;
   // Forward: a state kept at each segment's start; the last segment's wavefields kept at once.
   m.source.drop_kept();
@@ -119,6 +123,8 @@ MigrationTiming Migration<ExecSpace>::migrate(const std::vector<wave::Point>& so
     if (start + p.segment < m.steps) {
       m.source.keep();
       m.source.advance(p.segment);
+      m.source_steps += p.segment;
+      ++m.states_moved;
     } else {
       m.fill(start);
     }
@@ -132,17 +138,23 @@ MigrationTiming Migration<ExecSpace>::migrate(const std::vector<wave::Point>& so
     const int start = segment * p.segment;
     if (segment < p.states) {
       m.source.return_to(segment);
+      ++m.states_moved;
       m.fill(start);
     }
     const int last = std::min(m.steps - 1, start + p.segment - 1);
     for (int n = start + (last - start) / p.interval * p.interval; n >= start; n -= p.interval) {
       m.receiver.advance(m.steps - n - m.receiver.step());
-      m.correlate(m.snapshots[std::size_t((n - start) / p.interval)], m.receiver.field());
+      ++m.images;
+      detail::correlate<ExecSpace>(m.image, m.illumination, m.snapshots[std::size_t((n - start) / p.interval)],
+                                   m.receiver.field());
     }
   }
   Kokkos::fence();
   m.source.drop_kept();
   timing.backward_seconds = timer.seconds();
+  const double size = double(m.source.layout().size) * sizeof(float);
+  timing.bytes = double(m.source_steps) * m.source.bytes_per_step() + double(m.steps) * m.receiver.bytes_per_step() +
+                 double(m.images) * 32.0 * size + 2.0 * double(m.states_moved) * double(m.source.kept_bytes());
   return timing;
 }
 

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Runs on the H100/H200 machines: issue 38's measurements over the binaries of perf/device/carry-build.sh and the
+# Open MPI bundle of perf/device/mpi-bundle.sh (both in .device-pack/carry.tar.xz, as for survey.sh).
+#   tests     seis_tests_Cuda's migration and wave tests, then compute-sanitizer memcheck and racecheck over the
+#             migration tests
+#   time      one 512^3 shot (R = 4, unified, the survey rate's shot): its forward modelling (--benchmark: run.json
+#             with the step's bytes and the copy yardstick) and its migration (migration.json: the forward pass and
+#             the backward pass), alternating, twice
+#   survey    512^3 migration surveys: 4 shots on 1 GPU and 8 on 2 (one GPU per shot), the gathers made by a
+#             forward survey of 8 shots on 2 GPUs and of 4 on 1 (their rates the forward yardstick)
+# usage: perf/device/rtm.sh STAGE...   (results in $OUT/rtm.tar.gz, summaries on stdout)
+set -uo pipefail
+mkdir -p .device-carry && tar -xJf .device-pack/carry.tar.xz -C .device-carry
+. perf/device/mpi-env.sh
+gpus=$(nvidia-smi -L | wc -l)
+nvidia-smi --query-gpu=index,name,memory.total --format=csv,noheader
+h=20 top=600
+big=(--grid 512 --model layered --spacing $h --ndamp 27 --radius 4 --duration 2 --strategy unified --quiet)
+receivers="600,5120,$top:$(((512 - 31) * h)),5120,$top:256"
+shots() {  # shots FILE N: N shots along x at mid y, 600 m deep, the shared line of 256 receivers
+  local file=$1 n=$2
+  printf 'receivers = "%s"\n' "$receivers" > "$file"
+  for s in $(seq "$n"); do printf '[[shot]]\nsource = "%d,5120,%d"\n' $(((30 + 451 * s / (n + 1)) * h)) $top >> "$file"; done
+}
+json() { /usr/bin/python3 -c "import json,sys; m=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))" "$@"; }
+wall() {  # wall NAME COMMAND...: runs it, prints its wall time
+  local name=$1; shift
+  local start=$(date +%s.%N)
+  "$@" > "$OUT/$name.log" 2>&1
+  local rc=$? end=$(date +%s.%N)
+  echo "$name: exit $rc, $(awk "BEGIN{printf \"%.2f\", $end - $start}") s; $(grep -E 'done in|seis-wave: ' "$OUT/$name.log" | tail -1)"
+}
+for stage in "$@"; do
+  echo "=== $stage ($(date -u +%H:%M:%S), $gpus GPUs)"
+  case $stage in
+    tests)
+      "$build/tests/seis_tests_Cuda" --gtest_filter='*Migration*:*Reflector*:*Wave*' 2>&1 | grep -E '^\[  (PASSED|FAILED)|FAILED|OK \]' | tail -30
+      for tool in memcheck racecheck; do
+        compute-sanitizer --tool $tool --error-exitcode 9 "$build/tests/seis_tests_Cuda" \
+          --gtest_filter='*Migration*:*Reflector*' > "$OUT/$tool.log" 2>&1
+        echo "$tool over the migration tests: exit $?: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED' "$OUT/$tool.log" | tr '\n' ' ')"
+      done ;;
+    time)
+      for round in 1 2; do
+        wall fwd-$round mpi_run -np 1 "$build/app/seis-wave" "${big[@]}" --benchmark --source 5120,5120,$top \
+          --receivers "$receivers" --output "$OUT/fwd-$round"
+        echo "  forward: $(json "$OUT/fwd-$round/run.json" "{k: m['performance'][k] for k in ('steps_timed', 'seconds_per_step', 'gpts_per_s', 'compulsory_bytes_per_point', 'step_gb_per_s', 'copy_gb_per_s', 'percent_of_copy')}")"
+        wall rtm-$round mpi_run -np 1 "$build/app/seis-wave" "${big[@]}" --migrate "$OUT/fwd-$round/seismogram.sgy" \
+          --source 5120,5120,$top --receivers "$receivers" --output "$OUT/rtm-$round"
+        echo "  migration: $(json "$OUT/rtm-$round/migration.json" "[(s['forward_seconds'], s['backward_seconds'], s['gb_per_s'], s['steps']) for s in m['shot']], m['migration']")"
+        grep -E '^seis-wave migration' "$OUT/rtm-$round.log"
+      done ;;
+    survey)
+      shots "$OUT/eight.toml" 8
+      shots "$OUT/four.toml" 4
+      wall data-2 mpi_run -np 2 "$build/app/seis-wave" "${big[@]}" --survey "$OUT/eight.toml" --output "$OUT/data"
+      wall fwd-1 mpi_run -np 1 "$build/app/seis-wave" "${big[@]}" --survey "$OUT/four.toml" --output "$OUT/fwd-1"
+      mkdir -p "$OUT/data4" && for n in 1 2 3 4; do ln -sf "$OUT/data/shot-0000$((2 * n)).sgy" "$OUT/data4/shot-0000$n.sgy"; done
+      # four.toml's shot n is eight.toml's shot 2n (451 s / 5 = 902 s / 10 along x): the same gathers
+      wall rtm-1 mpi_run -np 1 "$build/app/seis-wave" "${big[@]}" --survey "$OUT/four.toml" --migrate "$OUT/data4" --output "$OUT/rtm-1"
+      wall rtm-2 mpi_run -np 2 "$build/app/seis-wave" "${big[@]}" --survey "$OUT/eight.toml" --migrate "$OUT/data" --output "$OUT/rtm-2"
+      wall rtm-1-again mpi_run -np 1 "$build/app/seis-wave" "${big[@]}" --survey "$OUT/four.toml" --migrate "$OUT/data4" --output "$OUT/rtm-1-again"
+      for d in data fwd-1; do echo "$d: $(json "$OUT/$d/survey.json" "m['wall_seconds'], m['shots']")"; done
+      for d in rtm-1 rtm-2 rtm-1-again; do echo "$d: $(json "$OUT/$d/migration.json" "m['wall_seconds'], m['shots'], [round(s['seconds'], 2) for s in m['shot']]")"; done ;;
+  esac
+done
+# The device tool brings back few and small files: the logs and manifests, not the volumes.
+find "$OUT" \( -name '*.sgy' -o -name 'stack-*.bin' -o -name '*.png' \) -delete
+tar -C "$OUT" -czf /tmp/rtm.tar.gz . && find "$OUT" -mindepth 1 -delete && mv /tmp/rtm.tar.gz "$OUT/"
