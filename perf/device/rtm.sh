@@ -6,8 +6,8 @@
 #   time      one 512^3 shot (R = 4, unified, the survey rate's shot): its forward modelling (--benchmark: run.json
 #             with the step's bytes and the copy yardstick) and its migration (migration.json: the forward pass and
 #             the backward pass), alternating, twice
-#   survey    512^3 migration surveys: 4 shots on 1 GPU and 8 on 2 (one GPU per shot), the gathers made by a
-#             forward survey of 8 shots on 2 GPUs and of 4 on 1 (their rates the forward yardstick)
+#   survey    512^3 surveys of 4 shots per GPU on 1, 2 and 4 GPUs (one GPU per shot; 1 again last): the forward
+#             survey (its rate the yardstick) writes the gathers its migration survey then images
 # usage: perf/device/rtm.sh STAGE...   (results in $OUT/rtm.tar.gz, summaries on stdout)
 set -uo pipefail
 mkdir -p .device-carry && tar -xJf .device-pack/carry.tar.xz -C .device-carry
@@ -51,17 +51,16 @@ for stage in "$@"; do
         grep -E '^seis-wave migration' "$OUT/rtm-$round.log"
       done ;;
     survey)
-      shots "$OUT/eight.toml" 8
-      shots "$OUT/four.toml" 4
-      wall data-2 mpi_run -np 2 "$build/app/seis-wave" "${big[@]}" --survey "$OUT/eight.toml" --output "$OUT/data"
-      wall fwd-1 mpi_run -np 1 "$build/app/seis-wave" "${big[@]}" --survey "$OUT/four.toml" --output "$OUT/fwd-1"
-      mkdir -p "$OUT/data4" && for n in 1 2 3 4; do ln -sf "$OUT/data/shot-0000$((2 * n)).sgy" "$OUT/data4/shot-0000$n.sgy"; done
-      # four.toml's shot n is eight.toml's shot 2n (451 s / 5 = 902 s / 10 along x): the same gathers
-      wall rtm-1 mpi_run -np 1 "$build/app/seis-wave" "${big[@]}" --survey "$OUT/four.toml" --migrate "$OUT/data4" --output "$OUT/rtm-1"
-      wall rtm-2 mpi_run -np 2 "$build/app/seis-wave" "${big[@]}" --survey "$OUT/eight.toml" --migrate "$OUT/data" --output "$OUT/rtm-2"
-      wall rtm-1-again mpi_run -np 1 "$build/app/seis-wave" "${big[@]}" --survey "$OUT/four.toml" --migrate "$OUT/data4" --output "$OUT/rtm-1-again"
-      for d in data fwd-1; do echo "$d: $(json "$OUT/$d/survey.json" "m['wall_seconds'], m['shots']")"; done
-      for d in rtm-1 rtm-2 rtm-1-again; do echo "$d: $(json "$OUT/$d/migration.json" "m['wall_seconds'], m['shots'], [round(s['seconds'], 2) for s in m['shot']]")"; done ;;
+      # Four shots per GPU on 1, 2 and 4 GPUs: each forward survey writes the gathers its migration survey reads.
+      for n in 1 2 4 1; do
+        [ "$n" -le "$gpus" ] || continue
+        shots "$OUT/shots-$n.toml" $((4 * n))
+        [ -d "$OUT/fwd-$n" ] || wall fwd-$n mpi_run -np $n "$build/app/seis-wave" "${big[@]}" --survey "$OUT/shots-$n.toml" --output "$OUT/fwd-$n"
+        name=rtm-$n; [ ! -d "$OUT/$name" ] || name=rtm-$n-again
+        wall $name mpi_run -np $n "$build/app/seis-wave" "${big[@]}" --survey "$OUT/shots-$n.toml" --migrate "$OUT/fwd-$n" --output "$OUT/$name"
+      done
+      for d in "$OUT"/fwd-*/; do echo "$(basename "$d"): $(json "$d/survey.json" "m['shots'], round(m['wall_seconds'], 3), round(m['shots'] / m['wall_seconds'], 4)") (shots, wall s, shots/s)"; done
+      for d in "$OUT"/rtm-*/; do echo "$(basename "$d"): $(json "$d/migration.json" "m['shots'], round(m['wall_seconds'], 3), round(m['shots'] / m['wall_seconds'], 4), [round(s['seconds'], 2) for s in m['shot']]") (shots, wall s, shots/s, per shot)"; done ;;
   esac
 done
 # The device tool brings back few and small files: the logs and manifests, not the volumes.

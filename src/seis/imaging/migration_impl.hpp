@@ -152,9 +152,9 @@ MigrationTiming Migration<ExecSpace>::migrate(const std::vector<wave::Point>& so
   Kokkos::fence();
   m.source.drop_kept();
   timing.backward_seconds = timer.seconds();
-  const double size = double(m.source.layout().size) * sizeof(float);
+  const double points = double(m.source.layout().size);
   timing.bytes = double(m.source_steps) * m.source.bytes_per_step() + double(m.steps) * m.receiver.bytes_per_step() +
-                 double(m.images) * 32.0 * size + 2.0 * double(m.states_moved) * double(m.source.kept_bytes());
+                 double(m.images) * 32.0 * points + 2.0 * double(m.states_moved) * double(m.source.kept_bytes());
   return timing;
 }
 
