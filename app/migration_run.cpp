@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <future>
 #include <iomanip>
 #include <iostream>
 #include <set>
@@ -180,24 +181,34 @@ std::pair<double, double> image_top(const io::RunConfig& c, const std::vector<io
   return {deepest + wavelength, 0.5 * wavelength};
 }
 
-// The stacks summed, normalised, filtered, muted above `top` and written: the image and illumination as SEG-Y and
-// pictures.
+// The stacks in OUTPUT summed, normalised, filtered, muted above `top` and written: the image and illumination as
+// SEG-Y (on two threads: each is mostly waiting for its writes) and pictures. Prints each stage's time.
 std::vector<std::string> write_image(const io::RunConfig& c, const wave::Setup& s, std::pair<double, double> top,
                                      double section_y) {
+  auto t = Clock::now();
   std::vector<float> image(std::size_t(s.nx) * s.ny * s.nz, 0.0f), illumination(image.size(), 0.0f);
-  for (const std::string& path : io::stack_files(c.output)) {
+  const std::vector<std::string> stacks = io::stack_files(c.output);
+  for (const std::string& path : stacks) {
     const io::Stack stack = io::read_stack(path);
     require(stack.nx == s.nx && stack.ny == s.ny && stack.nz == s.nz, "stack ", path, " is of a ", stack.nx, "x",
             stack.ny, "x", stack.nz, " grid, this migration's ", s.nx, "x", s.ny, "x", s.nz);
     for (std::size_t p = 0; p < image.size(); ++p) image[p] += stack.image[p], illumination[p] += stack.illumination[p];
   }
+  std::cout << std::fixed << std::setprecision(2) << "  " << stacks.size() << " stack(s) read and summed in "
+            << since(t) << " s";
+  t = Clock::now();
   std::vector<float> out = imaging::normalise_by_illumination(image, illumination);
   if (c.image_filter == "laplacian") out = imaging::laplacian_filter(out, s.nx, s.ny, s.nz);
   imaging::mute_shallow(out, s.nx, s.ny, s.nz, s.h, top.first, top.second);
+  std::cout << ", normalised and filtered in " << since(t) << " s";
+  t = Clock::now();
   const fs::path dir(c.output);
+  auto illumination_written = std::async(std::launch::async, [&] {
+    io::write_volume_segy((dir / "illumination.sgy").string(), illumination, s.nx, s.ny, s.nz, s.h,
+                          "source illumination");
+  });
   io::write_volume_segy((dir / "image.sgy").string(), out, s.nx, s.ny, s.nz, s.h, "migrated image");
-  io::write_volume_segy((dir / "illumination.sgy").string(), illumination, s.nx, s.ny, s.nz, s.h,
-                        "source illumination");
+  illumination_written.get();
   // The pictures cut through the first shot's source line (y) and the depth of the image's largest |value|.
   const int j = std::clamp(int(std::lround(section_y / s.h)), 0, s.ny - 1);
   const auto largest =
@@ -210,6 +221,7 @@ std::vector<std::string> write_image(const io::RunConfig& c, const wave::Setup& 
   for (const auto& p : io::write_volume_sections((dir / "illumination").string(), illumination, s.nx, s.ny, s.nz, s.h,
                                                  j, k, "source illumination", "sum of u^2"))
     files.push_back(p);
+  std::cout << ", written in " << since(t) << " s\n" << std::defaultfloat << std::flush;
   return files;
 }
 
@@ -298,6 +310,8 @@ int run_migration(const mpi::World& world, const io::RunConfig& config, const St
   const std::vector<int> pending = from_text(pending_text);
 
   int failed = 0;
+  double shots_seconds = 0;
+  const auto shots_start = Clock::now();
   {
     RankStack stack(config, setup, plan, std::stoi(generation_text), world.rank());
     mpi::SharedCounter counter(world);
@@ -306,7 +320,13 @@ int run_migration(const mpi::World& world, const io::RunConfig& config, const St
                 "failed";
       stack.write_if_due(config.stack_every, false);
     }
+    const auto shots_end = Clock::now();
+    shots_seconds = world.max(std::chrono::duration<double>(shots_end - shots_start).count());
     stack.write_if_due(config.stack_every, true);
+    const double stack_seconds = world.max(since(shots_end));
+    if (root)
+      std::cout << "finishing: the ranks' last stacks written in " << std::fixed << std::setprecision(2)
+                << stack_seconds << " s;" << std::defaultfloat << std::flush;
   }
   world.await_all();
   failed = world.max(failed);
@@ -326,7 +346,9 @@ int run_migration(const mpi::World& world, const io::RunConfig& config, const St
                          {"device_bytes", double(plan.total_bytes)},
                          {"smooth_m", config.smooth},
                          {"mute_velocity", config.mute_velocity},
-                         {"image_top_m", top.first}};
+                         {"image_top_m", top.first},
+                         {"shots_seconds", shots_seconds},
+                         {"finish_seconds", since(shots_start) - shots_seconds}};
     std::vector<io::ShotRecord> records;
     for (const io::SurveyShot& shot : shots) {
       auto r = io::read_shot_record(config.output, shot.number);

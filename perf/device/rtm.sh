@@ -60,7 +60,7 @@ for stage in "$@"; do
         wall $name mpi_run -np $n "$build/app/seis-wave" "${big[@]}" --survey "$OUT/shots-$n.toml" --migrate "$OUT/fwd-$n" --output "$OUT/$name"
       done
       for d in "$OUT"/fwd-*/; do echo "$(basename "$d"): $(json "$d/survey.json" "m['shots'], round(m['wall_seconds'], 3), round(m['shots'] / m['wall_seconds'], 4)") (shots, wall s, shots/s)"; done
-      for d in "$OUT"/rtm-*/; do echo "$(basename "$d"): $(json "$d/migration.json" "m['shots'], round(m['wall_seconds'], 3), round(m['shots'] / m['wall_seconds'], 4), [round(s['seconds'], 2) for s in m['shot']]") (shots, wall s, shots/s, per shot)"; done ;;
+      for d in "$OUT"/rtm-*/; do echo "$(basename "$d"): $(json "$d/migration.json" "m['shots'], round(m['wall_seconds'], 3), round(m['shots'] / m['wall_seconds'], 4), round(m['migration']['shots_seconds'], 3), round(m['shots'] / m['migration']['shots_seconds'], 4), round(m['migration']['finish_seconds'], 2), [round(s['seconds'], 2) for s in m['shot']]") (shots, wall s, shots/s; the shots' phase s, shots/s; finishing s; per shot)"; grep -h '^finishing' "$OUT/$(basename "$d").log"; done ;;
   esac
 done
 # The device tool brings back few and small files: the logs and manifests, not the volumes.

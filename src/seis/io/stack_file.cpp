@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -14,24 +15,27 @@ namespace seis::io {
 namespace {
 constexpr char magic[8] = {'S', 'E', 'I', 'S', 'S', 'T', 'K', '1'};
 
-template <class T>
-void append(std::string& bytes, const T* values, std::size_t count) {
-  bytes.append(reinterpret_cast<const char*>(values), count * sizeof(T));
-}
 }  // namespace
 
 void write_stack(const std::string& path, const Stack& s) {
   const std::size_t points = std::size_t(s.nx) * std::size_t(s.ny) * std::size_t(s.nz);
   require(s.image.size() == points && s.illumination.size() == points, "stack ", path, ": image of ", s.image.size(),
           " and illumination of ", s.illumination.size(), " values, the grid has ", points);
-  std::string bytes(magic, sizeof magic);
   const std::int32_t header[4] = {s.nx, s.ny, s.nz, std::int32_t(s.shots.size())};
-  append(bytes, header, 4);
   const std::vector<std::int32_t> shots(s.shots.begin(), s.shots.end());
-  append(bytes, shots.data(), shots.size());
-  append(bytes, s.image.data(), points);
-  append(bytes, s.illumination.data(), points);
-  write_bytes_atomically(path, bytes);
+  // Written as it is held (a stack of 512^3 is 1 GiB: no copy of it first).
+  write_atomically(path, [&](const std::string& temporary) {
+    std::FILE* file = std::fopen(temporary.c_str(), "wb");
+    require(file != nullptr, "cannot open ", temporary);
+    bool ok = std::fwrite(magic, 1, sizeof magic, file) == sizeof magic;
+    ok = ok && std::fwrite(header, sizeof header, 1, file) == 1;
+    ok = ok && std::fwrite(shots.data(), sizeof(std::int32_t), shots.size(), file) == shots.size();
+    ok = ok && std::fwrite(s.image.data(), sizeof(float), points, file) == points;
+    ok = ok && std::fwrite(s.illumination.data(), sizeof(float), points, file) == points;
+    ok = std::fflush(file) == 0 && ok;
+    const bool closed = std::fclose(file) == 0;
+    require(ok && closed, "writing the stack to ", temporary, " failed (the disk full?)");
+  });
 }
 
 Stack read_stack(const std::string& path, bool header_only) {
