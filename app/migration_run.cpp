@@ -139,6 +139,7 @@ io::ShotRecord migrate_shot(const io::RunConfig& c, const io::SurveyShot& shot, 
     record.steps = t.steps;
     record.gpts_per_s = double(s.nx) * s.ny * s.nz * t.steps / record.loop_seconds * 1e-9;
     record.gb_per_s = t.bytes / record.loop_seconds * 1e-9;
+    record.percent_of_copy = 100.0 * record.gb_per_s / stack.migration().copy_gb_per_s();
     record.status = "imaged";
   } catch (const std::exception& e) {
     record.status = "failed";
@@ -151,7 +152,7 @@ io::ShotRecord migrate_shot(const io::RunConfig& c, const io::SurveyShot& shot, 
        << record.seconds << " s on rank " << rank;
   if (record.status == "imaged")
     line << " (forward " << record.forward_seconds << " s, backward " << record.backward_seconds << " s, "
-         << record.gb_per_s << " GB/s)";
+         << record.gb_per_s << " GB/s, " << record.percent_of_copy << "% of copy)";
   else
     line << ": " << record.error;
   std::cout << line.str() << "\n" << std::flush;
@@ -310,10 +311,11 @@ int run_migration(const mpi::World& world, const io::RunConfig& config, const St
   const std::vector<int> pending = from_text(pending_text);
 
   int failed = 0;
-  double shots_seconds = 0;
+  double shots_seconds = 0, copy_gb_per_s = 0;
   const auto shots_start = Clock::now();
   {
     RankStack stack(config, setup, plan, std::stoi(generation_text), world.rank());
+    copy_gb_per_s = stack.migration().copy_gb_per_s();
     mpi::SharedCounter counter(world);
     for (int n = counter.next(); std::size_t(n) < pending.size(); n = counter.next()) {
       failed += migrate_shot(config, shots[std::size_t(pending[std::size_t(n)])], setup, stack, world.rank()).status ==
@@ -348,6 +350,7 @@ int run_migration(const mpi::World& world, const io::RunConfig& config, const St
                          {"mute_velocity", config.mute_velocity},
                          {"image_top_m", top.first},
                          {"shots_seconds", shots_seconds},
+                         {"copy_gb_per_s", copy_gb_per_s},
                          {"finish_seconds", since(shots_start) - shots_seconds}};
     std::vector<io::ShotRecord> records;
     for (const io::SurveyShot& shot : shots) {

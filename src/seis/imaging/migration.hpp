@@ -43,6 +43,9 @@ class Migration {
   // Starts a new stack (after a partial one has been written out, say).
   void clear();
   const MigrationPlan& plan() const;
+  // The copy yardstick of this grid (Simulation::copy_bandwidth, measured at construction), GB/s: what a shot's
+  // compulsory bytes per second are set against.
+  double copy_gb_per_s() const;
 
  private:
   struct Impl;

@@ -50,6 +50,7 @@ struct Migration<ExecSpace>::Impl {
   Floats image, illumination;
   std::vector<Floats> snapshots;  // the current segment's source wavefields, one per imaging step
   long long source_steps = 0, images = 0, states_moved = 0;  // for MigrationTiming::bytes
+  double copy_gb_per_s = 0;
 
   Impl(const wave::Setup& model, const MigrationPlan& p)
       : plan(p),
@@ -92,6 +93,9 @@ Migration<ExecSpace>::Migration(const wave::Setup& model, const MigrationOptions
   wave::validate(model, available_bytes);
   const MigrationPlan plan = plan_migration(model, options, available_bytes);
   impl_ = std::make_unique<Impl>(model, plan);
+  constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Impl::Memory>::accessible;
+  impl_->copy_gb_per_s =
+      impl_->source.copy_bandwidth(10, wave::copy_yardstick(model, wave::whole_grid(model), host).bytes);
   Kokkos::fence();
 }
 
@@ -172,6 +176,11 @@ template <class ExecSpace>
 void Migration<ExecSpace>::clear() {
   Kokkos::deep_copy(impl_->image, 0.0f);
   Kokkos::deep_copy(impl_->illumination, 0.0f);
+}
+
+template <class ExecSpace>
+double Migration<ExecSpace>::copy_gb_per_s() const {
+  return impl_->copy_gb_per_s;
 }
 
 template <class ExecSpace>

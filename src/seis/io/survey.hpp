@@ -57,8 +57,9 @@ struct ShotRecord {
   double gpts_per_s = 0;  // grid points per second of the time loop
   // A migration's shot: its forward pass, and its backward pass (segments re-run, receiver wavefield, imaging).
   double forward_seconds = 0, backward_seconds = 0;
-  double gb_per_s = 0;  // a migration's compulsory bytes over its time
-  std::string error;    // a failed shot's message
+  double gb_per_s = 0;         // a migration's compulsory bytes over its time
+  double percent_of_copy = 0;  // gb_per_s against the run's copy yardstick
+  std::string error;           // a failed shot's message
   std::vector<RecordedFile> files;
 };
 
