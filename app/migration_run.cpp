@@ -251,9 +251,7 @@ int run_migration(const mpi::World& world, const io::RunConfig& config, const St
 
   // The migration model: read once per node, smoothed there, each rank's whole (a shot runs on one rank).
   const std::unique_ptr<mpi::World> self = world.split(world.rank());
-  const bool host_memory = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Exec::memory_space>::accessible;
-  const std::size_t host_available = compat::host_available_bytes() / std::size_t(world.local_size());
-  const std::size_t available = host_memory ? host_available : compat::available_memory_bytes();
+  const MemoryAvailable memory = memory_available(world);
   wave::Subdomain part;
   std::size_t model_bytes = 0;
   const auto model = [&](const wave::Subdomain& p, std::size_t& bytes) {
@@ -263,15 +261,15 @@ int run_migration(const mpi::World& world, const io::RunConfig& config, const St
     });
   };
   wave::Setup setup = make_setup(
-      config, [](const wave::Setup& s) { return wave::whole_grid(s); }, model, *self, available, host_available,
-      host_memory, part, model_bytes);
+      config, [](const wave::Setup& s) { return wave::whole_grid(s); }, model, *self, memory.fields, memory.host,
+      memory.host_fields, part, model_bytes);
   if (config.survey.empty()) {
     place_shot(config, setup);
     wave::validate_shot(setup);
   } else {
     validate_shots(config, shots, setup);
   }
-  const imaging::MigrationPlan plan = imaging::plan_migration(setup, {config.imaging_interval, 0}, available);
+  const imaging::MigrationPlan plan = imaging::plan_migration(setup, {config.imaging_interval, 0}, memory.fields);
   if (config.survey.empty()) observed_traces(config.migrate, setup);  // a single shot's gather checked first
 
   std::string pending_text, generation_text;

@@ -204,9 +204,7 @@ int run_survey(const mpi::World& world, const io::RunConfig& config, const Start
   std::optional<wave::Decomposition> requested;
   if (!config.decomposition.empty()) requested = wave::parse_decomposition(config.decomposition);
   const mpi::Cartesian grid(*group, requested);
-  const bool host_memory = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Exec::memory_space>::accessible;
-  const std::size_t host_available = compat::host_available_bytes() / std::size_t(world.local_size());
-  const std::size_t available = host_memory ? host_available : compat::available_memory_bytes();
+  const MemoryAvailable memory = memory_available(world);
   // A model file is read once per node (a built-in model is made on each rank, for its part); each rank keeps its
   // part for every shot it runs.
   wave::Subdomain part;
@@ -219,9 +217,9 @@ int run_survey(const mpi::World& world, const io::RunConfig& config, const Start
   };
   wave::Setup setup = make_setup(
       config, [&](const wave::Setup& s) { return wave::split_grid(s, grid.decomposition(), grid.coord()); }, model,
-      *group, available, host_available, host_memory, part, model_bytes);
+      *group, memory.fields, memory.host, memory.host_fields, part, model_bytes);
   validate_shots(config, shots, setup);
-  wave::validate(setup, part, available);
+  wave::validate(setup, part, memory.fields);
   const Seismogram seismogram = seismogram_of(config.trace_dt, setup);
   double highest_f0 = 0;
   for (const io::SurveyShot& shot : shots) highest_f0 = std::max(highest_f0, shot_config(config, shot).f0);
@@ -254,8 +252,10 @@ int run_survey(const mpi::World& world, const io::RunConfig& config, const Start
   world.broadcast(pending_text);
   const std::vector<int> pending = from_text(pending_text);
 
-  Team team{world, *group,     grid,    {config.mpi_timeout, mpi::parse_transport(config.halo_transport), !host_memory},
-            index, seismogram, nullptr, nullptr};
+  Team team{world,   *group,
+            grid,    {config.mpi_timeout, mpi::parse_transport(config.halo_transport), !memory.host_fields},
+            index,   seismogram,
+            nullptr, nullptr};
   mpi::SharedCounter counter(world);
   {
     ShotFinisher leader(config, seismogram);

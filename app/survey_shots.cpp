@@ -5,7 +5,9 @@
 #include <unistd.h>
 
 #include "run_setup.hpp"
+#include "seis/core/compat.hpp"
 #include "seis/core/error.hpp"
+#include "shot_run.hpp"
 
 namespace seis::app {
 
@@ -32,6 +34,14 @@ std::string host_name() {
   char name[256] = {};
   ::gethostname(name, sizeof name - 1);
   return name;
+}
+
+MemoryAvailable memory_available(const mpi::World& world) {
+  MemoryAvailable m;
+  m.host_fields = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Exec::memory_space>::accessible;
+  m.host = compat::host_available_bytes() / std::size_t(world.local_size());
+  m.fields = m.host_fields ? m.host : compat::available_memory_bytes();
+  return m;
 }
 
 std::string to_text(const std::vector<int>& values) {

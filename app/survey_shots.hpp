@@ -1,11 +1,13 @@
 #pragma once
 // What a modelling survey and a migration share of their shots: a shot's entry as the single run it stands for,
 // every shot checked before the first runs, and the few words ranks pass about them.
+#include <cstddef>
 #include <string>
 #include <vector>
 
 #include "seis/io/run_config.hpp"
 #include "seis/io/survey.hpp"
+#include "seis/mpi/world.hpp"
 #include "seis/wave/setup.hpp"
 
 namespace seis::app {
@@ -17,6 +19,14 @@ io::RunConfig shot_config(const io::RunConfig& c, const io::SurveyShot& shot);
 void validate_shots(const io::RunConfig& c, const std::vector<io::SurveyShot>& shots, wave::Setup& s);
 
 std::string host_name();
+
+// The memory a rank of `world` may plan for: its share of the node's host memory, and the device's (the host's
+// where the fields live there, `host_fields`).
+struct MemoryAvailable {
+  bool host_fields = false;
+  std::size_t host = 0, fields = 0;
+};
+MemoryAvailable memory_available(const mpi::World& world);
 
 // Shot numbers as text (a broadcast) and back.
 std::string to_text(const std::vector<int>& values);
