@@ -106,9 +106,11 @@ class Simulation {
 
   // The sources (each firing its own row of `source_traces`, or all the wavelet where null), receivers and traces.
   void place_shot(const std::vector<float>* source_traces = nullptr);
-  void restart_shot(const std::vector<float>* source_traces);  // fields zeroed, step 0, the shot placed
-  void record_receivers(const float* u, int n);                // the receivers at step n from u
-  void two_steps();                                            // steps n + 1 and n + 2 in one launch (3.5D shapes)
+  // The shot checked against the grid, then the fields zeroed, step 0 and the shot placed (new_shot's two forms).
+  void restart_shot(const std::vector<Point>& sources, const std::vector<Point>& receivers, WaveletKind kind, double f0,
+                    const std::vector<float>* source_traces);
+  void record_receivers(const float* u, int n);  // the receivers at step n from u
+  void two_steps();                              // steps n + 1 and n + 2 in one launch (3.5D shapes)
 };
 
 }  // namespace seis::wave

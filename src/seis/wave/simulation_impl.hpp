@@ -531,15 +531,7 @@ void Simulation<ExecSpace>::place_shot(const std::vector<float>* source_traces) 
 template <class ExecSpace>
 void Simulation<ExecSpace>::new_shot(const std::vector<Point>& sources, const std::vector<Point>& receivers,
                                      WaveletKind kind, double f0) {
-  Setup shot;
-  shot.nx = setup_.nx, shot.ny = setup_.ny, shot.nz = setup_.nz, shot.h = setup_.h;
-  shot.sources = sources, shot.receivers = receivers, shot.wavelet = kind, shot.f0 = f0;
-  validate_shot(shot);
-  setup_.sources = sources;
-  setup_.receivers = receivers;
-  setup_.wavelet = kind;
-  setup_.f0 = f0;
-  restart_shot(nullptr);
+  restart_shot(sources, receivers, kind, f0, nullptr);
 }
 
 template <class ExecSpace>
@@ -550,17 +542,20 @@ void Simulation<ExecSpace>::new_shot(const std::vector<Point>& sources, const st
   const std::size_t samples = sources.size() * std::size_t(setup_.steps);
   require(source_traces.size() == samples, "source traces hold ", source_traces.size(), " samples, ", sources.size(),
           " sources x ", setup_.steps, " steps need ", samples);
-  Setup shot;
-  shot.nx = setup_.nx, shot.ny = setup_.ny, shot.nz = setup_.nz, shot.h = setup_.h;
-  shot.sources = sources, shot.receivers = receivers;
-  validate_shot(shot);
-  setup_.sources = sources;
-  setup_.receivers = receivers;
-  restart_shot(&source_traces);
+  restart_shot(sources, receivers, setup_.wavelet, setup_.f0, &source_traces);
 }
 
 template <class ExecSpace>
-void Simulation<ExecSpace>::restart_shot(const std::vector<float>* source_traces) {
+void Simulation<ExecSpace>::restart_shot(const std::vector<Point>& sources, const std::vector<Point>& receivers,
+                                         WaveletKind kind, double f0, const std::vector<float>* source_traces) {
+  Setup shot;
+  shot.nx = setup_.nx, shot.ny = setup_.ny, shot.nz = setup_.nz, shot.h = setup_.h;
+  shot.sources = sources, shot.receivers = receivers, shot.wavelet = kind, shot.f0 = f0;
+  validate_shot(shot);
+  setup_.sources = sources;
+  setup_.receivers = receivers;
+  setup_.wavelet = kind;
+  setup_.f0 = f0;
   Impl& m = *impl_;
   Kokkos::fence();
   for (auto* field : {&m.u, &m.u_prev, &m.spare_1, &m.spare_2})
