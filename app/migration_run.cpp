@@ -7,6 +7,7 @@
 #include <future>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -112,10 +113,11 @@ class RankStack {
   Clock::time_point written_ = Clock::now();
 };
 
-// One shot: its gather read and checked, muted, differentiated and reversed, migrated into the rank's stack. A
-// failure is recorded (the stack holds nothing of it: everything is checked before its first step).
+// One shot: its gather read and checked (unless `checked` holds its traces, read before the set-up), muted,
+// differentiated and reversed, migrated into the rank's stack. A failure is recorded (the stack holds nothing of
+// it: everything is checked before its first step).
 io::ShotRecord migrate_shot(const io::RunConfig& c, const io::SurveyShot& shot, wave::Setup& s, RankStack& stack,
-                            int rank) {
+                            int rank, std::optional<std::vector<float>>& checked) {
   io::ShotRecord record;
   record.number = shot.number;
   record.status = "running";
@@ -128,7 +130,8 @@ io::ShotRecord migrate_shot(const io::RunConfig& c, const io::SurveyShot& shot, 
     place_shot(shot_config(c, shot), s);
     const std::string path =
         c.survey.empty() ? c.migrate : (fs::path(c.migrate) / (io::shot_stem(shot.number) + ".sgy")).string();
-    std::vector<float> traces = observed_traces(path, s);
+    std::vector<float> traces = checked ? std::move(*checked) : observed_traces(path, s);
+    checked.reset();
     if (c.mute_velocity > 0)
       imaging::mute_direct_wave(traces, s.receivers, s.sources[0], s.steps, s.dt, c.mute_velocity, s.f0);
     const imaging::MigrationTiming t = stack.migration().migrate(
@@ -270,7 +273,9 @@ int run_migration(const mpi::World& world, const io::RunConfig& config, const St
     validate_shots(config, shots, setup);
   }
   const imaging::MigrationPlan plan = imaging::plan_migration(setup, {config.imaging_interval, 0}, memory.fields);
-  if (config.survey.empty()) observed_traces(config.migrate, setup);  // a single shot's gather checked first
+  // A single shot's gather is checked before anything is written or allocated, and kept for its migration.
+  std::optional<std::vector<float>> checked;
+  if (config.survey.empty()) checked = observed_traces(config.migrate, setup);
 
   std::string pending_text, generation_text;
   const std::size_t points = std::size_t(setup.nx) * setup.ny * setup.nz;
@@ -316,8 +321,8 @@ int run_migration(const mpi::World& world, const io::RunConfig& config, const St
     copy_gb_per_s = stack.migration().copy_gb_per_s();
     mpi::SharedCounter counter(world);
     for (int n = counter.next(); std::size_t(n) < pending.size(); n = counter.next()) {
-      failed += migrate_shot(config, shots[std::size_t(pending[std::size_t(n)])], setup, stack, world.rank()).status ==
-                "failed";
+      failed += migrate_shot(config, shots[std::size_t(pending[std::size_t(n)])], setup, stack, world.rank(), checked)
+                    .status == "failed";
       stack.write_if_due(config.stack_every, false);
     }
     const auto shots_end = Clock::now();

@@ -80,8 +80,7 @@ wave::Setup make_setup(const io::RunConfig& c, const std::function<wave::Subdoma
   wave::check_host_memory(s, part, host_fields, host_available_bytes);
   s.velocity = model(part, model_bytes_read);
   s.model_part = part;
-  wave::check_velocities(s);
-  s.vmax = static_cast<float>(world.max(double(wave::velocity_range(s).highest)));
+  s.vmax = static_cast<float>(world.max(double(wave::check_velocities(s).highest)));
   s.dt = c.dt > 0 ? c.dt : c.cfl * wave::stable_dt(s.radius, s.h, s.vmax > 0 ? s.vmax : 1.0f);
   const double steps = std::ceil(c.duration / s.dt - 1e-9);
   require(steps <= max_steps, "--duration ", c.duration, " s at dt = ", s.dt, " s is ", steps, " steps, at most ",

@@ -209,11 +209,16 @@ int run_survey(const mpi::World& world, const io::RunConfig& config, const Start
   // part for every shot it runs.
   wave::Subdomain part;
   std::size_t model_bytes = 0;
+  double model_seconds = 0;  // this rank's model made or read, for the opening line's stages
   const auto model = [&](const wave::Subdomain& p, std::size_t& bytes) {
-    if (!model_is_file(config.model)) return load_model(config.model, p, bytes);
-    std::vector<float> whole = world.read_once_per_node(
-        [&] { return load_model(config.model, wave::whole_grid(p.global[0], p.global[1], p.global[2]), bytes); });
-    return part_of(std::move(whole), p);
+    const double begin = seconds_since_start();
+    const auto whole = [&] {
+      return load_model(config.model, wave::whole_grid(p.global[0], p.global[1], p.global[2]), bytes);
+    };
+    std::vector<float> values =
+        model_is_file(config.model) ? part_of(world.read_once_per_node(whole), p) : load_model(config.model, p, bytes);
+    model_seconds = seconds_since_start() - begin;
+    return values;
   };
   wave::Setup setup = make_setup(
       config, [&](const wave::Setup& s) { return wave::split_grid(s, grid.decomposition(), grid.coord()); }, model,
@@ -233,6 +238,7 @@ int run_survey(const mpi::World& world, const io::RunConfig& config, const Start
   const io::SurveySummary summary_start{
       config.survey, started_date, "", world.size(), config.ranks_per_shot, 0, 0, world.sum(double(model_bytes)), {}};
   const double setup_ready = world.max(seconds_since_start());
+  const double model_fastest = -world.max(-model_seconds), model_slowest = world.max(model_seconds);
   if (root) {
     // Writable, with room for every shot's gather (a survey's own earlier files are judged shot by shot below).
     io::prepare_output_directory(config.output, {true, false, seismogram.bytes * shots.size()});
@@ -246,7 +252,8 @@ int run_survey(const mpi::World& world, const io::RunConfig& config, const Start
               << " points, " << setup.steps << " steps each, on " << groups << " group(s) of " << config.ranks_per_shot
               << " rank(s), " << compat::device_name<Exec>() << " (" << Exec::name() << "); started in "
               << std::setprecision(3) << runtime_ready << " s (MPI by " << mpi_ready << " s, the device by "
-              << device_ready << " s), the model and checks " << setup_ready - runtime_ready << " s more\n"
+              << device_ready << " s), the model and checks " << setup_ready - runtime_ready << " s more (the model "
+              << model_fastest << "-" << model_slowest << " s over the ranks)\n"
               << std::flush;
   }
   world.broadcast(pending_text);

@@ -138,6 +138,19 @@ TEST(HostParallel, FoldsPiecesInOrderAndRethrowsTheEarliestError) {
   }
 }
 
+// A model's buffer: every value written, huge pages granted or not (4 MiB and a float: part of a huge page each side).
+TEST(HostParallel, HostFloatsHoldTheirValue) {
+  const std::size_t n = (std::size_t(1) << 20) + 1;
+  for (const float value : {0.0f, 1500.0f}) {
+    const std::vector<float> v = seis::host_floats(n, value);
+    ASSERT_EQ(v.size(), n);
+    std::size_t wrong = 0;
+    for (const float x : v) wrong += x != value;
+    EXPECT_EQ(wrong, 0u) << value;
+  }
+  EXPECT_TRUE(seis::host_floats(0, 3.0f).empty());
+}
+
 // The GPU started while MPI starts must be the one the rank then uses: the launcher's local rank, 0 alone, nothing
 // where the user chose or the launcher does not say.
 TEST(Compat, LauncherLocalRankPicksTheGpuBeforeMpi) {

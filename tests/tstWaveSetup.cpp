@@ -50,7 +50,7 @@ std::string refusal(const RunSetup& s, std::size_t available = std::size_t(1) <<
 }
 
 // A model of several host pieces (the checks run on every usable CPU): the first bad point in grid order is named
-// whichever piece finds one first, and the range is the model's.
+// whichever piece finds one first, and the range is the model's (the check's the same).
 TEST(WaveSetup, NamesTheFirstBadVelocityOfALargeModel) {
   RunSetup s;
   s.nx = 256, s.ny = 256, s.nz = 96;
@@ -60,6 +60,9 @@ TEST(WaveSetup, NamesTheFirstBadVelocityOfALargeModel) {
   const auto range = seis::wave::velocity_range(s);
   EXPECT_EQ(range.lowest, 1200.0f);
   EXPECT_EQ(range.highest, 4100.0f);
+  const auto checked = seis::wave::check_velocities(s);
+  EXPECT_EQ(checked.lowest, 1200.0f);
+  EXPECT_EQ(checked.highest, 4100.0f);
   s.velocity[(std::size_t(70) * s.ny + 3) * s.nx + 9] = std::nanf("");
   s.velocity[(std::size_t(20) * s.ny + 5) * s.nx + 6] = -1.0f;
   try {

@@ -15,6 +15,10 @@ namespace seis {
 // The CPUs in this process's affinity mask (a launcher's binding, taskset, a cpuset), at least 1.
 unsigned usable_cpus();
 
+// `n` copies of `value` on transparent huge pages where the kernel grants them: a 512^3 model's first touch on 4 KiB
+// pages took 0.33 s of a survey's set-up on the H100 machines' hosts, a page fault per 4 KiB (perf/NOTES.md 115).
+std::vector<float> host_floats(std::size_t n, float value = 0.0f);
+
 // Calls piece(begin, end) -> T over contiguous pieces of [0, n) (one per usable CPU; one piece below `grain` items
 // each) and returns join(...join(init, first), ..., last) in piece order; an exception from a piece is rethrown,
 // the earliest piece's first.

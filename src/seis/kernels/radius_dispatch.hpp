@@ -42,4 +42,21 @@ void with_radius(int radius, Function&& function) {
   }
 }
 
+// with_radius for radii in [Low, High] only: a translation unit instantiates the kernels of those radii (the code
+// shapes' families are compiled in two halves, R 1-4 and 5-8, so that a 2-core build runs them side by side).
+template <int Low, int High, class Function>
+void with_radius_between(int radius, Function&& function) {
+  require(radius >= 1 && radius <= max_radius, "stencil radius R = ", radius, " must be in [1, ", max_radius, "]");
+  require(radius >= Low && radius <= High, "stencil radius R = ", radius, " sent to the kernels of R = ", Low, "..",
+          High);
+  if constexpr (Low < High) {
+    if (radius == Low)
+      function(Radius<Low>{});
+    else
+      with_radius_between<Low + 1, High>(radius, function);
+  } else {
+    function(Radius<Low>{});
+  }
+}
+
 }  // namespace seis

@@ -87,17 +87,39 @@ void require_inside(const Setup& s, const Point& p, const char* what, std::size_
 }
 }  // namespace
 
-void check_velocities(const Setup& s) {
+namespace {
+// The smallest and largest velocity of pieces of the model, and the first point outside [min, max]_velocity.
+struct VelocityScan {
+  VelocityRange range;
+  std::size_t first_bad;
+};
+}  // namespace
+
+VelocityRange check_velocities(const Setup& s) {
   const std::size_t none = s.velocity.size();
-  const std::size_t p = host_parallel_reduce(
-      s.velocity.size(), none,
+  // One pass for the check and the extremes: a survey's ranks make and check their models at once, sharing the
+  // node's memory bandwidth (perf/NOTES.md 115).
+  const VelocityScan scan = host_parallel_reduce(
+      s.velocity.size(), VelocityScan{{max_velocity, 0.0f}, none},
       [&](std::size_t begin, std::size_t end) {
-        for (std::size_t q = begin; q < end; ++q)
-          if (!(s.velocity[q] >= min_velocity && s.velocity[q] <= max_velocity)) return q;  // NaN too
-        return none;
+        VelocityScan r{{max_velocity, 0.0f}, none};
+        for (std::size_t q = begin; q < end; ++q) {
+          const float v = s.velocity[q];
+          if (!(v >= min_velocity && v <= max_velocity)) {  // NaN too
+            r.first_bad = q;
+            break;
+          }
+          r.range.lowest = std::min(r.range.lowest, v);
+          r.range.highest = std::max(r.range.highest, v);
+        }
+        return r;
       },
-      [](std::size_t a, std::size_t b) { return std::min(a, b); });
-  if (p == none) return;
+      [](const VelocityScan& a, const VelocityScan& b) {
+        return VelocityScan{{std::min(a.range.lowest, b.range.lowest), std::max(a.range.highest, b.range.highest)},
+                            std::min(a.first_bad, b.first_bad)};
+      });
+  const std::size_t p = scan.first_bad;
+  if (p == none) return scan.range;
   const Subdomain box = model_box(s);
   const std::size_t i = p % box.size[0], j = p / box.size[0] % box.size[1],
                     k = p / (std::size_t(box.size[0]) * box.size[1]);
@@ -164,8 +186,7 @@ void validate(const Setup& s, const Subdomain& part, std::size_t available_bytes
     require(part.offset[a] >= box.offset[a] && part.offset[a] + part.size[a] <= box.offset[a] + box.size[a],
             "the velocity model holds points ", box.offset[a], "..", box.offset[a] + box.size[a] - 1, " along ",
             "xyz"[a], ", the part needs ", part.offset[a], "..", part.offset[a] + part.size[a] - 1);
-  check_velocities(s);
-  const float largest = velocity_range(s).highest;
+  const float largest = check_velocities(s).highest;
   require(s.vmax == 0 || (std::isfinite(s.vmax) && s.vmax >= largest), "the model's largest velocity vmax = ", s.vmax,
           " m/s is below a velocity of its part, ", largest, " m/s");
   const float vmax = s.vmax > 0 ? s.vmax : largest;

@@ -110,11 +110,13 @@ double points_per_wavelength_needed(int radius, double tolerance = 3e-3);
 // Velocities a model may hold (m/s): sound in any rock, fluid or gas, with room; outside (NaN, inf, zero, a
 // denormal, 3e38) a model is refused, naming the first such grid point.
 inline constexpr float min_velocity = 1.0f, max_velocity = 1.0e5f;
-void check_velocities(const Setup& s);
-// The smallest and largest of the setup's velocities (max_velocity and 0 for an empty model), NaNs passed over.
+// The smallest and largest of the setup's velocities (max_velocity and 0 for an empty model).
 struct VelocityRange {
   float lowest, highest;
 };
+// Refuses a model holding such a velocity; returns its range (one pass for both).
+VelocityRange check_velocities(const Setup& s);
+// The range without the check, NaNs passed over.
 VelocityRange velocity_range(const Setup& s);
 // What validate checks of the shot alone (its sources, receivers and f0), cheap enough for every shot of a survey.
 void validate_shot(const Setup& s);

@@ -89,20 +89,27 @@ void with_family(Shape shape, Function&& f) {
   }
 }
 
-// Launches the shape's kernel over the boxes, updating the points of `where` in them.
-template <class Family, class ExecSpace>
+// Launches the shape's kernel over the boxes, updating the points of `where` in them; radius in [Low, High] (each
+// family's kernels are instantiated in two translation units per backend, R 1-4 and 5-8).
+template <class Family, class ExecSpace, int Low, int High>
 void launch_family(const ExecSpace& exec, Shape shape, int radius, Region where, const ShapeStep& s, const Box* boxes,
                    int count);
 // Refuses a tile whose team or scratch exceeds this backend's limits for the shape, naming both numbers; returns
 // the tile that its launches use.
-template <class Family, class ExecSpace>
+template <class Family, class ExecSpace, int Low, int High>
 TileShape check_family(Shape shape, int radius, const FieldLayout& L, const LaunchOptions& o);
+
+inline constexpr int low_radii_end = 4;  // the first half's largest radius
 
 template <class ExecSpace>
 void launch_shape(const ExecSpace& exec, Shape shape, int radius, Region where, const ShapeStep& s, const Box* boxes,
                   int count) {
   with_family(shape, [&](auto family) {
-    launch_family<typename decltype(family)::type>(exec, shape, radius, where, s, boxes, count);
+    using Family = typename decltype(family)::type;
+    if (radius <= low_radii_end)
+      launch_family<Family, ExecSpace, 1, low_radii_end>(exec, shape, radius, where, s, boxes, count);
+    else
+      launch_family<Family, ExecSpace, low_radii_end + 1, max_radius>(exec, shape, radius, where, s, boxes, count);
   });
 }
 
@@ -110,7 +117,10 @@ template <class ExecSpace>
 TileShape check_shape(Shape shape, int radius, const FieldLayout& L, const LaunchOptions& o) {
   TileShape tile{};
   with_family(shape, [&](auto family) {
-    tile = check_family<typename decltype(family)::type, ExecSpace>(shape, radius, L, o);
+    using Family = typename decltype(family)::type;
+    tile = radius <= low_radii_end
+               ? check_family<Family, ExecSpace, 1, low_radii_end>(shape, radius, L, o)
+               : check_family<Family, ExecSpace, low_radii_end + 1, max_radius>(shape, radius, L, o);
   });
   return tile;
 }

@@ -128,10 +128,10 @@ void launch_kernel(const ExecSpace& exec, const ShapeStep& s, const TileShape& t
   Kokkos::parallel_for(Kernel::label, policy, kernel);
 }
 
-template <class Family, class ExecSpace>
+template <class Family, class ExecSpace, int Low, int High>
 void launch_family(const ExecSpace& exec, Shape shape, int radius, Region where, const ShapeStep& s, const Box* boxes,
                    int count) {
-  with_radius(radius, [&](auto r) {
+  with_radius_between<Low, High>(radius, [&](auto r) {
     constexpr int R = decltype(r)::value;
     with_region(where, [&](auto region) {
       Family::template with<ExecSpace, R, decltype(region)::value>(shape, [&](auto kernel) {
@@ -143,10 +143,10 @@ void launch_family(const ExecSpace& exec, Shape shape, int radius, Region where,
   });
 }
 
-template <class Family, class ExecSpace>
+template <class Family, class ExecSpace, int Low, int High>
 TileShape check_family(Shape shape, int radius, const FieldLayout& L, const LaunchOptions& o) {
   TileShape tile{};
-  with_radius(radius, [&](auto r) {
+  with_radius_between<Low, High>(radius, [&](auto r) {
     Family::template with<ExecSpace, decltype(r)::value, Region::both>(shape, [&](auto kernel) {
       using Kernel = decltype(kernel);
       constexpr bool gpu = is_gpu_space<ExecSpace>();
