@@ -57,6 +57,12 @@ std::vector<float> observed_traces(const std::string& path, const wave::Setup& s
   return out;
 }
 
+// The generation of a stack file (stack-gGGGGG-rRRRRR.bin: the run that wrote it), 0 for another name.
+int stack_generation(const std::string& path) {
+  const std::string name = fs::path(path).filename().string();
+  return name.size() > 8 && name[6] == 'g' ? std::atoi(name.c_str() + 7) : 0;
+}
+
 // The shots the stacks in OUTPUT hold, refusing a shot held twice; `generation` gets the next stacks' number.
 std::set<int> stacked_shots(const std::string& output, int& generation) {
   std::set<int> done;
@@ -64,8 +70,7 @@ std::set<int> stacked_shots(const std::string& output, int& generation) {
   for (const std::string& path : io::stack_files(output)) {
     const io::Stack s = io::read_stack(path, true);
     for (int shot : s.shots) require(done.insert(shot).second, "shot ", shot, " is in two stacks (", path, ")");
-    const std::string name = fs::path(path).filename().string();  // stack-gGGGG-rRRRRR.bin
-    if (name.size() > 8 && name[6] == 'g') generation = std::max(generation, std::atoi(name.c_str() + 7) + 1);
+    generation = std::max(generation, stack_generation(path) + 1);
   }
   return done;
 }
@@ -187,18 +192,22 @@ std::pair<double, double> image_top(const io::RunConfig& c, const std::vector<io
 
 // The stacks in OUTPUT summed, normalised, filtered, muted above `top` and written: the image and illumination as
 // SEG-Y (on two threads: each is mostly waiting for its writes) and pictures. Prints each stage's time.
+// `image` and `illumination` hold this run's shots summed over the ranks; the stacks of earlier runs (a restart's
+// generations before `generation`) are read and added.
 std::vector<std::string> write_image(const io::RunConfig& c, const wave::Setup& s, std::pair<double, double> top,
-                                     double section_y) {
+                                     double section_y, std::vector<float> image, std::vector<float> illumination,
+                                     int generation) {
   auto t = Clock::now();
-  std::vector<float> image(std::size_t(s.nx) * s.ny * s.nz, 0.0f), illumination(image.size(), 0.0f);
-  const std::vector<std::string> stacks = io::stack_files(c.output);
-  for (const std::string& path : stacks) {
+  int earlier = 0;
+  for (const std::string& path : io::stack_files(c.output)) {
+    if (stack_generation(path) >= generation) continue;
     const io::Stack stack = io::read_stack(path);
     require(stack.nx == s.nx && stack.ny == s.ny && stack.nz == s.nz, "stack ", path, " is of a ", stack.nx, "x",
             stack.ny, "x", stack.nz, " grid, this migration's ", s.nx, "x", s.ny, "x", s.nz);
     for (std::size_t p = 0; p < image.size(); ++p) image[p] += stack.image[p], illumination[p] += stack.illumination[p];
+    ++earlier;
   }
-  std::cout << std::fixed << std::setprecision(2) << "  " << stacks.size() << " stack(s) read and summed in "
+  std::cout << std::fixed << std::setprecision(2) << "  " << earlier << " stack(s) of earlier runs read and added in "
             << since(t) << " s";
   t = Clock::now();
   std::vector<float> out = imaging::normalise_by_illumination(image, illumination);
@@ -315,6 +324,7 @@ int run_migration(const mpi::World& world, const io::RunConfig& config, const St
 
   int failed = 0;
   double shots_seconds = 0, copy_gb_per_s = 0;
+  std::vector<float> image, illumination;  // this run's shots, summed on rank 0
   const auto shots_start = Clock::now();
   {
     RankStack stack(config, setup, plan, std::stoi(generation_text), world.rank());
@@ -329,9 +339,17 @@ int run_migration(const mpi::World& world, const io::RunConfig& config, const St
     shots_seconds = world.max(std::chrono::duration<double>(shots_end - shots_start).count());
     stack.write_if_due(config.stack_every, true);
     const double stack_seconds = world.max(since(shots_end));
+    // The ranks' stacks summed in memory (their files stay for a restart; reading them back took 1.6-4.6 s of a
+    // 512^3 survey's finish on four H100s, perf/NOTES.md 114).
+    const auto summing = Clock::now();
+    image = stack.migration().image();
+    illumination = stack.migration().illumination();
+    world.reduce_sum(image);
+    world.reduce_sum(illumination);
     if (root)
       std::cout << "finishing: the ranks' last stacks written in " << std::fixed << std::setprecision(2)
-                << stack_seconds << " s;" << std::defaultfloat << std::flush;
+                << stack_seconds << " s, summed over the ranks in " << since(summing) << " s;" << std::defaultfloat
+                << std::flush;
   }
   world.await_all();
   failed = world.max(failed);
@@ -340,7 +358,8 @@ int run_migration(const mpi::World& world, const io::RunConfig& config, const St
     const auto top = image_top(config, shots, setup);
     wave::Setup first = setup;
     place_shot(shot_config(config, shots.front()), first);
-    const std::vector<std::string> files = write_image(config, setup, top, first.sources.front().y);
+    const std::vector<std::string> files = write_image(config, setup, top, first.sources.front().y, std::move(image),
+                                                       std::move(illumination), std::stoi(generation_text));
     io::SurveySummary summary{
         config.survey,  started_date,     date_now(), world.size(), 1, int(shots.size() - pending.size()),
         since(started), model_bytes_read, {}};

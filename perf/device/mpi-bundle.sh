@@ -12,6 +12,8 @@ copy() { local f; for f in "$@"; do mkdir -p "$dir$(dirname "$f")"; cp -a "$f" "
 copy $lib/openmpi $lib/pmix2 /usr/share/openmpi /etc/openmpi
 copy "$(readlink -f /usr/bin/orterun)" "$(readlink -f /usr/bin/orted)"
 ln -sf "$(basename "$(readlink -f /usr/bin/orterun)")" "$dir/usr/bin/mpirun"
+# A runtime: no headers or static archives (they only swell the device tool's carry).
+find "$dir" -depth \( -type d -name include -o -type f -name '*.a' \) -exec rm -rf {} +
 # Shared libraries of everything copied, except the C and C++ runtimes every image has.
 mkdir -p "$dir/deps"
 find "$dir" -type f \( -name '*.so*' -o -perm -u+x \) -print0 |

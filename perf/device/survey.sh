@@ -9,7 +9,7 @@
 #             (CUDA IPC halos kept from shot to shot)
 #   rate   surveys of 4 shots per GPU of 512^3 (R = 4, unified) on 1, 2 and 4 GPUs: each survey's wall time; equal
 #          work per GPU, so the efficiency against 1 GPU is its wall time over theirs
-#   ab     rate's 1- and 4-GPU surveys, ROUNDS (default 4) rounds alternating the commit before and this build
+#   ab     rate's surveys, ROUNDS (default 4) rounds alternating the commit before and this build
 # usage: perf/device/survey.sh STAGE...   (results in $OUT/survey.tar.gz, summaries on stdout; SEIS_WAVE=BINARY runs
 #        another seis-wave, e.g. .device-carry/base/seis-wave-COMMIT for the commit before, and PREFIX names its runs)
 set -uo pipefail
@@ -69,7 +69,7 @@ for stage in "$@"; do
       survey rate-2 2 8 512 "${big[@]}"
       [ "$gpus" -lt 4 ] || survey rate-4 4 16 512 "${big[@]}"
       survey rate-1-again 1 4 512 "${big[@]}" ;;
-    ab)  # ROUNDS rounds of rate's 1- and 4-GPU surveys, the commit before (.device-carry/base/seis-wave) and this
+    ab)  # ROUNDS rounds of rate's surveys, the commit before (.device-carry/base/seis-wave) and this
          # build alternating in each round
       big=(--model layered --spacing 20 --ndamp 27 --radius 4 --duration 2 --strategy unified --quiet)
       for r in $(seq "${ROUNDS:-4}"); do
@@ -77,6 +77,7 @@ for stage in "$@"; do
           binary=$build/app/seis-wave
           [ $b = this ] || binary=.device-carry/base/seis-wave
           SEIS_WAVE=$binary PREFIX=$b-r$r- survey rate-1 1 4 512 "${big[@]}"
+          SEIS_WAVE=$binary PREFIX=$b-r$r- survey rate-2 2 8 512 "${big[@]}"
           [ "$gpus" -lt 4 ] || SEIS_WAVE=$binary PREFIX=$b-r$r- survey rate-4 4 16 512 "${big[@]}"
         done
       done

@@ -45,16 +45,16 @@ struct Migration<ExecSpace>::Impl {
   using Memory = typename ExecSpace::memory_space;
   using Floats = Kokkos::View<float*, Memory>;
   MigrationPlan plan;
-  int steps = 0;
   wave::Simulation<ExecSpace> source, receiver;
   Floats image, illumination;
   std::vector<Floats> snapshots;  // the current segment's source wavefields, one per imaging step
   long long source_steps = 0, images = 0, states_moved = 0;  // for MigrationTiming::bytes
   double copy_gb_per_s = 0;
 
+  int steps() const { return source.setup().steps; }
+
   Impl(const wave::Setup& model, const MigrationPlan& p)
       : plan(p),
-        steps(model.steps),
         source(detail::simulation_setup(model, false)),
         receiver(detail::simulation_setup(model, true)),
         image("seis::imaging::stack", source.layout().size),
@@ -67,7 +67,7 @@ struct Migration<ExecSpace>::Impl {
 
   // The segment from `start`: the source wavefield at each imaging step kept (the simulation is at `start`).
   void fill(int start) {
-    const int end = std::min(steps, start + plan.segment);
+    const int end = std::min(steps(), start + plan.segment);
     for (int n = start, j = 0; n < end; n += plan.interval, ++j) {
       source_steps += n - source.step();
       source.advance(n - source.step());
@@ -112,19 +112,19 @@ MigrationTiming Migration<ExecSpace>::migrate(const std::vector<wave::Point>& so
   wave::Setup shot = m.source.setup();
   shot.sources = sources, shot.receivers = receivers, shot.wavelet = wavelet, shot.f0 = f0;
   wave::validate_shot(shot);
-  require(injected.size() == receivers.size() * std::size_t(m.steps), "the injected traces hold ", injected.size(),
-          " samples, ", receivers.size(), " receivers x ", m.steps, " steps need ",
-          receivers.size() * std::size_t(m.steps));
+  require(injected.size() == receivers.size() * std::size_t(m.steps()), "the injected traces hold ", injected.size(),
+          " samples, ", receivers.size(), " receivers x ", m.steps(), " steps need ",
+          receivers.size() * std::size_t(m.steps()));
   MigrationTiming timing;
-  timing.steps = m.steps;
+  timing.steps = m.steps();
   m.source.new_shot(sources, {}, wavelet, f0);
   m.receiver.new_shot(receivers, injected, {});
   m.source_steps = m.images = m.states_moved = 0;
   Kokkos::Timer timer;
   // Forward: a state kept at each segment's start; the last segment's wavefields kept at once.
   m.source.drop_kept();
-  for (int start = 0; start < m.steps; start += p.segment) {
-    if (start + p.segment < m.steps) {
+  for (int start = 0; start < m.steps(); start += p.segment) {
+    if (start + p.segment < m.steps()) {
       m.source.keep();
       m.source.advance(p.segment);
       m.source_steps += p.segment;
@@ -145,9 +145,9 @@ MigrationTiming Migration<ExecSpace>::migrate(const std::vector<wave::Point>& so
       ++m.states_moved;
       m.fill(start);
     }
-    const int last = std::min(m.steps - 1, start + p.segment - 1);
+    const int last = std::min(m.steps() - 1, start + p.segment - 1);
     for (int n = start + (last - start) / p.interval * p.interval; n >= start; n -= p.interval) {
-      m.receiver.advance(m.steps - n - m.receiver.step());
+      m.receiver.advance(m.steps() - n - m.receiver.step());
       ++m.images;
       detail::correlate<ExecSpace>(m.image, m.illumination, m.snapshots[std::size_t((n - start) / p.interval)],
                                    m.receiver.field());
@@ -157,7 +157,7 @@ MigrationTiming Migration<ExecSpace>::migrate(const std::vector<wave::Point>& so
   m.source.drop_kept();
   timing.backward_seconds = timer.seconds();
   const double points = double(m.source.layout().size);
-  timing.bytes = double(m.source_steps) * m.source.bytes_per_step() + double(m.steps) * m.receiver.bytes_per_step() +
+  timing.bytes = double(m.source_steps) * m.source.bytes_per_step() + double(m.steps()) * m.receiver.bytes_per_step() +
                  double(m.images) * 32.0 * points + 2.0 * double(m.states_moved) * double(m.source.kept_bytes());
   return timing;
 }
