@@ -10,6 +10,7 @@
 #include <optional>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 #include "run_setup.hpp"
 #include "seis/core/compat.hpp"
@@ -91,6 +92,11 @@ class RankStack {
         migration_(s, {plan.interval, plan.segment}, std::size_t(-1)) {}
 
   imaging::Migration<Exec>& migration() { return migration_; }
+  // The image and illumination after the last write (`write_if_due(..., true)`), moved out.
+  std::pair<std::vector<float>, std::vector<float>> take_sums() {
+    if (last_.image.empty()) return {migration_.image(), migration_.illumination()};
+    return {std::move(last_.image), std::move(last_.illumination)};
+  }
   void add(const io::ShotRecord& record) {
     shots_.push_back(record.number);
     unwritten_.push_back(record);
@@ -98,7 +104,9 @@ class RankStack {
   // Written when `every` seconds have passed since the last time (always with `every` 0 or `last`).
   void write_if_due(double every, bool last) {
     if (unwritten_.empty() || (!last && since(written_) < every)) return;
-    io::write_stack(path_, {s_.nx, s_.ny, s_.nz, shots_, migration_.image(), migration_.illumination()});
+    io::Stack stack{s_.nx, s_.ny, s_.nz, shots_, migration_.image(), migration_.illumination()};
+    io::write_stack(path_, stack);
+    if (last) last_ = std::move(stack);  // the run's sums, kept for the ranks' reduction
     written_ = Clock::now();
     for (io::ShotRecord& r : unwritten_) {
       r.status = "done";
@@ -116,6 +124,7 @@ class RankStack {
   std::vector<int> shots_;
   std::vector<io::ShotRecord> unwritten_;
   Clock::time_point written_ = Clock::now();
+  io::Stack last_;
 };
 
 // One shot: its gather read and checked (unless `checked` holds its traces, read before the set-up), muted,
@@ -342,8 +351,7 @@ int run_migration(const mpi::World& world, const io::RunConfig& config, const St
     // The ranks' stacks summed in memory (their files stay for a restart; reading them back took 1.6-4.6 s of a
     // 512^3 survey's finish on four H100s, perf/NOTES.md 114).
     const auto summing = Clock::now();
-    image = stack.migration().image();
-    illumination = stack.migration().illumination();
+    std::tie(image, illumination) = stack.take_sums();
     world.reduce_sum(image);
     world.reduce_sum(illumination);
     if (root)

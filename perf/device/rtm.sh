@@ -8,6 +8,8 @@
 #             the backward pass), alternating, twice
 #   survey    512^3 surveys of 4 shots per GPU on 1, 2 and 4 GPUs (one GPU per shot; 1 again last): the forward
 #             survey (its rate the yardstick) writes the gathers its migration survey then images
+#   finish    the migration survey of 4 shots per GPU on all GPUs (the survey stage's), the commit before
+#             (.device-carry/base/seis-wave) and this build alternating, ROUNDS (default 2) rounds: the finishing
 # usage: perf/device/rtm.sh STAGE...   (results in $OUT/rtm.tar.gz, summaries on stdout)
 set -uo pipefail
 mkdir -p .device-carry && tar -xJf .device-pack/carry.tar.xz -C .device-carry
@@ -61,6 +63,18 @@ for stage in "$@"; do
       done
       for d in "$OUT"/fwd-*/; do echo "$(basename "$d"): $(json "$d/survey.json" "m['shots'], round(m['wall_seconds'], 3), round(m['shots'] / m['wall_seconds'], 4)") (shots, wall s, shots/s)"; done
       for d in "$OUT"/rtm-*/; do echo "$(basename "$d"): $(json "$d/migration.json" "m['shots'], round(m['wall_seconds'], 3), round(m['shots'] / m['wall_seconds'], 4), round(m['migration']['shots_seconds'], 3), round(m['shots'] / m['migration']['shots_seconds'], 4), round(m['migration']['finish_seconds'], 2), [round(s['seconds'], 2) for s in m['shot']]") (shots, wall s, shots/s; the shots' phase s, shots/s; finishing s; per shot)"; grep -h '^finishing' "$OUT/$(basename "$d").log"; done ;;
+    finish)
+      shots "$OUT/shots-$gpus.toml" $((4 * gpus))
+      [ -d "$OUT/fwd-$gpus" ] || wall fwd-$gpus mpi_run -np $gpus "$build/app/seis-wave" "${big[@]}" --survey "$OUT/shots-$gpus.toml" --output "$OUT/fwd-$gpus"
+      for r in $(seq "${ROUNDS:-2}"); do
+        for b in base this; do
+          binary=$build/app/seis-wave
+          [ $b = this ] || binary=.device-carry/base/seis-wave
+          wall finish-$b-r$r mpi_run -np $gpus "$binary" "${big[@]}" --survey "$OUT/shots-$gpus.toml" --migrate "$OUT/fwd-$gpus" --output "$OUT/finish-$b-r$r"
+          echo "finish-$b-r$r: $(json "$OUT/finish-$b-r$r/migration.json" "round(m['wall_seconds'], 2), round(m['migration']['shots_seconds'], 2), round(m['migration']['finish_seconds'], 2)") (wall, shots' phase, finishing s); $(grep -h '^finishing' "$OUT/finish-$b-r$r.log" | tr '\n' ' ')"
+          find "$OUT/finish-$b-r$r" \( -name '*.sgy' -o -name 'stack-*.bin' -o -name '*.png' \) -delete
+        done
+      done ;;
   esac
 done
 # The device tool brings back few and small files: the logs and manifests, not the volumes.

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "seis/core/error.hpp"
+#include "seis/core/host_parallel.hpp"
 #include "seis/imaging/migration.hpp"
 #include "seis/wave/shape.hpp"
 #include "seis/wave/simulation.hpp"
@@ -75,14 +76,21 @@ struct Migration<ExecSpace>::Impl {
     }
   }
 
+  // The interior's rows copied out on every CPU (one thread took 0.5 s a volume at 512^3, twice per stack).
   std::vector<float> interior(const Floats& padded) const {
     const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), padded);
     const FieldLayout& L = source.layout();
     std::vector<float> out(L.interior_points());
-    std::size_t p = 0;
-    for (int k = 0; k < L.nz; ++k)
-      for (int j = 0; j < L.ny; ++j)
-        for (int i = 0; i < L.nx; ++i) out[p++] = host(L.offset(i, j, k));
+    const std::size_t row = std::size_t(L.nx);
+    host_parallel_for(
+        std::size_t(L.ny) * std::size_t(L.nz),
+        [&](std::size_t begin, std::size_t end) {
+          for (std::size_t r = begin; r < end; ++r) {
+            const int j = int(r % std::size_t(L.ny)), k = int(r / std::size_t(L.ny));
+            std::copy_n(host.data() + L.offset(0, j, k), row, out.data() + r * row);
+          }
+        },
+        64);
     return out;
   }
 };
