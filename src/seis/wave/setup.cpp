@@ -85,9 +85,7 @@ void require_inside(const Setup& s, const Point& p, const char* what, std::size_
           what, " ", index, " at (", p.x, ", ", p.y, ", ", p.z, ") m is outside the grid [0, ", ex, "] x [0, ", ey,
           "] x [0, ", ez, "] m");
 }
-}  // namespace
 
-namespace {
 // The smallest and largest velocity of pieces of the model, and the first point outside [min, max]_velocity.
 struct VelocityScan {
   VelocityRange range;
