@@ -2,11 +2,13 @@
 // Migration<ExecSpace>'s definition, instantiated once per backend (instantiate_migration.cpp.in).
 #include <Kokkos_Core.hpp>
 #include <algorithm>
+#include <optional>
 #include <string>
 
 #include "seis/core/error.hpp"
 #include "seis/core/host_parallel.hpp"
 #include "seis/imaging/migration.hpp"
+#include "seis/imaging/step_terms.hpp"
 #include "seis/wave/shape.hpp"
 #include "seis/wave/simulation.hpp"
 
@@ -39,6 +41,37 @@ void correlate(const Floats& image, const Floats& illumination, const Floats& s,
       });
 }
 
+// The exact adjoint's imaging condition: image += w lambda_u = w mu / (D3 q), illumination += w w, w the Born weight.
+template <class ExecSpace, class Memory, class Field>
+void add_adjoint_image(const StepTerms<Memory>& t, const Kokkos::View<float*, Memory>& image,
+                       const Kokkos::View<float*, Memory>& illumination, const Kokkos::View<float*, Memory>& w,
+                       const Field& mu) {
+  Kokkos::parallel_for(
+      "seis::imaging::adjoint_image", interior<ExecSpace>(t), KOKKOS_LAMBDA(const int i, const int j, const int k) {
+        const index_t c = t.layout.offset(i, j, k);
+        const float a = w(c);
+        image(c) += a * mu(c) * t.adjoint_scale(i, j, k, c);
+        illumination(c) += a * a;
+      });
+}
+
+// The exact adjoint injects lambda's data where D3 = 1: every receiver corner inside the PML's inner region.
+inline void require_inner_receivers(const wave::Setup& s) {
+  if (s.boundary != wave::Boundary::pml) return;
+  const int d = s.ndamp;
+  for (std::size_t r = 0; r < s.receivers.size(); ++r) {
+    const wave::Stencil8 st = wave::trilinear(s, s.receivers[r]);
+    for (int c = 0; c < 8; ++c) {
+      const bool layer = st.i[c] < d || st.i[c] >= s.nx - d || st.j[c] < d || st.j[c] >= s.ny - d || st.k[c] < d ||
+                         st.k[c] >= s.nz - d;
+      const auto& p = s.receivers[r];
+      require(st.w[c] == 0.0 || !layer,
+              "the exact adjoint injects at receivers inside the PML's inner region: ", "receiver ", r, " at (", p.x,
+              ", ", p.y, ", ", p.z, ") m reaches the layer (", d, " points from each face)");
+    }
+  }
+}
+
 }  // namespace detail
 
 template <class ExecSpace>
@@ -48,7 +81,9 @@ struct Migration<ExecSpace>::Impl {
   MigrationPlan plan;
   wave::Simulation<ExecSpace> source, receiver;
   Floats image, illumination;
-  std::vector<Floats> snapshots;  // the current segment's source wavefields, one per imaging step
+  std::vector<Floats> snapshots;  // the current segment's source wavefields (adjoint: Born weights), one per image
+  detail::StepTerms<Memory> terms;
+  std::optional<detail::AdjointLayer<ExecSpace>> layer;      // the adjoint's transposed PML
   long long source_steps = 0, images = 0, states_moved = 0;  // for MigrationTiming::bytes
   double copy_gb_per_s = 0;
 
@@ -59,21 +94,43 @@ struct Migration<ExecSpace>::Impl {
         source(detail::simulation_setup(model, false)),
         receiver(detail::simulation_setup(model, true)),
         image("seis::imaging::stack", source.layout().size),
-        illumination("seis::imaging::illumination", source.layout().size) {
+        illumination("seis::imaging::illumination", source.layout().size),
+        terms(source) {
+    if (adjoint()) layer.emplace(receiver);
     for (int n = 0; n < p.snapshots; ++n)
       snapshots.emplace_back(
           Kokkos::view_alloc(std::string("seis::imaging::source wavefield"), Kokkos::WithoutInitializing),
           source.layout().size);
   }
 
-  // The segment from `start`: the source wavefield at each imaging step kept (the simulation is at `start`).
+  bool adjoint() const { return plan.condition == ImagingCondition::adjoint; }
+
+  // The segment from `start`: the source wavefield at each imaging step n kept (the simulation is at `start`), or
+  // for the adjoint the Born weight of step n, from u_{n-1} kept, u_n and u_{n+1} (zero for the last step, whose
+  // weight meets lambda_N = 0).
   void fill(int start) {
     const int end = std::min(steps(), start + plan.segment);
     for (int n = start, j = 0; n < end; n += plan.interval, ++j) {
       source_steps += n - source.step();
       source.advance(n - source.step());
-      Kokkos::deep_copy(snapshots[std::size_t(j)], source.field());
+      Floats& kept = snapshots[std::size_t(j)];
+      if (!adjoint()) {
+        Kokkos::deep_copy(kept, source.field());
+      } else if (n + 1 < steps()) {
+        Kokkos::deep_copy(kept, source.previous_field());
+        source.advance(1);
+        ++source_steps;
+        detail::born_weight<ExecSpace>(terms, kept, source.field(), source.previous_field());
+      } else {
+        Kokkos::deep_copy(kept, 0.0f);
+      }
     }
+  }
+
+  // The receiver wavefield to step `target` (adjoint: each step with the transposed layer's terms).
+  void advance_receiver(int target) {
+    if (!adjoint()) return receiver.advance(target - receiver.step());
+    while (receiver.step() < target) layer->step(receiver);
   }
 
   // The interior's rows copied out on every CPU (one thread took 0.5 s a volume at 512^3, twice per stack).
@@ -120,6 +177,7 @@ MigrationTiming Migration<ExecSpace>::migrate(const std::vector<wave::Point>& so
   wave::Setup shot = m.source.setup();
   shot.sources = sources, shot.receivers = receivers, shot.wavelet = wavelet, shot.f0 = f0;
   wave::validate_shot(shot);
+  if (m.adjoint()) detail::require_inner_receivers(shot);
   require(injected.size() == receivers.size() * std::size_t(m.steps()), "the injected traces hold ", injected.size(),
           " samples, ", receivers.size(), " receivers x ", m.steps(), " steps need ",
           receivers.size() * std::size_t(m.steps()));
@@ -127,6 +185,7 @@ MigrationTiming Migration<ExecSpace>::migrate(const std::vector<wave::Point>& so
   timing.steps = m.steps();
   m.source.new_shot(sources, {}, wavelet, f0);
   m.receiver.new_shot(receivers, injected, {});
+  if (m.layer) m.layer->clear();
   m.source_steps = m.images = m.states_moved = 0;
   Kokkos::Timer timer;
   // Forward: a state kept at each segment's start; the last segment's wavefields kept at once.
@@ -145,7 +204,8 @@ MigrationTiming Migration<ExecSpace>::migrate(const std::vector<wave::Point>& so
   timing.forward_seconds = timer.seconds();
   timer.reset();
   // Backward: segments last first; within each, the receiver wavefield at step N - n meets the source's at n
-  // (receiver step m holds the data of samples N - 1 ... N - m injected, time N - m).
+  // (receiver step m holds the data of samples N - 1 ... N - m injected, time N - m); the adjoint's Born weight of
+  // step n meets lambda_{n + 1}, the receiver wavefield at step N - n - 1.
   for (int segment = p.states; segment >= 0; --segment) {
     const int start = segment * p.segment;
     if (segment < p.states) {
@@ -155,18 +215,27 @@ MigrationTiming Migration<ExecSpace>::migrate(const std::vector<wave::Point>& so
     }
     const int last = std::min(m.steps() - 1, start + p.segment - 1);
     for (int n = start + (last - start) / p.interval * p.interval; n >= start; n -= p.interval) {
-      m.receiver.advance(m.steps() - n - m.receiver.step());
+      m.advance_receiver(m.steps() - n - (m.adjoint() ? 1 : 0));
       ++m.images;
-      detail::correlate<ExecSpace>(m.image, m.illumination, m.snapshots[std::size_t((n - start) / p.interval)],
-                                   m.receiver.field());
+      const auto& kept = m.snapshots[std::size_t((n - start) / p.interval)];
+      if (m.adjoint())
+        detail::add_adjoint_image<ExecSpace>(m.terms, m.image, m.illumination, kept, m.receiver.field());
+      else
+        detail::correlate<ExecSpace>(m.image, m.illumination, kept, m.receiver.field());
     }
   }
   Kokkos::fence();
   m.source.drop_kept();
   timing.backward_seconds = timer.seconds();
   const double points = double(m.source.layout().size);
-  timing.bytes = double(m.source_steps) * m.source.bytes_per_step() + double(m.steps()) * m.receiver.bytes_per_step() +
-                 double(m.images) * 32.0 * points + 2.0 * double(m.states_moved) * double(m.source.kept_bytes());
+  // The adjoint's image: u_{n-1} copied (8 bytes a point), the Born weight (three fields and q read, one written),
+  // the image (w, mu, q, image and illumination read, two written); its layer terms 32 bytes a point near a face
+  // and phi cleared every receiver step.
+  const double image_bytes = m.adjoint() ? 8.0 + 20.0 + 28.0 : 32.0;
+  const double layer_bytes = m.layer ? 32.0 * double(m.layer->points()) + 4.0 * double(m.receiver.pml().stored()) : 0.0;
+  timing.bytes = double(m.source_steps) * m.source.bytes_per_step() +
+                 double(m.steps()) * (m.receiver.bytes_per_step() + layer_bytes) +
+                 double(m.images) * image_bytes * points + 2.0 * double(m.states_moved) * double(m.source.kept_bytes());
   return timing;
 }
 

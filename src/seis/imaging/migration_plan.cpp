@@ -19,6 +19,7 @@ MigrationPlan plan_migration(const wave::Setup& s, const MigrationOptions& optio
   require(options.interval >= 0 && options.interval <= s.steps, "imaging interval ", options.interval,
           " steps must be in 0..", s.steps, " (0: the wavelet's Nyquist)");
   MigrationPlan p;
+  p.condition = options.condition;
   p.interval = options.interval > 0 ? options.interval : std::min(default_imaging_interval(s), s.steps);
   require(options.segment >= 0 && options.segment % p.interval == 0, "segment ", options.segment,
           " steps must be a multiple of the imaging interval ", p.interval, " (0: the least memory)");
@@ -34,8 +35,10 @@ MigrationPlan plan_migration(const wave::Setup& s, const MigrationOptions& optio
   source.receivers.clear();
   receiver.receivers.clear();
   const std::size_t receiver_traces = s.receivers.size() * std::size_t(s.steps) * sizeof(float);
+  // The image and illumination; the adjoint's layer terms add three fields (AdjointLayer).
+  const int fields = options.condition == ImagingCondition::adjoint ? 5 : 2;
   p.simulation_bytes = wave::required_bytes(source) + wave::required_bytes(receiver) + receiver_traces +
-                       2 * (layout.size + alignment_floats) * sizeof(float);
+                       std::size_t(fields) * (layout.size + alignment_floats) * sizeof(float);
   const auto total = [&](int segment) {
     // The last segment's wavefields are kept as the forward pass makes them: no state for it.
     const int states = (s.steps + segment - 1) / segment - 1, snapshots = segment / p.interval;

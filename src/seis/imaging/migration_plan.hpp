@@ -16,17 +16,28 @@
 
 namespace seis::imaging {
 
+// correlation: the zero-lag cross-correlation of the source and receiver wavefields, the practice of production RTM
+// (the receivers inject minus their traces' time derivative: shot_data.hpp's backward_sources).
+// adjoint: the exact discrete adjoint of Born modelling on the step engine (born.hpp) when imaging every step: the
+// receivers inject their traces as recorded (adjoint_sources), the receiver wavefield steps with the transposed PML
+// (step_terms.hpp's AdjointLayer), and the image sums the Born weight of each step times the adjoint wavefield; its
+// illumination sums the Born weight's squares (the diagonal of B^T B's source side).
+enum class ImagingCondition { correlation, adjoint };
+
 struct MigrationOptions {
   int interval = 0;  // steps between applications of the imaging condition; 0: default_imaging_interval
   int segment = 0;   // steps between kept states (a multiple of interval); 0: the least memory
+  ImagingCondition condition = ImagingCondition::correlation;
 };
 
 struct MigrationPlan {
+  ImagingCondition condition = ImagingCondition::correlation;
   int interval = 1, segment = 1;
   int states = 0;     // kept states (one per segment but the last)
   int snapshots = 0;  // source wavefields buffered for one segment's backward pass
   std::size_t state_bytes = 0, snapshot_bytes = 0;
-  std::size_t simulation_bytes = 0;  // the source and receiver simulations, the image and the illumination
+  std::size_t simulation_bytes = 0;  // the source and receiver simulations, the image and the illumination (and the
+                                     // adjoint's layer terms)
   std::size_t total_bytes = 0;
 };
 

@@ -39,6 +39,18 @@ std::vector<float> backward_sources(const std::vector<float>& traces, std::size_
   return out;
 }
 
+std::vector<float> adjoint_sources(const std::vector<float>& traces, std::size_t receivers, int steps, double h) {
+  require(traces.size() == receivers * std::size_t(steps), "traces hold ", traces.size(), " samples, ", receivers,
+          " receivers x ", steps, " need ", receivers * std::size_t(steps));
+  std::vector<float> out(traces.size());
+  const double volume = h * h * h;
+  for (std::size_t r = 0; r < receivers; ++r)
+    for (int n = 0; n < steps; ++n)
+      out[r * std::size_t(steps) + std::size_t(steps - 1 - n)] =
+          float(volume * traces[r * std::size_t(steps) + std::size_t(n)]);
+  return out;
+}
+
 std::vector<float> normalise_by_illumination(const std::vector<float>& image, const std::vector<float>& illumination,
                                              double floor) {
   require(image.size() == illumination.size(), "image of ", image.size(), " points, illumination of ",

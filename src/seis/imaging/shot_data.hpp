@@ -21,6 +21,11 @@ void mute_direct_wave(std::vector<float>& traces, const std::vector<wave::Point>
 // velocity increases downwards.
 std::vector<float> backward_sources(const std::vector<float>& traces, std::size_t receivers, int steps, double dt);
 
+// What the receivers inject for the exact adjoint (ImagingCondition::adjoint): the traces as recorded times h^3 (the
+// engine's injection spreads a point source's 1 / h^3 where the recording it transposes weighs by the trilinear
+// weights alone), in reverse order.
+std::vector<float> adjoint_sources(const std::vector<float>& traces, std::size_t receivers, int steps, double h);
+
 // image / (illumination + floor x its mean), point by point: the source-illumination normalisation. The floor
 // follows the mean, not the largest value: the illumination peaks at the sources orders of magnitude above the
 // rest, and a floor set by that peak would outweigh the illumination everywhere else.

@@ -67,6 +67,21 @@ class Simulation {
   std::size_t kept_bytes() const;
   // u at the current step on the device, in layout() (halo and padding included); valid until the next step.
   Kokkos::View<const float*, memory_space> field() const;
+
+  // For a driver that adds terms of its own to the scheme between steps (seis/imaging: Born modelling's scattering
+  // source, the exact adjoint's transposed layer). One part only (no halo exchange), one-step kernels.
+  // u one step earlier, in layout(): u_prev before the next step overwrites it.
+  Kokkos::View<const float*, memory_space> previous_field() const;
+  // u at the current step, writable: what is added to it is propagated as the sources' injection is.
+  Kokkos::View<float*, memory_space> field_to_add_to();
+  // Zeroes the PML's auxiliary field phi: the next step's layer update then reads no memory term of its own.
+  void clear_layer_memory();
+  // The step's coefficients on the device: q = V^2 dt^2 in layout(), and each axis' damping eta(i) and phi gradient
+  // factor at local index i + profile_lead (AxisDamping).
+  struct StepModel {
+    Kokkos::View<const float*, memory_space> q, eta[3], gradient[3];
+  };
+  StepModel step_model() const;
   std::vector<float> traces() const;  // [receiver][sample], step() samples each: sum_corners of this part's
   // The receivers' weighted corner values as recorded by this part, [receiver][corner][sample] (setup().steps
   // samples each), zero at corners that another part holds.

@@ -798,6 +798,29 @@ Kokkos::View<const float*, typename ExecSpace::memory_space> Simulation<ExecSpac
 }
 
 template <class ExecSpace>
+Kokkos::View<const float*, typename ExecSpace::memory_space> Simulation<ExecSpace>::previous_field() const {
+  return impl_->u_prev.span();
+}
+
+template <class ExecSpace>
+Kokkos::View<float*, typename ExecSpace::memory_space> Simulation<ExecSpace>::field_to_add_to() {
+  require(halo_ == nullptr && steps_per_launch(setup_.shape) == 1, "terms added between steps need one part and a ",
+          "one-step kernel (", to_string(setup_.shape), ")");
+  return impl_->u.span();
+}
+
+template <class ExecSpace>
+void Simulation<ExecSpace>::clear_layer_memory() {
+  Kokkos::deep_copy(impl_->instances[0], impl_->phi, 0.0f);
+}
+
+template <class ExecSpace>
+typename Simulation<ExecSpace>::StepModel Simulation<ExecSpace>::step_model() const {
+  const Impl& m = *impl_;
+  return {m.q.span(), {m.eta[0], m.eta[1], m.eta[2]}, {m.gradient[0], m.gradient[1], m.gradient[2]}};
+}
+
+template <class ExecSpace>
 std::vector<float> Simulation<ExecSpace>::corner_traces() const {
   return to_host_vector(impl_->traces, setup_.receivers.size() * 8 * std::size_t(setup_.steps));
 }

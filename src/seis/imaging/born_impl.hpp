@@ -1,0 +1,100 @@
+#pragma once
+// Born<ExecSpace>'s definition, instantiated once per backend (instantiate_born.cpp.in).
+#include <Kokkos_Core.hpp>
+#include <string>
+
+#include "seis/core/error.hpp"
+#include "seis/imaging/born.hpp"
+#include "seis/imaging/step_terms.hpp"
+#include "seis/wave/simulation.hpp"
+
+namespace seis::imaging {
+
+namespace detail {
+
+// du += dq (u_{n+1} - D1 u_n + D2 u_{n-1}) / q over the interior.
+template <class ExecSpace, class Memory>
+void scatter(const StepTerms<Memory>& t, const Kokkos::View<float*, Memory>& du, const Kokkos::View<float*, Memory>& dq,
+             const Kokkos::View<const float*, Memory>& next, const Kokkos::View<const float*, Memory>& now,
+             const Kokkos::View<float*, Memory>& before) {
+  Kokkos::parallel_for(
+      "seis::imaging::scatter", interior<ExecSpace>(t), KOKKOS_LAMBDA(const int i, const int j, const int k) {
+        const index_t c = t.layout.offset(i, j, k);
+        du(c) += dq(c) * t.born_weight(i, j, k, c, next(c), now(c), before(c));
+      });
+  ExecSpace().fence();  // the simulations step on their own instances
+}
+
+}  // namespace detail
+
+template <class ExecSpace>
+struct Born<ExecSpace>::Impl {
+  using Memory = typename ExecSpace::memory_space;
+  using Floats = Kokkos::View<float*, Memory>;
+  wave::Simulation<ExecSpace> background, scattered;
+  detail::StepTerms<Memory> terms;
+  Floats dq, before;
+
+  static wave::Setup background_setup(const wave::Setup& s) {
+    wave::Setup b = one_step_setup(s);
+    b.receivers.clear();
+    return b;
+  }
+  static wave::Setup scattered_setup(const wave::Setup& s) {
+    wave::Setup b = one_step_setup(s);
+    b.sources.clear();
+    return b;
+  }
+
+  explicit Impl(const wave::Setup& s)
+      : background(background_setup(s)),
+        scattered(scattered_setup(s)),
+        terms(background),
+        dq("seis::imaging::dq", background.layout().size),
+        before(Kokkos::view_alloc(std::string("seis::imaging::background before"), Kokkos::WithoutInitializing),
+               background.layout().size) {}
+};
+
+template <class ExecSpace>
+Born<ExecSpace>::Born(const wave::Setup& background, std::size_t available_bytes) {
+  wave::validate(background, available_bytes);
+  const std::size_t need = born_bytes(background);
+  require(need <= available_bytes, "Born modelling of a ", background.nx, "x", background.ny, "x", background.nz,
+          " grid needs ", need / 1048576.0, " MiB of device memory (two simulations, dq and a wavefield), ",
+          available_bytes / 1048576.0, " MiB are available");
+  impl_ = std::make_unique<Impl>(background);
+}
+
+template <class ExecSpace>
+Born<ExecSpace>::~Born() = default;
+
+template <class ExecSpace>
+std::vector<float> Born<ExecSpace>::model(const std::vector<float>& dq) {
+  Impl& m = *impl_;
+  const wave::Setup& s = m.scattered.setup();
+  const FieldLayout& L = m.background.layout();
+  require(dq.size() == L.interior_points(), "dq has ", dq.size(), " values, the ", L.nx, "x", L.ny, "x", L.nz, " grid ",
+          L.interior_points());
+  {
+    const auto host = Kokkos::create_mirror_view(m.dq);
+    Kokkos::deep_copy(host, 0.0f);
+    std::size_t p = 0;
+    for (int k = 0; k < L.nz; ++k)
+      for (int j = 0; j < L.ny; ++j)
+        for (int i = 0; i < L.nx; ++i) host(std::size_t(L.offset(i, j, k))) = dq[p++];
+    Kokkos::deep_copy(m.dq, host);
+  }
+  const wave::Setup& b = m.background.setup();
+  m.background.new_shot(b.sources, {}, b.wavelet, b.f0);
+  m.scattered.new_shot({}, s.receivers, s.wavelet, s.f0);
+  for (int n = 0; n < s.steps; ++n) {
+    Kokkos::deep_copy(m.before, m.background.previous_field());
+    m.background.advance(1);
+    m.scattered.advance(1);
+    detail::scatter<ExecSpace>(m.terms, m.scattered.field_to_add_to(), m.dq, m.background.field(),
+                               m.background.previous_field(), m.before);
+  }
+  return m.scattered.traces();
+}
+
+}  // namespace seis::imaging

@@ -1,0 +1,151 @@
+#pragma once
+// What Born modelling and its exact adjoint add to the simulation's step engine between its steps (device code, no
+// host-only library). The engine's step, per point, is u_{n+1} = D1 u_n - D2 u_{n-1} + D3 q (L u_n + phi_n) plus
+// the sources' q w a_n, with D2 = D3 = 1 / (1 + 2 eta), D1 = (2 + 2 eta - eta^2) D2 (eta = 0, D1 = 2 inside the PML)
+// and, in the layer, phi_{n+1} = (phi_n - G u_n) / (1 + eta).
+//
+// Born: the derivative of u_{n+1} in q is D3 (L u_n + phi_n) + w a_n = (u_{n+1} - D1 u_n + D2 u_{n-1}) / q, the
+// step's residual, so the scattered wavefield's source dq times that weight comes from three consecutive background
+// wavefields without a Laplacian. Adjoint: the transpose of the step (reference/born.hpp, imaging/linearised.hpp)
+// in the variable mu = D3 q lambda_u is the engine's own step run backward in time, with phi replaced by
+// G^T xi (xi = lambda_phi / (1 + eta), gathered from the neighbouring layer points, so it reaches the inner points
+// beside the layer too) and xi_n = (mu_{n+1} + xi_{n+1}) / (1 + eta). AdjointLayer adds that term to each step.
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <utility>
+
+#include "seis/core/layout.hpp"
+#include "seis/wave/pml.hpp"
+
+namespace seis::imaging::detail {
+
+template <class Memory>
+struct StepTerms {
+  FieldLayout layout;
+  int thickness = 0;  // the PML's points per face (0: none)
+  Kokkos::View<const float*, Memory> q, eta[3], gradient[3];
+
+  template <class Simulation>
+  explicit StepTerms(const Simulation& sim) : layout(sim.layout()), thickness(sim.pml().thickness) {
+    const auto model = sim.step_model();
+    q = model.q;
+    for (int a = 0; a < 3; ++a) eta[a] = model.eta[a], gradient[a] = model.gradient[a];
+  }
+
+  KOKKOS_INLINE_FUNCTION int extent(int axis) const {
+    return axis == 0 ? layout.nx : axis == 1 ? layout.ny : layout.nz;
+  }
+  KOKKOS_INLINE_FUNCTION index_t stride(int axis) const {
+    return axis == 0 ? index_t(1) : axis == 1 ? index_t(layout.ldx) : index_t(layout.plane);
+  }
+  // Within `depth` points of a face.
+  KOKKOS_INLINE_FUNCTION bool near_face(int i, int j, int k, int depth) const {
+    return i < depth || i >= layout.nx - depth || j < depth || j >= layout.ny - depth || k < depth ||
+           k >= layout.nz - depth;
+  }
+  KOKKOS_INLINE_FUNCTION bool in_layer(int i, int j, int k) const { return near_face(i, j, k, thickness); }
+  KOKKOS_INLINE_FUNCTION float damping(int i, int j, int k) const {
+    return eta[0](i + wave::profile_lead) + eta[1](j + wave::profile_lead) + eta[2](k + wave::profile_lead);
+  }
+  // (u_{n+1} - D1 u_n + D2 u_{n-1}) / q at offset c of point (i, j, k).
+  KOKKOS_INLINE_FUNCTION float born_weight(int i, int j, int k, index_t c, float next, float now, float before) const {
+    const float e = damping(i, j, k), d2 = 1.0f / (1.0f + 2.0f * e);
+    return (next - (2.0f + 2.0f * e - e * e) * d2 * now + d2 * before) / q(c);
+  }
+  // 1 / (D3 q): lambda_u from mu.
+  KOKKOS_INLINE_FUNCTION float adjoint_scale(int i, int j, int k, index_t c) const {
+    return (1.0f + 2.0f * damping(i, j, k)) / q(c);
+  }
+};
+
+template <class ExecSpace>
+using Points3 = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>>;
+
+template <class ExecSpace, class Memory>
+Points3<ExecSpace> interior(const StepTerms<Memory>& t) {
+  return Points3<ExecSpace>({0, 0, 0}, {t.layout.nx, t.layout.ny, t.layout.nz});
+}
+
+// The Born weight of step n in place: `weight` holds u_{n-1} and becomes (u_{n+1} - D1 u_n + D2 u_{n-1}) / q.
+template <class ExecSpace, class Memory>
+void born_weight(const StepTerms<Memory>& t, const Kokkos::View<float*, Memory>& weight,
+                 const Kokkos::View<const float*, Memory>& next, const Kokkos::View<const float*, Memory>& now) {
+  Kokkos::parallel_for(
+      "seis::imaging::born_weight", interior<ExecSpace>(t), KOKKOS_LAMBDA(const int i, const int j, const int k) {
+        const index_t c = t.layout.offset(i, j, k);
+        weight(c) = t.born_weight(i, j, k, c, next(c), now(c), weight(c));
+      });
+}
+
+// The exact adjoint's layer term for a Simulation running backward in mu (see above): before each step, psi =
+// G^T xi and xi's update from mu_{n+1}; the engine's own phi cleared; after the step, mu_n += D3 q psi.
+template <class ExecSpace>
+class AdjointLayer {
+ public:
+  using Memory = typename ExecSpace::memory_space;
+  using Floats = Kokkos::View<float*, Memory>;
+
+  template <class Simulation>
+  explicit AdjointLayer(const Simulation& sim)
+      : terms_(sim),
+        xi_("seis::imaging::adjoint xi", sim.layout().size),
+        xi_next_("seis::imaging::adjoint xi next", sim.layout().size),
+        psi_("seis::imaging::adjoint psi", sim.layout().size) {}
+
+  // Zero memory: the adjoint starts from lambda = 0.
+  void clear() {
+    Kokkos::deep_copy(xi_, 0.0f);
+    Kokkos::deep_copy(psi_, 0.0f);
+  }
+
+  // Points within thickness + 1 of a face: the layer and the inner points its gradient term reaches.
+  std::size_t points() const {
+    const int d = terms_.thickness + 1;
+    const auto inner = [&](int n) { return std::size_t(std::max(n - 2 * d, 0)); };
+    const auto& L = terms_.layout;
+    return terms_.thickness == 0 ? 0 : L.interior_points() - inner(L.nx) * inner(L.ny) * inner(L.nz);
+  }
+
+  template <class Simulation>
+  void step(Simulation& sim) {
+    if (terms_.thickness == 0) return sim.advance(1);
+    const auto t = terms_;
+    const auto mu = sim.field();
+    const auto xi = xi_, next = xi_next_, psi = psi_;
+    const int depth = t.thickness + 1;
+    Kokkos::parallel_for(
+        "seis::imaging::adjoint_gather", interior<ExecSpace>(t), KOKKOS_LAMBDA(const int i, const int j, const int k) {
+          if (!t.near_face(i, j, k, depth)) return;
+          const index_t c = t.layout.offset(i, j, k);
+          const int index[3] = {i, j, k};
+          float sum = 0.0f;
+          for (int a = 0; a < 3; ++a) {
+            int up[3] = {i, j, k}, down[3] = {i, j, k};
+            ++up[a], --down[a];
+            if (index[a] + 1 < t.extent(a) && t.in_layer(up[0], up[1], up[2]))
+              sum += t.gradient[a](index[a] + 1 + wave::profile_lead) * xi(c + t.stride(a));
+            if (index[a] > 0 && t.in_layer(down[0], down[1], down[2]))
+              sum -= t.gradient[a](index[a] - 1 + wave::profile_lead) * xi(c - t.stride(a));
+          }
+          psi(c) = sum;
+          next(c) = t.in_layer(i, j, k) ? (mu(c) + xi(c)) / (1.0f + t.damping(i, j, k)) : 0.0f;
+        });
+    std::swap(xi_, xi_next_);
+    sim.clear_layer_memory();
+    sim.advance(1);
+    const auto field = sim.field_to_add_to();
+    Kokkos::parallel_for(
+        "seis::imaging::adjoint_layer", interior<ExecSpace>(t), KOKKOS_LAMBDA(const int i, const int j, const int k) {
+          if (!t.near_face(i, j, k, depth)) return;
+          const index_t c = t.layout.offset(i, j, k);
+          field(c) += psi(c) * t.q(c) / (1.0f + 2.0f * t.damping(i, j, k));
+        });
+    ExecSpace().fence();  // the engine's next step runs on its own instance
+  }
+
+ private:
+  StepTerms<Memory> terms_;
+  Floats xi_, xi_next_, psi_;
+};
+
+}  // namespace seis::imaging::detail

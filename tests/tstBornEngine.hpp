@@ -1,0 +1,131 @@
+// Born modelling on the step engine (seis/imaging/born.hpp) and its exact adjoint, Migration with
+// ImagingCondition::adjoint, on this backend: the dot-product test over strategies, radii and a code shape, PML
+// on every face; both against the double-precision oracles (reference/born.hpp); the refusals.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "expect_error.hpp"
+#include "seis/imaging/born.hpp"
+#include "seis/imaging/migration.hpp"
+#include "seis/imaging/shot_data.hpp"
+#include "seis/reference/born.hpp"
+#include "test_fields.hpp"
+#include "wave_cases.hpp"
+
+namespace {
+
+// 28 x 24 x 22 points of 10 m, a random 1500-3000 m/s model, PML 4, two sources (one in the layer) and eight
+// receivers whose corners lie inside it (the adjoint injects where D3 = 1).
+seis::wave::Setup engine_setup(int radius, std::mt19937& rng) {
+  auto s = seis::test::box_setup(28, 24, 22, 10.0, 2000.0f, radius);
+  seis::test::randomise_velocity(s, 1500.0f, 3000.0f, rng);
+  s.ndamp = 4;
+  s.dt = 0.9 * seis::wave::stable_dt(radius, s.h, 3000.0);
+  s.steps = 60;
+  s.f0 = 40.0;
+  s.sources = {{121.3, 102.7, 60.1}, {25.0, 30.0, 150.0}};
+  for (int n = 0; n < 7; ++n) s.receivers.push_back({45.0 + n * 30.0, 42.0 + n * 20.0, 48.0 + n * 18.0});
+  s.receivers.push_back(s.receivers[2]);  // two receivers on the same corners
+  return s;
+}
+
+std::vector<float> gaussian(std::size_t n, std::mt19937& rng) {
+  std::normal_distribution<double> draw;
+  std::vector<float> v(n);
+  for (float& x : v) x = float(draw(rng));
+  return v;
+}
+
+double dot(const std::vector<float>& a, const std::vector<float>& b) {
+  double sum = 0;
+  for (std::size_t p = 0; p < a.size(); ++p) sum += double(a[p]) * double(b[p]);
+  return sum;
+}
+
+double worst_relative(const std::vector<float>& got, const std::vector<double>& expected) {
+  double error = 0, scale = 0;
+  for (std::size_t p = 0; p < got.size(); ++p) {
+    error = std::max(error, std::abs(double(got[p]) - expected[p]));
+    scale = std::max(scale, std::abs(expected[p]));
+  }
+  return error / scale;
+}
+
+// B^T d: the adjoint migration of data d, imaging every step, a state kept every 7 steps (segments re-run).
+std::vector<float> adjoint_image(const seis::wave::Setup& s, const std::vector<float>& d) {
+  seis::imaging::Migration<TEST_EXECSPACE> adjoint(s, {1, 7, seis::imaging::ImagingCondition::adjoint},
+                                                   std::size_t(1) << 32);
+  adjoint.migrate(s.sources, s.wavelet, s.f0, s.receivers,
+                  seis::imaging::adjoint_sources(d, s.receivers.size(), s.steps, s.h));
+  return adjoint.image();
+}
+
+}  // namespace
+
+// <B dq, d> = <dq, B^T d> for random dq and d, B Born on the engine and B^T the adjoint migration. As for
+// Linearised (tstImaging.hpp), each side is the same products in two orders, with K = N (6R + 20) float32
+// roundings per point: the Laplacian's 6R + 1, the update's 5, the transposed layer's gather (6) and scaling (3),
+// the Born weight and the image's 5. 5 times the spread of the difference, sqrt(2 K / 3) 2^-24 max(|B dq|,
+// |B^T d|), is allowed. Both also agree with the double oracles within the float32 leapfrog's worst-case growth,
+// N^2 / 2 (6R + 12) 7 2^-24 of the largest value (the wave tests' backstop).
+TEST(TEST_CATEGORY, BornOnTheStepEngineAndItsAdjointPassTheDotProductTest) {
+  using seis::wave::Shape;
+  using seis::wave::Strategy;
+  struct Case {
+    int radius;
+    Strategy strategy;
+    Shape shape;
+  };
+  std::mt19937 rng(seis::test::test_seed());
+  for (const Case c : {Case{1, Strategy::unified, Shape::tile}, Case{4, Strategy::two, Shape::tile},
+                       Case{4, Strategy::seven, Shape::tile}, Case{8, Strategy::unified, Shape::tile},
+                       Case{4, Strategy::unified, Shape::st_reg_fixed}}) {
+    auto s = engine_setup(c.radius, rng);
+    s.strategy = c.strategy;
+    s.shape = c.shape;
+    seis::imaging::Born<TEST_EXECSPACE> born(s, std::size_t(1) << 32);
+    const auto dq = gaussian(s.velocity.size(), rng);
+    const auto d = gaussian(s.receivers.size() * std::size_t(s.steps), rng);
+    const auto data = born.model(dq);
+    const auto image = adjoint_image(s, d);
+    const double forward = dot(data, d), backward = dot(dq, image);
+    const double spread = std::sqrt(2.0 * s.steps * (6.0 * c.radius + 20) / 3.0) * std::ldexp(1.0, -24);
+    const double scale = std::sqrt(std::max(dot(data, data), dot(image, image)));
+    const auto name = std::string("R = ") + std::to_string(c.radius) + ", " + seis::wave::to_string(c.strategy) + ", " +
+                      seis::wave::to_string(c.shape);
+    EXPECT_LE(std::abs(forward - backward), 5.0 * spread * scale)
+        << name << ": <B dq, d> = " << forward << ", <dq, B^T d> = " << backward << ", bound " << 5.0 * spread * scale;
+    EXPECT_GT(scale, 0.0);
+    const seis::reference::BornReference oracle(s);
+    const double growth = 0.5 * s.steps * s.steps * (6.0 * c.radius + 12) * 7 * std::ldexp(1.0, -24);
+    EXPECT_LE(worst_relative(data, oracle.born(std::vector<double>(dq.begin(), dq.end()))), growth) << "Born, " << name;
+    EXPECT_LE(worst_relative(image, oracle.adjoint(std::vector<double>(d.begin(), d.end()))), growth)
+        << "adjoint, " << name;
+  }
+}
+
+// Each refused before a step, naming the value and the limit.
+TEST(TEST_CATEGORY, BornOnTheStepEngineRefusesWhatItCannotDo) {
+  using seis::test::expect_error_mentioning;
+  std::mt19937 rng(seis::test::test_seed());
+  auto s = engine_setup(4, rng);
+  const std::size_t need = seis::imaging::born_bytes(s);
+  expect_error_mentioning([&] { seis::imaging::Born<TEST_EXECSPACE>(s, need - 1); }, "MiB are available");
+  seis::imaging::Born<TEST_EXECSPACE> born(s, need);
+  expect_error_mentioning([&] { born.model(std::vector<float>(s.velocity.size() - 1)); }, "dq has");
+
+  seis::imaging::Migration<TEST_EXECSPACE> adjoint(s, {1, 0, seis::imaging::ImagingCondition::adjoint},
+                                                   std::size_t(1) << 32);
+  auto receivers = s.receivers;
+  receivers[3] = {35.0, 100.0, 100.0};  // x = 3.5 points: corners on planes 3 and 4 of a 4-point layer
+  expect_error_mentioning(
+      [&] {
+        adjoint.migrate(s.sources, s.wavelet, s.f0, receivers,
+                        std::vector<float>(receivers.size() * std::size_t(s.steps)));
+      },
+      "receiver 3 at (35, 100, 100) m reaches the layer");
+}
