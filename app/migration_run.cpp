@@ -89,7 +89,7 @@ class RankStack {
       : c_(c),
         s_(s),
         path_((fs::path(c.output) / stack_name(generation, rank)).string()),
-        migration_(s, {plan.interval, plan.segment}, std::size_t(-1)) {}
+        migration_(s, {plan.interval, plan.segment, plan.condition}, std::size_t(-1)) {}
 
   imaging::Migration<Exec>& migration() { return migration_; }
   // The image and illumination after the last write (`write_if_due(..., true)`), moved out.
@@ -148,8 +148,11 @@ io::ShotRecord migrate_shot(const io::RunConfig& c, const io::SurveyShot& shot, 
     checked.reset();
     if (c.mute_velocity > 0)
       imaging::mute_direct_wave(traces, s.receivers, s.sources[0], s.steps, s.dt, c.mute_velocity, s.f0);
-    const imaging::MigrationTiming t = stack.migration().migrate(
-        s.sources, s.wavelet, s.f0, s.receivers, imaging::backward_sources(traces, s.receivers.size(), s.steps, s.dt));
+    const bool adjoint = stack.migration().plan().condition == imaging::ImagingCondition::adjoint;
+    const imaging::MigrationTiming t =
+        stack.migration().migrate(s.sources, s.wavelet, s.f0, s.receivers,
+                                  adjoint ? imaging::adjoint_sources(traces, s.receivers.size(), s.steps, s.h)
+                                          : imaging::backward_sources(traces, s.receivers.size(), s.steps, s.dt));
     record.forward_seconds = t.forward_seconds;
     record.backward_seconds = t.backward_seconds;
     record.loop_seconds = t.forward_seconds + t.backward_seconds;
@@ -290,7 +293,17 @@ int run_migration(const mpi::World& world, const io::RunConfig& config, const St
   } else {
     validate_shots(config, shots, setup);
   }
-  const imaging::MigrationPlan plan = imaging::plan_migration(setup, {config.imaging_interval, 0}, memory.fields);
+  const imaging::ImagingCondition condition = config.imaging_condition == "adjoint"
+                                                  ? imaging::ImagingCondition::adjoint
+                                                  : imaging::ImagingCondition::correlation;
+  const imaging::MigrationPlan plan =
+      imaging::plan_migration(setup, {config.imaging_interval, 0, condition}, memory.fields);
+  if (condition == imaging::ImagingCondition::adjoint)
+    for (const io::SurveyShot& shot : shots) {
+      wave::Setup s = setup;
+      place_shot(shot_config(config, shot), s);
+      imaging::require_inner_receivers(s);
+    }
   // A single shot's gather is checked before anything is written or allocated, and kept for its migration.
   std::optional<std::vector<float>> checked;
   if (config.survey.empty()) checked = observed_traces(config.migrate, setup);
@@ -321,10 +334,11 @@ int run_migration(const mpi::World& world, const io::RunConfig& config, const St
     std::cout << "seis-wave migration: " << shots.size() << " shot(s) (" << pending.size() << " to image, "
               << shots.size() - pending.size() << " stacked already) of " << setup.nx << "x" << setup.ny << "x"
               << setup.nz << " points, " << setup.steps << " steps each, on " << world.size() << " rank(s), "
-              << compat::device_name<Exec>() << " (" << Exec::name() << "); imaging every " << plan.interval
-              << " steps, a state kept every " << plan.segment << " (" << plan.states << " states, " << plan.snapshots
-              << " source wavefields: " << std::setprecision(4) << plan.total_bytes / 1073741824.0
-              << " GiB per rank); the device ready by " << std::setprecision(3) << device_ready << " s\n"
+              << compat::device_name<Exec>() << " (" << Exec::name() << "); " << config.imaging_condition
+              << " imaging every " << plan.interval << " steps, a state kept every " << plan.segment << " ("
+              << plan.states << " states, " << plan.snapshots << " source wavefields: " << std::setprecision(4)
+              << plan.total_bytes / 1073741824.0 << " GiB per rank); the device ready by " << std::setprecision(3)
+              << device_ready << " s\n"
               << std::flush;
   }
   world.broadcast(pending_text);
@@ -368,9 +382,16 @@ int run_migration(const mpi::World& world, const io::RunConfig& config, const St
     place_shot(shot_config(config, shots.front()), first);
     const std::vector<std::string> files = write_image(config, setup, top, first.sources.front().y, std::move(image),
                                                        std::move(illumination), std::stoi(generation_text));
-    io::SurveySummary summary{
-        config.survey,  started_date,     date_now(), world.size(), 1, int(shots.size() - pending.size()),
-        since(started), model_bytes_read, {}};
+    io::SurveySummary summary{config.survey,
+                              started_date,
+                              date_now(),
+                              world.size(),
+                              1,
+                              int(shots.size() - pending.size()),
+                              since(started),
+                              model_bytes_read,
+                              {},
+                              config.imaging_condition};
     summary.migration = {{"imaging_interval", plan.interval},
                          {"segment", plan.segment},
                          {"kept_states", plan.states},

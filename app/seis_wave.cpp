@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "born_run.hpp"
 #include "migration_run.hpp"
 #include "run_setup.hpp"
 #include "seis/core/compat.hpp"
@@ -173,6 +174,7 @@ int run(const mpi::World& world, const io::RunConfig& config, const app::StartUp
     return 0;
   }
   if (!config.migrate.empty()) return app::run_migration(world, config, start_up);
+  if (!config.born.empty()) return app::run_born(world, config, start_up);
   if (!config.survey.empty()) return app::run_survey(world, config, start_up);
   require(config.ranks_per_shot == 1, "--ranks-per-shot ", config.ranks_per_shot,
           " needs --survey (a single run's ranks all share its one shot)");

@@ -235,8 +235,16 @@ int run_survey(const mpi::World& world, const io::RunConfig& config, const Start
   std::vector<io::ShotRecord> records;
   int skipped = 0;
   std::string pending_text;
-  const io::SurveySummary summary_start{
-      config.survey, started_date, "", world.size(), config.ranks_per_shot, 0, 0, world.sum(double(model_bytes)), {}};
+  const io::SurveySummary summary_start{config.survey,
+                                        started_date,
+                                        "",
+                                        world.size(),
+                                        config.ranks_per_shot,
+                                        0,
+                                        0,
+                                        world.sum(double(model_bytes)),
+                                        {},
+                                        {}};
   const double setup_ready = world.max(seconds_since_start());
   const double model_fastest = -world.max(-model_seconds), model_slowest = world.max(model_seconds);
   if (root) {

@@ -11,6 +11,15 @@
 
 namespace seis::imaging {
 
+struct BornTiming {
+  double seconds = 0;
+  int steps = 0;
+  // Compulsory bytes moved: both simulations' steps (Simulation::bytes_per_step) and, per interior point and step,
+  // the background's u_{n-1} kept (8) and the scattering term (du, dq, q and three background fields read, du
+  // written: 28).
+  double bytes = 0;
+};
+
 template <class ExecSpace>
 class Born {
  public:
@@ -24,7 +33,9 @@ class Born {
 
   // The data dq (a perturbation of q = V^2 dt^2 at every interior point, x fastest) makes to first order:
   // traces [receiver][sample], setup.steps samples each, sample n being the scattered u at step n.
-  std::vector<float> model(const std::vector<float>& dq);
+  std::vector<float> model(const std::vector<float>& dq, BornTiming* timing = nullptr);
+  // The copy yardstick of this grid (Simulation::copy_bandwidth, measured at construction), GB/s.
+  double copy_gb_per_s() const;
 
  private:
   struct Impl;

@@ -34,6 +34,7 @@ struct Born<ExecSpace>::Impl {
   wave::Simulation<ExecSpace> background, scattered;
   detail::StepTerms<Memory> terms;
   Floats dq, before;
+  double copy_gb_per_s = 0;
 
   static wave::Setup background_setup(const wave::Setup& s) {
     wave::Setup b = one_step_setup(s);
@@ -63,13 +64,22 @@ Born<ExecSpace>::Born(const wave::Setup& background, std::size_t available_bytes
           " grid needs ", need / 1048576.0, " MiB of device memory (two simulations, dq and a wavefield), ",
           available_bytes / 1048576.0, " MiB are available");
   impl_ = std::make_unique<Impl>(background);
+  constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Impl::Memory>::accessible;
+  impl_->copy_gb_per_s =
+      impl_->background.copy_bandwidth(10, wave::copy_yardstick(background, wave::whole_grid(background), host).bytes);
+  Kokkos::fence();
+}
+
+template <class ExecSpace>
+double Born<ExecSpace>::copy_gb_per_s() const {
+  return impl_->copy_gb_per_s;
 }
 
 template <class ExecSpace>
 Born<ExecSpace>::~Born() = default;
 
 template <class ExecSpace>
-std::vector<float> Born<ExecSpace>::model(const std::vector<float>& dq) {
+std::vector<float> Born<ExecSpace>::model(const std::vector<float>& dq, BornTiming* timing) {
   Impl& m = *impl_;
   const wave::Setup& s = m.scattered.setup();
   const FieldLayout& L = m.background.layout();
@@ -87,12 +97,20 @@ std::vector<float> Born<ExecSpace>::model(const std::vector<float>& dq) {
   const wave::Setup& b = m.background.setup();
   m.background.new_shot(b.sources, {}, b.wavelet, b.f0);
   m.scattered.new_shot({}, s.receivers, s.wavelet, s.f0);
+  Kokkos::Timer timer;
   for (int n = 0; n < s.steps; ++n) {
     Kokkos::deep_copy(m.before, m.background.previous_field());
     m.background.advance(1);
     m.scattered.advance(1);
     detail::scatter<ExecSpace>(m.terms, m.scattered.field_to_add_to(), m.dq, m.background.field(),
                                m.background.previous_field(), m.before);
+  }
+  Kokkos::fence();
+  if (timing != nullptr) {
+    timing->seconds = timer.seconds();
+    timing->steps = s.steps;
+    timing->bytes = double(s.steps) * (m.background.bytes_per_step() + m.scattered.bytes_per_step() +
+                                       36.0 * double(m.background.layout().interior_points()));
   }
   return m.scattered.traces();
 }

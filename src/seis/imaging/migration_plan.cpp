@@ -9,6 +9,22 @@
 
 namespace seis::imaging {
 
+void require_inner_receivers(const wave::Setup& s) {
+  if (s.boundary != wave::Boundary::pml) return;
+  const int d = s.ndamp;
+  for (std::size_t r = 0; r < s.receivers.size(); ++r) {
+    const wave::Stencil8 st = wave::trilinear(s, s.receivers[r]);
+    for (int c = 0; c < 8; ++c) {
+      const bool layer = st.i[c] < d || st.i[c] >= s.nx - d || st.j[c] < d || st.j[c] >= s.ny - d || st.k[c] < d ||
+                         st.k[c] >= s.nz - d;
+      const auto& p = s.receivers[r];
+      require(st.w[c] == 0.0 || !layer,
+              "the exact adjoint injects at receivers inside the PML's inner region: receiver ", r, " at (", p.x, ", ",
+              p.y, ", ", p.z, ") m reaches the layer (", d, " points from each face)");
+    }
+  }
+}
+
 int default_imaging_interval(const wave::Setup& s) {
   const double nyquist_interval = 0.5 / (wave::wavelet_upper_frequency(s.wavelet, s.f0) * s.dt);
   return std::max(1, int(std::floor(nyquist_interval)));

@@ -77,6 +77,9 @@ void check_ranges(const RunConfig& c) {
           " must be >= 0 (0: the wavelet's Nyquist)");
   require(c.image_filter == "laplacian" || c.image_filter == "none", "--image-filter '", c.image_filter,
           "': expected laplacian or none");
+  require(c.imaging_condition == "correlation" || c.imaging_condition == "adjoint", "--imaging-condition '",
+          c.imaging_condition, "': expected correlation or adjoint");
+  require(c.born.empty() || c.migrate.empty(), "--born models data and --migrate images it: one at a time");
   require(std::isfinite(c.stack_every) && c.stack_every >= 0, "--stack-every ", c.stack_every,
           " s must be finite and >= 0");
   require(std::isfinite(c.image_top) && (c.image_top >= 0 || c.image_top == -1), "--image-top ", c.image_top,
@@ -162,6 +165,13 @@ void add_options(CLI::App& app, RunConfig& c) {
       ->capture_default_str();
   app.add_option("--image-filter", c.image_filter, "migration: laplacian | none, applied to the normalised image")
       ->capture_default_str();
+  app.add_option("--imaging-condition", c.imaging_condition,
+                 "migration: correlation (the source and receiver wavefields' zero-lag correlation) | adjoint (the "
+                 "exact adjoint of --born's modelling: its gradient, receivers inside the PML)")
+      ->capture_default_str();
+  app.add_option("--born", c.born,
+                 "Born modelling: the data this velocity perturbation (m/s; a model file as --model's) scatters off "
+                 "the model to first order, as OUTPUT/seismogram.sgy (docs/imaging.md)");
   app.add_option("--image-top", c.image_top,
                  "migration: the image muted above this depth (m; -1: the deepest source or receiver plus a "
                  "wavelength at the slowest velocity; 0: none)")

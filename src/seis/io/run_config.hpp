@@ -49,9 +49,11 @@ struct RunConfig {
   double mute_velocity = 0;                // m/s: mute the observed direct wave at this speed (0: no mute)
   int imaging_interval = 0;                // steps between imaging-condition applications (0: the wavelet's Nyquist)
   std::string image_filter = "laplacian";  // laplacian | none
-  double stack_every = 60;                 // s between a migration's partial stacks written (0: after every shot)
-  double image_top = -1;  // m: the image muted above (-1: the deepest source or receiver plus a wavelength; 0: none)
-  std::string run_file;   // the TOML file read, if any
+  std::string imaging_condition = "correlation";  // correlation | adjoint (seis/imaging/migration_plan.hpp)
+  std::string born;         // a velocity perturbation (m/s, read as --model's files): Born modelling of the run's shot
+  double stack_every = 60;  // s between a migration's partial stacks written (0: after every shot)
+  double image_top = -1;    // m: the image muted above (-1: the deepest source or receiver plus a wavelength; 0: none)
+  std::string run_file;     // the TOML file read, if any
   std::string command_line;
 };
 

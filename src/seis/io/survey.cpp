@@ -209,7 +209,10 @@ void write_manifest(const std::string& path, const SurveySummary& s, const std::
                    {"model_bytes_read", s.model_bytes_read},
                    {"status", counts},
                    {"shot", list}};
-  if (!s.migration.empty()) manifest["migration"] = s.migration;
+  if (!s.migration.empty()) {
+    manifest["migration"] = s.migration;
+    manifest["migration"]["imaging_condition"] = s.imaging_condition;
+  }
   write_bytes_atomically(path, manifest.dump(2) + "\n");
 }
 

@@ -77,6 +77,7 @@ struct SurveySummary {
   double wall_seconds = 0;
   double model_bytes_read = 0;              // over every rank: a model file's size once per node
   std::map<std::string, double> migration;  // a migration's plan and totals, as "migration" (none: omitted)
+  std::string imaging_condition;            // a migration's, in "migration"
 };
 // OUTPUT/survey.json: the summary, counts by status and every shot's record (pending where it has none).
 void write_manifest(const std::string& path, const SurveySummary& summary, const std::vector<ShotRecord>& shots);

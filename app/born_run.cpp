@@ -1,0 +1,88 @@
+#include "born_run.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+
+#include "run_setup.hpp"
+#include "seis/core/compat.hpp"
+#include "seis/core/error.hpp"
+#include "seis/imaging/born.hpp"
+#include "seis/io/output_directory.hpp"
+#include "seis/io/run_report.hpp"
+#include "seis_build_info.hpp"
+#include "survey_shots.hpp"
+
+namespace seis::app {
+
+int run_born(const mpi::World& world, const io::RunConfig& config, const StartUp& start_up) {
+  require(world.size() == 1, "--born models one shot on one rank; this run has ", world.size(), " ranks");
+  require(config.survey.empty() && config.decomposition.empty() && config.snapshot_every == 0 &&
+              config.checkpoint_every == 0 && !config.restart && !config.tune,
+          "--born models one shot: --survey, --decomposition, --snapshot-every, --checkpoint-every, --restart and "
+          "--tune are for modelling runs");
+  const MemoryAvailable memory = memory_available(world);
+  wave::Subdomain part;
+  std::size_t model_bytes = 0, perturbation_bytes = 0;
+  wave::Setup setup = make_setup(
+      config, [](const wave::Setup& s) { return wave::whole_grid(s); },
+      [&](const wave::Subdomain& p, std::size_t& bytes) { return load_model(config.model, p, bytes); }, world,
+      memory.fields, memory.host, memory.host_fields, part, model_bytes);
+  const Seismogram seismogram = seismogram_of(config.trace_dt, setup);
+  const std::size_t need = imaging::born_bytes(setup);
+  require(need <= memory.fields, "Born modelling of a ", setup.nx, "x", setup.ny, "x", setup.nz, " grid needs ",
+          need / 1048576.0, " MiB of device memory (two simulations, dq and a wavefield), ", memory.fields / 1048576.0,
+          " MiB are available");
+  // dq = (V + dv)^2 dt^2 - V^2 dt^2 to first order in dv.
+  const std::vector<float> dv = load_model(config.born, part, perturbation_bytes);
+  std::vector<float> dq(dv.size());
+  const double dt2 = setup.dt * setup.dt;
+  for (std::size_t p = 0; p < dv.size(); ++p) {
+    require(std::isfinite(dv[p]), "--born ", config.born, ": value ", p, " (x fastest) is ", dv[p]);
+    dq[p] = float(2.0 * setup.velocity[p] * dv[p] * dt2);
+  }
+  const std::filesystem::path dir(config.output);
+  io::prepare_output_directory(config.output, {false, config.overwrite, seismogram.bytes + (1u << 20)});
+  std::cout << "seis-wave Born modelling: " << setup.nx << "x" << setup.ny << "x" << setup.nz << " points, "
+            << setup.steps << " steps, the perturbation " << config.born << " on " << compat::device_name<Exec>()
+            << " (" << Exec::name() << "); the device ready by " << std::setprecision(3) << start_up.device << " s\n"
+            << std::flush;
+
+  imaging::Born<Exec> born(setup, memory.fields);
+  imaging::BornTiming timing;
+  std::vector<float> traces = born.model(dq, &timing);
+  const std::string segy = (dir / "seismogram.sgy").string(), png = (dir / "shot-gather.png").string();
+  write_gather(segy, png, gather_of(setup, std::move(traces)), seismogram, config.shot);
+
+  const double points = double(setup.nx) * setup.ny * setup.nz, per_step = timing.seconds / timing.steps;
+  io::RunFacts facts;
+  facts.device = compat::device_name<Exec>();
+  facts.backend = Exec::name();
+  facts.kokkos = compat::kokkos_version();
+  facts.compiler = build_info::compiler;
+  facts.commit = build_info::git_commit;
+  facts.dirty = build_info::git_dirty;
+  facts.thread_placement = compat::thread_placement<Exec>();
+  facts.date = date_now();
+  facts.steps_done = timing.steps;
+  facts.trace_dt = seismogram.trace_dt;
+  facts.trace_samples = seismogram.samples;
+  facts.seconds_per_step = per_step;
+  facts.gpts_per_s = points / per_step * 1e-9;
+  facts.bytes_per_point = timing.bytes / timing.steps / points;
+  facts.step_gb_per_s = timing.bytes / timing.seconds * 1e-9;
+  facts.copy_gb_per_s = born.copy_gb_per_s();
+  facts.launch = "born";
+  facts.model_bytes_read_max = facts.model_bytes_read_total = double(model_bytes + perturbation_bytes);
+  const std::string report = (dir / "run.json").string();
+  facts.files = {segy, png, report};
+  io::write_run_report(report, config, setup, facts);
+  std::cout << std::setprecision(4) << "done: " << timing.seconds << " s, " << per_step * 1e3 << " ms/step, "
+            << facts.gpts_per_s << " GPts/s, " << facts.bytes_per_point << " B/point -> " << facts.step_gb_per_s
+            << " GB/s = " << 100 * facts.step_gb_per_s / facts.copy_gb_per_s << "% of this run's copy ("
+            << facts.copy_gb_per_s << " GB/s)\nwrote:\n  " << segy << "\n  " << png << "\n  " << report << "\n";
+  return 0;
+}
+
+}  // namespace seis::app
