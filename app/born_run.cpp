@@ -11,7 +11,6 @@
 #include "seis/imaging/born.hpp"
 #include "seis/io/output_directory.hpp"
 #include "seis/io/run_report.hpp"
-#include "seis_build_info.hpp"
 #include "survey_shots.hpp"
 
 namespace seis::app {
@@ -56,15 +55,7 @@ int run_born(const mpi::World& world, const io::RunConfig& config, const StartUp
   write_gather(segy, png, gather_of(setup, std::move(traces)), seismogram, config.shot);
 
   const double points = double(setup.nx) * setup.ny * setup.nz, per_step = timing.seconds / timing.steps;
-  io::RunFacts facts;
-  facts.device = compat::device_name<Exec>();
-  facts.backend = Exec::name();
-  facts.kokkos = compat::kokkos_version();
-  facts.compiler = build_info::compiler;
-  facts.commit = build_info::git_commit;
-  facts.dirty = build_info::git_dirty;
-  facts.thread_placement = compat::thread_placement<Exec>();
-  facts.date = date_now();
+  io::RunFacts facts = build_facts();
   facts.steps_done = timing.steps;
   facts.trace_dt = seismogram.trace_dt;
   facts.trace_samples = seismogram.samples;

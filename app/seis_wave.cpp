@@ -308,15 +308,7 @@ int run(const mpi::World& world, const io::RunConfig& config, const app::StartUp
                world_total_bytes = world.sum(double(model_bytes_read));
   const double world_copy_bytes = world.sum(double(copy_bytes));
   if (!root) return 0;
-  io::RunFacts facts;
-  facts.device = compat::device_name<Exec>();
-  facts.backend = Exec::name();
-  facts.kokkos = compat::kokkos_version();
-  facts.compiler = build_info::compiler;
-  facts.commit = build_info::git_commit;
-  facts.dirty = build_info::git_dirty;
-  facts.thread_placement = compat::thread_placement<Exec>();
-  facts.date = app::date_now();
+  io::RunFacts facts = app::build_facts();
   facts.steps_done = timed_steps;
   facts.trace_dt = seismogram.trace_dt;
   facts.host_bytes_estimate = double(wave::host_bytes(setup, part, host_fields));

@@ -7,9 +7,11 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "seis/core/compat.hpp"
 #include "seis/io/outputs.hpp"
 #include "seis/io/picture.hpp"
 #include "seis/wave/resample.hpp"
+#include "seis_build_info.hpp"
 
 namespace seis::app {
 
@@ -124,6 +126,19 @@ std::string date_now() {
   char date[32];
   std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
   return date;
+}
+
+io::RunFacts build_facts() {
+  io::RunFacts facts;
+  facts.device = compat::device_name<Exec>();
+  facts.backend = Exec::name();
+  facts.kokkos = compat::kokkos_version();
+  facts.compiler = build_info::compiler;
+  facts.commit = build_info::git_commit;
+  facts.dirty = build_info::git_dirty;
+  facts.thread_placement = compat::thread_placement<Exec>();
+  facts.date = date_now();
+  return facts;
 }
 
 }  // namespace seis::app

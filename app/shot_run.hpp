@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "seis/io/run_report.hpp"
 #include "seis/mpi/world.hpp"
 #include "seis/wave/simulation.hpp"
 
@@ -59,6 +60,9 @@ void write_gather(const std::string& segy, const std::string& png, const Gather&
 
 // Now, as ISO 8601 UTC.
 std::string date_now();
+
+// A run.json's facts of this build and device (device, backend, Kokkos, compiler, commit, thread placement, date).
+io::RunFacts build_facts();
 
 // Seconds since the process's first call (main makes it first thing).
 double seconds_since_start();

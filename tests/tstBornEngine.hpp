@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "expect_error.hpp"
+#include "operator_checks.hpp"
 #include "seis/imaging/born.hpp"
 #include "seis/imaging/migration.hpp"
 #include "seis/imaging/shot_data.hpp"
@@ -33,28 +34,6 @@ seis::wave::Setup engine_setup(int radius, std::mt19937& rng) {
   return s;
 }
 
-std::vector<float> gaussian(std::size_t n, std::mt19937& rng) {
-  std::normal_distribution<double> draw;
-  std::vector<float> v(n);
-  for (float& x : v) x = float(draw(rng));
-  return v;
-}
-
-double dot(const std::vector<float>& a, const std::vector<float>& b) {
-  double sum = 0;
-  for (std::size_t p = 0; p < a.size(); ++p) sum += double(a[p]) * double(b[p]);
-  return sum;
-}
-
-double worst_relative(const std::vector<float>& got, const std::vector<double>& expected) {
-  double error = 0, scale = 0;
-  for (std::size_t p = 0; p < got.size(); ++p) {
-    error = std::max(error, std::abs(double(got[p]) - expected[p]));
-    scale = std::max(scale, std::abs(expected[p]));
-  }
-  return error / scale;
-}
-
 // B^T d: the adjoint migration of data d, imaging every step, a state kept every 7 steps (segments re-run).
 std::vector<float> adjoint_image(const seis::wave::Setup& s, const std::vector<float>& d) {
   seis::imaging::Migration<TEST_EXECSPACE> adjoint(s, {1, 7, seis::imaging::ImagingCondition::adjoint},
@@ -63,6 +42,10 @@ std::vector<float> adjoint_image(const seis::wave::Setup& s, const std::vector<f
                   seis::imaging::adjoint_sources(d, s.receivers.size(), s.steps, s.h));
   return adjoint.image();
 }
+
+using seis::test::dot;
+using seis::test::gaussian;
+using seis::test::worst_relative;
 
 }  // namespace
 
@@ -88,8 +71,8 @@ TEST(TEST_CATEGORY, BornOnTheStepEngineAndItsAdjointPassTheDotProductTest) {
     s.strategy = c.strategy;
     s.shape = c.shape;
     seis::imaging::Born<TEST_EXECSPACE> born(s, std::size_t(1) << 32);
-    const auto dq = gaussian(s.velocity.size(), rng);
-    const auto d = gaussian(s.receivers.size() * std::size_t(s.steps), rng);
+    const auto dq = gaussian<float>(s.velocity.size(), rng);
+    const auto d = gaussian<float>(s.receivers.size() * std::size_t(s.steps), rng);
     const auto data = born.model(dq);
     const auto image = adjoint_image(s, d);
     const double forward = dot(data, d), backward = dot(dq, image);

@@ -7,6 +7,7 @@
 #include <random>
 #include <vector>
 
+#include "operator_checks.hpp"
 #include "seis/imaging/linearised.hpp"
 #include "seis/reference/born.hpp"
 #include "seis/reference/wave_step.hpp"
@@ -28,30 +29,9 @@ seis::wave::Setup imaging_setup(int radius, std::mt19937& rng) {
   return s;
 }
 
-template <class T>
-std::vector<T> gaussian(std::size_t n, std::mt19937& rng) {
-  std::normal_distribution<double> draw;
-  std::vector<T> v(n);
-  for (T& x : v) x = T(draw(rng));
-  return v;
-}
-
-template <class A, class B>
-double dot(const std::vector<A>& a, const std::vector<B>& b) {
-  double sum = 0;
-  for (std::size_t p = 0; p < a.size(); ++p) sum += double(a[p]) * double(b[p]);
-  return sum;
-}
-
-// The largest |got - expected| over the largest |expected|.
-double worst_relative(const std::vector<float>& got, const std::vector<double>& expected) {
-  double error = 0, scale = 0;
-  for (std::size_t p = 0; p < got.size(); ++p) {
-    error = std::max(error, std::abs(double(got[p]) - expected[p]));
-    scale = std::max(scale, std::abs(expected[p]));
-  }
-  return error / scale;
-}
+using seis::test::dot;
+using seis::test::gaussian;
+using seis::test::worst_relative;
 
 }  // namespace
 
