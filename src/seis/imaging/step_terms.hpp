@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "seis/core/error.hpp"
 #include "seis/core/layout.hpp"
 #include "seis/kernels/team_launch.hpp"
 #include "seis/wave/pml.hpp"
@@ -91,18 +92,23 @@ struct FaceShell {
     box[3] = {0, L.nx, std::max(L.ny - dy, dy), L.ny, dz, L.nz - dz};
     box[4] = {0, dx, dy, L.ny - dy, dz, L.nz - dz};
     box[5] = {std::max(L.nx - dx, dx), L.nx, dy, L.ny - dy, dz, L.nz - dz};
-    for (int b = 0; b < 6; ++b) first[b + 1] = first[b] + box[b].points();
+    for (int b = 0; b < 6; ++b) {
+      require(box[b].points() < std::size_t(1) << 31, "a PML face of ", box[b].points(), " points is over 2^31 - 1");
+      first[b + 1] = first[b] + box[b].points();
+    }
   }
   std::size_t points() const { return first[6]; }
-  // Point n of the shell.
+  // Point n of the shell. A box holds fewer than 2^31 points (a face's depth times a plane): 32-bit divisions (the
+  // 64-bit ones are emulated on GPUs).
   KOKKOS_INLINE_FUNCTION void point(std::size_t n, int& i, int& j, int& k) const {
     int b = 0;
     while (n >= first[b + 1]) ++b;
     const Box& x = box[b];
-    const std::size_t local = n - first[b], row = std::size_t(x.x1 - x.x0), plane = row * std::size_t(x.y1 - x.y0);
-    k = x.z0 + int(local / plane);
-    j = x.y0 + int(local % plane / row);
-    i = x.x0 + int(local % row);
+    const int local = int(n - first[b]), row = x.x1 - x.x0, plane = row * (x.y1 - x.y0);
+    k = x.z0 + local / plane;
+    const int in_plane = local - (k - x.z0) * plane;
+    j = x.y0 + in_plane / row;
+    i = x.x0 + in_plane - (j - x.y0) * row;
   }
 };
 
