@@ -9,7 +9,7 @@
 // wavefields without a Laplacian. Adjoint: the transpose of the step (reference/born.hpp, imaging/linearised.hpp)
 // in the variable mu = D3 q lambda_u is the engine's own step run backward in time, with phi replaced by
 // G^T xi (xi = lambda_phi / (1 + eta), gathered from the neighbouring layer points, so it reaches the inner points
-// beside the layer too) and xi_n = (mu_{n+1} + xi_{n+1}) / (1 + eta). AdjointLayer adds that term to each step.
+// beside the layer too) and xi_n = (mu_{n+1} + xi_{n+1}) / (1 + eta). AdjointLayer gives each step that term.
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <utility>
@@ -39,10 +39,6 @@ struct StepTerms {
   }
   KOKKOS_INLINE_FUNCTION index_t stride(int axis) const {
     return axis == 0 ? index_t(1) : axis == 1 ? index_t(layout.ldx) : index_t(layout.plane);
-  }
-  KOKKOS_INLINE_FUNCTION bool in_layer(int i, int j, int k) const {
-    return i < thickness || i >= layout.nx - thickness || j < thickness || j >= layout.ny - thickness ||
-           k < thickness || k >= layout.nz - thickness;
   }
   KOKKOS_INLINE_FUNCTION float damping(int i, int j, int k) const {
     return eta[0](i + wave::profile_lead) + eta[1](j + wave::profile_lead) + eta[2](k + wave::profile_lead);
@@ -77,23 +73,23 @@ void born_weight(const StepTerms<Memory>& t, const Kokkos::View<float*, Memory>&
       });
 }
 
-// The points within `depth` of a face as six boxes (z faces whole, y faces between them, x faces between those),
-// numbered box after box, x fastest: a launch over them alone (over the whole grid, 71% of a 512^3 grid's threads
-// had nothing to do, and the backward pass ran 2.7 x the correlation's, perf/NOTES.md 117).
+// The points of `region` within `depth` of its faces as six boxes (z faces whole, y faces between them, x faces
+// between those), numbered box after box, x fastest: a launch over them alone (over the whole grid, 71% of a 512^3
+// grid's threads had nothing to do, and the backward pass ran 2.7 x the correlation's, perf/NOTES.md 117).
 struct FaceShell {
   Box box[6];
   std::size_t first[7] = {};
 
-  FaceShell(const FieldLayout& L, int depth) {
-    const int dz = std::min(depth, L.nz), dy = std::min(depth, L.ny), dx = std::min(depth, L.nx);
-    box[0] = {0, L.nx, 0, L.ny, 0, dz};
-    box[1] = {0, L.nx, 0, L.ny, std::max(L.nz - dz, dz), L.nz};
-    box[2] = {0, L.nx, 0, dy, dz, L.nz - dz};
-    box[3] = {0, L.nx, std::max(L.ny - dy, dy), L.ny, dz, L.nz - dz};
-    box[4] = {0, dx, dy, L.ny - dy, dz, L.nz - dz};
-    box[5] = {std::max(L.nx - dx, dx), L.nx, dy, L.ny - dy, dz, L.nz - dz};
+  FaceShell(const Box& r, int depth) {
+    const int dz = std::min(depth, r.z1 - r.z0), dy = std::min(depth, r.y1 - r.y0), dx = std::min(depth, r.x1 - r.x0);
+    box[0] = {r.x0, r.x1, r.y0, r.y1, r.z0, r.z0 + dz};
+    box[1] = {r.x0, r.x1, r.y0, r.y1, std::max(r.z1 - dz, r.z0 + dz), r.z1};
+    box[2] = {r.x0, r.x1, r.y0, r.y0 + dy, r.z0 + dz, r.z1 - dz};
+    box[3] = {r.x0, r.x1, std::max(r.y1 - dy, r.y0 + dy), r.y1, r.z0 + dz, r.z1 - dz};
+    box[4] = {r.x0, r.x0 + dx, r.y0 + dy, r.y1 - dy, r.z0 + dz, r.z1 - dz};
+    box[5] = {std::max(r.x1 - dx, r.x0 + dx), r.x1, r.y0 + dy, r.y1 - dy, r.z0 + dz, r.z1 - dz};
     for (int b = 0; b < 6; ++b) {
-      require(box[b].points() < std::size_t(1) << 31, "a PML face of ", box[b].points(), " points is over 2^31 - 1");
+      require(box[b].points() < std::size_t(1) << 31, "a face shell of ", box[b].points(), " points is over 2^31 - 1");
       first[b + 1] = first[b] + box[b].points();
     }
   }
@@ -112,8 +108,10 @@ struct FaceShell {
   }
 };
 
-// The exact adjoint's layer term for a Simulation running backward in mu (see above): before each step, psi =
-// G^T xi and xi's update from mu_{n+1}; the engine's own phi cleared; after the step, mu_n += D3 q psi.
+// The exact adjoint's layer term for a Simulation running backward in mu (see above). Before each step psi = G^T xi
+// goes where the step reads its memory term: the engine's phi at the layer's points; the inner points beside the
+// layer, which the step gives none, get q psi added after it. xi is zero outside the layer, so the gather tests no
+// neighbour. Then xi's update from mu_{n+1}.
 template <class ExecSpace>
 class AdjointLayer {
  public:
@@ -123,7 +121,9 @@ class AdjointLayer {
   template <class Simulation>
   explicit AdjointLayer(const Simulation& sim)
       : terms_(sim),
-        shell_(sim.layout(), sim.pml().thickness + 1),
+        pml_(sim.pml()),
+        layer_(interior_box(sim.layout()), sim.pml().thickness + 1),
+        beside_(sim.pml().inner, 1),
         xi_("seis::imaging::adjoint xi", sim.layout().size),
         xi_next_("seis::imaging::adjoint xi next", sim.layout().size),
         psi_("seis::imaging::adjoint psi", sim.layout().size) {}
@@ -135,51 +135,54 @@ class AdjointLayer {
   }
 
   // Points within thickness + 1 of a face: the layer and the inner points its gradient term reaches.
-  std::size_t points() const { return terms_.thickness == 0 ? 0 : shell_.points(); }
+  std::size_t points() const { return terms_.thickness == 0 ? 0 : layer_.points(); }
 
   template <class Simulation>
   void step(Simulation& sim) {
     if (terms_.thickness == 0) return sim.advance(1);
     const auto t = terms_;
+    const wave::PmlGeometry pml = pml_;
     const auto mu = sim.field();
+    const auto phi = sim.layer_memory();
     const auto xi = xi_, next = xi_next_, psi = psi_;
-    const FaceShell shell = shell_;
-    const auto points = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::size_t>>(0, shell.points());
+    const FaceShell layer = layer_, beside = beside_;
+    using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::size_t>>;
     Kokkos::parallel_for(
-        "seis::imaging::adjoint_gather", points, KOKKOS_LAMBDA(const std::size_t n) {
+        "seis::imaging::adjoint_gather", Range(0, layer.points()), KOKKOS_LAMBDA(const std::size_t n) {
           int i, j, k;
-          shell.point(n, i, j, k);
+          layer.point(n, i, j, k);
           const index_t c = t.layout.offset(i, j, k);
           const int index[3] = {i, j, k};
           float sum = 0.0f;
-          for (int a = 0; a < 3; ++a) {
-            int up[3] = {i, j, k}, down[3] = {i, j, k};
-            ++up[a], --down[a];
-            if (index[a] + 1 < t.extent(a) && t.in_layer(up[0], up[1], up[2]))
-              sum += t.gradient[a](index[a] + 1 + wave::profile_lead) * xi(c + t.stride(a));
-            if (index[a] > 0 && t.in_layer(down[0], down[1], down[2]))
-              sum -= t.gradient[a](index[a] - 1 + wave::profile_lead) * xi(c - t.stride(a));
+          for (int a = 0; a < 3; ++a)
+            sum += t.gradient[a](index[a] + 1 + wave::profile_lead) * xi(c + t.stride(a)) -
+                   t.gradient[a](index[a] - 1 + wave::profile_lead) * xi(c - t.stride(a));
+          if (pml.is_inner(i, j, k)) {
+            psi(c) = sum;
+            next(c) = 0.0f;
+          } else {
+            phi(pml.phi_index(i, j, k)) = sum;
+            next(c) = (mu(c) + xi(c)) / (1.0f + t.damping(i, j, k));
           }
-          psi(c) = sum;
-          next(c) = t.in_layer(i, j, k) ? (mu(c) + xi(c)) / (1.0f + t.damping(i, j, k)) : 0.0f;
         });
     std::swap(xi_, xi_next_);
-    sim.clear_layer_memory();
+    ExecSpace().fence();  // the engine steps on its own instance
     sim.advance(1);
     const auto field = sim.field_to_add_to();
     Kokkos::parallel_for(
-        "seis::imaging::adjoint_layer", points, KOKKOS_LAMBDA(const std::size_t n) {
+        "seis::imaging::adjoint_beside_layer", Range(0, beside.points()), KOKKOS_LAMBDA(const std::size_t n) {
           int i, j, k;
-          shell.point(n, i, j, k);
+          beside.point(n, i, j, k);
           const index_t c = t.layout.offset(i, j, k);
-          field(c) += psi(c) * t.q(c) / (1.0f + 2.0f * t.damping(i, j, k));
+          field(c) += psi(c) * t.q(c);
         });
-    ExecSpace().fence();  // the engine's next step runs on its own instance
+    ExecSpace().fence();
   }
 
  private:
   StepTerms<Memory> terms_;
-  FaceShell shell_;
+  wave::PmlGeometry pml_;
+  FaceShell layer_, beside_;
   Floats xi_, xi_next_, psi_;
 };
 

@@ -74,8 +74,9 @@ class Simulation {
   Kokkos::View<const float*, memory_space> previous_field() const;
   // u at the current step, writable: what is added to it is propagated as the sources' injection is.
   Kokkos::View<float*, memory_space> field_to_add_to();
-  // Zeroes the PML's auxiliary field phi: the next step's layer update then reads no memory term of its own.
-  void clear_layer_memory();
+  // The PML's auxiliary field phi (PmlGeometry::phi_index), writable: a driver that supplies the layer's memory term
+  // itself (the exact adjoint's) writes what the next step reads.
+  Kokkos::View<float*, memory_space> layer_memory();
   // The step's coefficients on the device: q = V^2 dt^2 in layout(), and each axis' damping eta(i) and phi gradient
   // factor at local index i + profile_lead (AxisDamping).
   struct StepModel {

@@ -810,8 +810,10 @@ Kokkos::View<float*, typename ExecSpace::memory_space> Simulation<ExecSpace>::fi
 }
 
 template <class ExecSpace>
-void Simulation<ExecSpace>::clear_layer_memory() {
-  Kokkos::deep_copy(impl_->instances[0], impl_->phi, 0.0f);
+Kokkos::View<float*, typename ExecSpace::memory_space> Simulation<ExecSpace>::layer_memory() {
+  require(halo_ == nullptr && steps_per_launch(setup_.shape) == 1, "a layer memory term of a driver's needs one ",
+          "part and a one-step kernel (", to_string(setup_.shape), ")");
+  return impl_->phi;
 }
 
 template <class ExecSpace>
