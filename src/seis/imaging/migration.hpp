@@ -3,7 +3,9 @@
 // strategy): the source wavefield forward, kept and rebuilt as migration_plan.hpp describes; the receivers' traces
 // injected in reverse time (shot_data.hpp's backward_sources) through the adjoint of the recording interpolation
 // (the same trilinear weights); the zero-lag cross-correlation of the two wavefields, and the source
-// illumination (the sum of the source wavefield's squares), accumulated over the shots migrated.
+// illumination (the sum of the source wavefield's squares), accumulated over the shots migrated. With
+// ImagingCondition::adjoint, the exact adjoint of Born modelling (born.hpp) instead: the transposed PML on the
+// receiver side, the Born weight in place of the source wavefield (migration_plan.hpp).
 #include <memory>
 #include <vector>
 
@@ -18,7 +20,8 @@ struct MigrationTiming {
   int steps = 0;
   // Compulsory bytes moved: every step of both simulations (Simulation::bytes_per_step), each source wavefield
   // kept and correlated (8 + 24 bytes a padded point: copied; read with the receiver's, image and illumination
-  // read and written), each state kept and restored (read and written).
+  // read and written; the adjoint's Born weight and image 56), each state kept and restored (read and written),
+  // and the adjoint's layer terms every receiver step.
   double bytes = 0;
 };
 

@@ -34,9 +34,6 @@ struct StepTerms {
     for (int a = 0; a < 3; ++a) eta[a] = model.eta[a], gradient[a] = model.gradient[a];
   }
 
-  KOKKOS_INLINE_FUNCTION int extent(int axis) const {
-    return axis == 0 ? layout.nx : axis == 1 ? layout.ny : layout.nz;
-  }
   KOKKOS_INLINE_FUNCTION index_t stride(int axis) const {
     return axis == 0 ? index_t(1) : axis == 1 ? index_t(layout.ldx) : index_t(layout.plane);
   }
@@ -67,7 +64,8 @@ template <class ExecSpace, class Memory>
 void born_weight(const StepTerms<Memory>& t, const Kokkos::View<float*, Memory>& weight,
                  const Kokkos::View<const float*, Memory>& next, const Kokkos::View<const float*, Memory>& now) {
   Kokkos::parallel_for(
-      "seis::imaging::born_weight", interior<ExecSpace>(t), KOKKOS_LAMBDA(const int i, const int j, const int k) {
+      "seis::imaging::born_weight_from_steps", interior<ExecSpace>(t),
+      KOKKOS_LAMBDA(const int i, const int j, const int k) {
         const index_t c = t.layout.offset(i, j, k);
         weight(c) = t.born_weight(i, j, k, c, next(c), now(c), weight(c));
       });
