@@ -29,10 +29,7 @@ int run_born(const mpi::World& world, const io::RunConfig& config, const StartUp
       [&](const wave::Subdomain& p, std::size_t& bytes) { return load_model(config.model, p, bytes); }, world,
       memory.fields, memory.host, memory.host_fields, part, model_bytes);
   const Seismogram seismogram = seismogram_of(config.trace_dt, setup);
-  const std::size_t need = imaging::born_bytes(setup);
-  require(need <= memory.fields, "Born modelling of a ", setup.nx, "x", setup.ny, "x", setup.nz, " grid needs ",
-          need / 1048576.0, " MiB of device memory (two simulations, dq and a wavefield), ", memory.fields / 1048576.0,
-          " MiB are available");
+  imaging::require_born_memory(setup, memory.fields);  // before the perturbation is read and the outputs written
   // dq = (V + dv)^2 dt^2 - V^2 dt^2 to first order in dv.
   const std::vector<float> dv = load_model(config.born, part, perturbation_bytes);
   std::vector<float> dq(dv.size());

@@ -1,5 +1,6 @@
 #include "seis/imaging/born.hpp"
 
+#include "seis/core/error.hpp"
 #include "seis/core/layout.hpp"
 #include "seis/wave/shape.hpp"
 
@@ -18,6 +19,13 @@ std::size_t born_bytes(const wave::Setup& s) {
   const FieldLayout layout = make_layout(s.nx, s.ny, s.nz, s.radius);
   return wave::required_bytes(background) + wave::required_bytes(scattered) +
          2 * (layout.size + alignment_floats) * sizeof(float);
+}
+
+void require_born_memory(const wave::Setup& s, std::size_t available_bytes) {
+  const std::size_t need = born_bytes(s);
+  require(need <= available_bytes, "Born modelling of a ", s.nx, "x", s.ny, "x", s.nz, " grid needs ", need / 1048576.0,
+          " MiB of device memory (two simulations, dq and a wavefield), ", available_bytes / 1048576.0,
+          " MiB are available");
 }
 
 }  // namespace seis::imaging

@@ -45,6 +45,8 @@ class Born {
 // Device memory Born modelling of `s` takes: the background (without receivers) and scattered simulations, dq and
 // the background's wavefield of the step before.
 std::size_t born_bytes(const wave::Setup& s);
+// Refuses, naming both, a need above `available_bytes`.
+void require_born_memory(const wave::Setup& s, std::size_t available_bytes);
 
 // The setup a Born or migration simulation steps with: the 3.5D shapes' one-step companion.
 wave::Setup one_step_setup(const wave::Setup& s);

@@ -59,10 +59,7 @@ struct Born<ExecSpace>::Impl {
 template <class ExecSpace>
 Born<ExecSpace>::Born(const wave::Setup& background, std::size_t available_bytes) {
   wave::validate(background, available_bytes);
-  const std::size_t need = born_bytes(background);
-  require(need <= available_bytes, "Born modelling of a ", background.nx, "x", background.ny, "x", background.nz,
-          " grid needs ", need / 1048576.0, " MiB of device memory (two simulations, dq and a wavefield), ",
-          available_bytes / 1048576.0, " MiB are available");
+  require_born_memory(background, available_bytes);
   impl_ = std::make_unique<Impl>(background);
   constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Impl::Memory>::accessible;
   impl_->copy_gb_per_s =
