@@ -287,23 +287,22 @@ int run_migration(const mpi::World& world, const io::RunConfig& config, const St
   wave::Setup setup = make_setup(
       config, [](const wave::Setup& s) { return wave::whole_grid(s); }, model, *self, memory.fields, memory.host,
       memory.host_fields, part, model_bytes);
-  if (config.survey.empty()) {
-    place_shot(config, setup);
-    wave::validate_shot(setup);
-  } else {
-    validate_shots(config, shots, setup);
-  }
   const imaging::ImagingCondition condition = config.imaging_condition == "adjoint"
                                                   ? imaging::ImagingCondition::adjoint
                                                   : imaging::ImagingCondition::correlation;
+  // The exact adjoint injects at receivers inside the PML's inner region only.
+  const auto imaging_check = [&](const wave::Setup& s) {
+    if (condition == imaging::ImagingCondition::adjoint) imaging::require_inner_receivers(s);
+  };
+  if (config.survey.empty()) {
+    place_shot(config, setup);
+    wave::validate_shot(setup);
+    imaging_check(setup);
+  } else {
+    validate_shots(config, shots, setup, imaging_check);
+  }
   const imaging::MigrationPlan plan =
       imaging::plan_migration(setup, {config.imaging_interval, 0, condition}, memory.fields);
-  if (condition == imaging::ImagingCondition::adjoint)
-    for (const io::SurveyShot& shot : shots) {
-      wave::Setup s = setup;
-      place_shot(shot_config(config, shot), s);
-      imaging::require_inner_receivers(s);
-    }
   // A single shot's gather is checked before anything is written or allocated, and kept for its migration.
   std::optional<std::vector<float>> checked;
   if (config.survey.empty()) checked = observed_traces(config.migrate, setup);

@@ -2,6 +2,7 @@
 // What a modelling survey and a migration share of their shots: a shot's entry as the single run it stands for,
 // every shot checked before the first runs, and the few words ranks pass about them.
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -15,8 +16,10 @@ namespace seis::app {
 // The flags a shot's entry stands for: a survey's shot is the single run these flags make.
 io::RunConfig shot_config(const io::RunConfig& c, const io::SurveyShot& shot);
 
-// Every shot placed and checked against the grid before the first one runs; a bad one is refused with its line.
-void validate_shots(const io::RunConfig& c, const std::vector<io::SurveyShot>& shots, wave::Setup& s);
+// Every shot placed and checked against the grid (and by `also`, where given) before the first one runs; a bad one
+// is refused with its line.
+void validate_shots(const io::RunConfig& c, const std::vector<io::SurveyShot>& shots, wave::Setup& s,
+                    const std::function<void(const wave::Setup&)>& also = {});
 
 std::string host_name();
 

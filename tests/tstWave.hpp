@@ -38,8 +38,8 @@ std::vector<double> widen(const std::vector<float>& v) { return {v.begin(), v.en
 
 // A heterogeneous medium, PML on, odd sizes, a source off the grid points and receivers everywhere, so that every
 // code path (inner vectors, partial vectors at box edges, six slabs, trilinear weights) is exercised. nx = 37
-// puts a 4-lane vector across the inner region's low x edge; nx = 12 leaves an inner region 2 points wide, so one
-// vector has lanes in both x slabs and inside.
+// puts a 4-lane vector across the inner region's low x edge; nx = 18 leaves an inner region of 8 points, the
+// narrowest the kernels take, with vectors across both of its x edges.
 seis::wave::Setup agreement_setup(int radius, std::mt19937& rng, int nx = 37) {
   auto s = seis::test::box_setup(nx, 29, 23, 10.0, 2000.0f, radius);
   seis::test::randomise_velocity(s, 1500.0f, 4500.0f, rng);
@@ -342,6 +342,71 @@ TEST(TEST_CATEGORY, WaveRestartIsBitwise) {
       }
     }
   }
+}
+
+// The imaging condition carried by a step (correlate_next_step) adds weight u and weight^2 at every interior point
+// once, bitwise as the host multiplies them (0 + w u rounds as w u does), and nothing outside the interior or on the
+// step after: the tile engine with every strategy on the grids of agreement_setup (nx 37 and 18), every one-step
+// code shape with the unified strategy.
+// u is random at every interior point (written through field_to_add_to), so that a point the term missed shows.
+TEST(TEST_CATEGORY, WaveStepCarriesTheImagingCondition) {
+  using Floats = Kokkos::View<float*, typename Exec::memory_space>;
+  std::mt19937 rng(seis::test::test_seed());
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  for (const int nx : {37, 18})
+    for (const seis::wave::ShapeInfo& shape : seis::wave::shape_table)
+      for (Strategy strategy : seis::wave::all_strategies) {
+        if (shape.family == seis::wave::ShapeFamily::temporal ||
+            (shape.shape != seis::wave::Shape::tile && (strategy != Strategy::unified || nx != 37)))
+          continue;
+        SCOPED_TRACE(::testing::Message() << shape.name << " " << seis::wave::to_string(strategy) << " nx " << nx);
+        auto s = agreement_setup(4, rng, nx);
+        s.shape = shape.shape;
+        s.strategy = strategy;
+        Simulation<Exec> sim(s);
+        sim.advance(3);
+        const seis::FieldLayout& L = sim.layout();
+        std::vector<float> noise(L.size, 0.0f), weight(L.size, 0.0f);
+        for (int k = 0; k < L.nz; ++k)
+          for (int j = 0; j < L.ny; ++j)
+            for (int i = 0; i < L.nx; ++i) {
+              noise[L.offset(i, j, k)] = uniform(rng);
+              weight[L.offset(i, j, k)] = uniform(rng);
+            }
+        Floats w("weight", L.size), image("image", L.size), squares("squares", L.size);
+        Kokkos::deep_copy(sim.field_to_add_to(), Kokkos::View<const float*, Kokkos::HostSpace>(noise.data(), L.size));
+        Kokkos::deep_copy(w, Kokkos::View<const float*, Kokkos::HostSpace>(weight.data(), L.size));
+        const std::vector<float> before = sim.wavefield();
+        sim.correlate_next_step(w, image, squares);
+        sim.advance(2);
+        const auto image_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), image);
+        const auto squares_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), squares);
+        std::size_t wrong = 0, outside = 0, n = 0;
+        std::vector<bool> interior(L.size, false);
+        for (int k = 0; k < L.nz; ++k)
+          for (int j = 0; j < L.ny; ++j)
+            for (int i = 0; i < L.nx; ++i, ++n) {
+              const std::size_t c = L.offset(i, j, k);
+              interior[c] = true;
+              if (image_host(c) != weight[c] * before[n] || squares_host(c) != weight[c] * weight[c]) ++wrong;
+            }
+        for (std::size_t c = 0; c < L.size; ++c)
+          if (!interior[c] && (image_host(c) != 0.0f || squares_host(c) != 0.0f)) ++outside;
+        EXPECT_EQ(wrong, 0u) << "interior points of " << n;
+        EXPECT_EQ(outside, 0u) << "points outside the interior written";
+      }
+  // A new shot drops a term its step never took.
+  Simulation<Exec> done(agreement_setup(4, rng));
+  Floats f("f", done.layout().size), squares("squares", done.layout().size);
+  Kokkos::deep_copy(f, 1.0f);
+  done.correlate_next_step(f, squares, squares);
+  done.new_shot(done.setup().sources, done.setup().receivers, done.setup().wavelet, done.setup().f0);
+  done.advance(done.setup().steps);
+  const auto untouched = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), squares);
+  EXPECT_EQ(std::count(untouched.data(), untouched.data() + untouched.size(), 0.0f), std::ptrdiff_t(untouched.size()));
+  EXPECT_THROW(done.correlate_next_step(f, f, f), seis::InvalidArgument);
+  Simulation<Exec> other(agreement_setup(4, rng));
+  EXPECT_THROW(other.correlate_next_step(Floats("short", 8), f, f), seis::InvalidArgument);
 }
 
 // A survey's next shot on the same Simulation (new_shot) is bitwise a fresh Simulation of that shot, for every

@@ -2,14 +2,16 @@
 # Runs on the H100/H200 machines: issue 38's measurements over the binaries of perf/device/carry-build.sh and the
 # Open MPI bundle of perf/device/mpi-bundle.sh (both in .device-pack/carry.tar.xz, as for survey.sh).
 #   tests     seis_tests_Cuda's migration, Born and wave tests, then compute-sanitizer memcheck and racecheck over
-#             the migration and Born tests
+#             the migration and Born tests and the step that carries the imaging condition
 #   time      one 512^3 shot (R = 4, unified, the survey rate's shot): its forward modelling (--benchmark: run.json
 #             with the step's bytes and the copy yardstick) and its migration (migration.json: the forward pass and
 #             the backward pass), alternating, twice
 #   survey    512^3 surveys of 4 shots per GPU on 1, 2 and 4 GPUs (one GPU per shot; 1 again last): the forward
 #             survey (its rate the yardstick) writes the gathers its migration survey then images
 #   born      the time stage's shot modelled (--benchmark), Born-modelled (--born homogeneous:20: a perturbation at
-#             every point) and migrated with each imaging condition (correlation, adjoint), alternating, twice
+#             every point) and migrated with each imaging condition (correlation, adjoint), alternating, twice; by
+#             seis-wave-serial (one rank, no MPI), this build's and, where .device-carry/base/seis-wave-serial is
+#             carried, the commit before's, alternating
 #   finish    the migration survey of 4 shots per GPU on all GPUs (the survey stage's), the commit before
 #             (.device-carry/base/seis-wave) and this build alternating, ROUNDS (default 2) rounds: the finishing
 # usage: perf/device/rtm.sh STAGE...   (results in $OUT/rtm.tar.gz, summaries on stdout)
@@ -41,7 +43,7 @@ for stage in "$@"; do
       "$build/tests/seis_tests_Cuda" --gtest_filter='*Migration*:*Reflector*:*Wave*:*Born*' 2>&1 | grep -E '^\[  (PASSED|FAILED)|FAILED|OK \]' | tail -30
       for tool in memcheck racecheck; do
         compute-sanitizer --tool $tool --error-exitcode 9 "$build/tests/seis_tests_Cuda" \
-          --gtest_filter='*Migration*:*Reflector*:*BornOnTheStepEngine*' > "$OUT/$tool.log" 2>&1
+          --gtest_filter='*Migration*:*Reflector*:*BornOnTheStepEngine*:*WaveStepCarries*' > "$OUT/$tool.log" 2>&1
         echo "$tool over the migration tests: exit $?: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED' "$OUT/$tool.log" | tr '\n' ' ')"
       done ;;
     time)
@@ -55,20 +57,23 @@ for stage in "$@"; do
         grep -E '^seis-wave migration' "$OUT/rtm-$round.log"
       done ;;
     born)
+      builds=this; [ ! -x .device-carry/base/seis-wave-serial ] || builds="base this"
       for round in 1 2; do
-        wall fwd-$round mpi_run -np 1 "$build/app/seis-wave" "${big[@]}" --benchmark --source 5120,5120,$top \
-          --receivers "$receivers" --output "$OUT/fwd-$round"
-        echo "  forward: $(json "$OUT/fwd-$round/run.json" "{k: m['performance'][k] for k in ('seconds_per_step', 'gpts_per_s', 'compulsory_bytes_per_point', 'step_gb_per_s', 'copy_gb_per_s', 'percent_of_copy')}")"
-        wall born-$round mpi_run -np 1 "$build/app/seis-wave" "${big[@]}" --born homogeneous:20 --source 5120,5120,$top \
-          --receivers "$receivers" --output "$OUT/born-$round"
-        echo "  born: $(json "$OUT/born-$round/run.json" "{k: m['performance'][k] for k in ('seconds_per_step', 'gpts_per_s', 'compulsory_bytes_per_point', 'step_gb_per_s', 'copy_gb_per_s', 'percent_of_copy')}")"
-        for condition in correlation adjoint; do
-          wall rtm-$condition-$round mpi_run -np 1 "$build/app/seis-wave" "${big[@]}" --migrate "$OUT/fwd-$round/seismogram.sgy" \
-            --imaging-condition $condition --source 5120,5120,$top --receivers "$receivers" --output "$OUT/rtm-$condition-$round"
-          echo "  $condition: $(json "$OUT/rtm-$condition-$round/migration.json" "[(s['forward_seconds'], s['backward_seconds'], s['gb_per_s'], s['percent_of_copy'], s['steps']) for s in m['shot']], m['migration']['imaging_interval'], m['migration']['device_bytes']")"
-          find "$OUT/rtm-$condition-$round" \( -name '*.sgy' -o -name 'stack-*.bin' \) -delete
+        for b in $builds; do
+          wave=$build/app/seis-wave-serial; [ $b = this ] || wave=.device-carry/base/seis-wave-serial
+          r=$b-$round
+          wall fwd-$r "$wave" "${big[@]}" --benchmark --source 5120,5120,$top --receivers "$receivers" --output "$OUT/fwd-$r"
+          echo "  $b forward: $(json "$OUT/fwd-$r/run.json" "{k: m['performance'][k] for k in ('seconds_per_step', 'gpts_per_s', 'compulsory_bytes_per_point', 'step_gb_per_s', 'copy_gb_per_s', 'percent_of_copy')}")"
+          wall born-$r "$wave" "${big[@]}" --born homogeneous:20 --source 5120,5120,$top --receivers "$receivers" --output "$OUT/born-$r"
+          echo "  $b born: $(json "$OUT/born-$r/run.json" "{k: m['performance'][k] for k in ('seconds_per_step', 'gpts_per_s', 'compulsory_bytes_per_point', 'step_gb_per_s', 'copy_gb_per_s', 'percent_of_copy')}")"
+          for condition in correlation adjoint; do
+            wall rtm-$condition-$r "$wave" "${big[@]}" --migrate "$OUT/fwd-$r/seismogram.sgy" --imaging-condition $condition \
+              --source 5120,5120,$top --receivers "$receivers" --output "$OUT/rtm-$condition-$r"
+            echo "  $b $condition: $(json "$OUT/rtm-$condition-$r/migration.json" "[(s['forward_seconds'], s['backward_seconds'], s['gb_per_s'], s['percent_of_copy'], s['steps']) for s in m['shot']], m['migration']['imaging_interval'], m['migration']['device_bytes']")"
+            find "$OUT/rtm-$condition-$r" \( -name '*.sgy' -o -name 'stack-*.bin' \) -delete
+          done
+          rm -f "$OUT/born-$r/seismogram.sgy"
         done
-        rm -f "$OUT/born-$round/seismogram.sgy"
       done ;;
     survey)
       # Four shots per GPU on 1, 2 and 4 GPUs: each forward survey writes the gathers its migration survey reads.

@@ -3,7 +3,8 @@
 // strategy): the source wavefield forward, kept and rebuilt as migration_plan.hpp describes; the receivers' traces
 // injected in reverse time (shot_data.hpp's backward_sources) through the adjoint of the recording interpolation
 // (the same trilinear weights); the zero-lag cross-correlation of the two wavefields, and the source
-// illumination (the sum of the source wavefield's squares), accumulated over the shots migrated. With
+// illumination (the sum of the source wavefield's squares), accumulated over the shots migrated by the receiver
+// wavefield's step after each imaging step (Simulation::correlate_next_step: no pass of its own over it). With
 // ImagingCondition::adjoint, the exact adjoint of Born modelling (born.hpp) instead: the transposed PML on the
 // receiver side, the Born weight in place of the source wavefield (migration_plan.hpp).
 #include <memory>
@@ -19,9 +20,9 @@ struct MigrationTiming {
   double backward_seconds = 0;  // the segments re-run, the receiver wavefield and the imaging condition
   int steps = 0;
   // Compulsory bytes moved: every step of both simulations (Simulation::bytes_per_step), each source wavefield
-  // kept and correlated (8 + 24 bytes a padded point: copied; read with the receiver's, image and illumination
-  // read and written; the adjoint's Born weight and image 56), each state kept and restored (read and written),
-  // and the adjoint's layer terms every receiver step.
+  // kept and correlated (8 + 20 bytes a padded point: copied; read by the receiver's step with the image and
+  // illumination, both written; the adjoint's Born weight adds 20), each state kept and restored (read and
+  // written), and the adjoint's layer terms every receiver step.
   double bytes = 0;
 };
 

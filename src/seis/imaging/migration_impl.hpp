@@ -28,12 +28,13 @@ inline wave::Setup simulation_setup(const wave::Setup& model, bool receiver_side
   return s;
 }
 
-// image += s r, illumination += s s over the padded field (zero outside the interior in both). A free function:
-// CUDA's extended lambdas may not live in a private nested class.
+// image += s r, illumination += s s over the padded field (zero outside the interior in both): the image that no
+// receiver step follows to carry it. A free function: CUDA's extended lambdas may not live in a private nested
+// class.
 template <class ExecSpace, class Floats, class Field>
 void correlate(const Floats& image, const Floats& illumination, const Floats& s, const Field& r) {
   Kokkos::parallel_for(
-      "seis::imaging::correlate", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::size_t>>(0, s.size()),
+      "seis::imaging::last_image", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::size_t>>(0, s.size()),
       KOKKOS_LAMBDA(const std::size_t c) {
         const float a = s(c);
         image(c) += a * r(c);
@@ -41,17 +42,15 @@ void correlate(const Floats& image, const Floats& illumination, const Floats& s,
       });
 }
 
-// The exact adjoint's imaging condition: image += w lambda_u = w mu / (D3 q), illumination += w w, w the Born weight.
-template <class ExecSpace, class Memory, class Field>
-void add_adjoint_image(const StepTerms<Memory>& t, const Kokkos::View<float*, Memory>& image,
-                       const Kokkos::View<float*, Memory>& illumination, const Kokkos::View<float*, Memory>& w,
-                       const Field& mu) {
+// The exact adjoint's image, sum_n w_n lambda_(n+1) = (sum_n w_n mu_(n+1)) / (D3 q): the stack of w mu scaled as
+// it is read out (D3 q does not change with time), into `out`.
+template <class ExecSpace, class Memory>
+void scale_adjoint_image(const StepTerms<Memory>& t, const Kokkos::View<float*, Memory>& sum,
+                         const Kokkos::View<float*, Memory>& out) {
   Kokkos::parallel_for(
       "seis::imaging::adjoint_image", interior<ExecSpace>(t), KOKKOS_LAMBDA(const int i, const int j, const int k) {
         const index_t c = t.layout.offset(i, j, k);
-        const float a = w(c);
-        image(c) += a * mu(c) * t.adjoint_scale(i, j, k, c);
-        illumination(c) += a * a;
+        out(c) = sum(c) * t.adjoint_scale(i, j, k, c);
       });
 }
 
@@ -64,7 +63,9 @@ struct Migration<ExecSpace>::Impl {
   MigrationPlan plan;
   wave::Simulation<ExecSpace> source, receiver;
   Floats image, illumination;
-  std::vector<Floats> snapshots;  // the current segment's source wavefields (adjoint: Born weights), one per image
+  // The current segment's source wavefields (adjoint: Born weights), one per image.
+  std::vector<Floats> snapshots;
+  const Floats* armed = nullptr;  // the kept field whose image the receiver's next step adds
   detail::StepTerms<Memory> terms;
   std::optional<detail::AdjointLayer<ExecSpace>> layer;      // the adjoint's transposed PML
   long long source_steps = 0, images = 0, states_moved = 0;  // for MigrationTiming::bytes
@@ -110,10 +111,21 @@ struct Migration<ExecSpace>::Impl {
     }
   }
 
-  // The receiver wavefield to step `target` (adjoint: each step with the transposed layer's terms).
+  // The receiver wavefield to step `target` (adjoint: each step with the transposed layer's terms); its first step
+  // carries the armed image.
   void advance_receiver(int target) {
+    if (receiver.step() < target) armed = nullptr;
     if (!adjoint()) return receiver.advance(target - receiver.step());
     while (receiver.step() < target) layer->step(receiver);
+  }
+
+  // The image of `kept` and the receiver wavefield now (adjoint: in mu, scaled as it is read out), and kept's
+  // illumination: added by the receiver's next step, or for a shot's last image (n = 0), which no step follows, by
+  // a pass of its own.
+  void image_step(int n, const Floats& kept) {
+    if (n == 0) return detail::correlate<ExecSpace>(image, illumination, kept, receiver.field());
+    receiver.correlate_next_step(kept, image, illumination);
+    armed = &kept;
   }
 
   // The interior's rows copied out on every CPU (one thread took 0.5 s a volume at 512^3, twice per stack).
@@ -192,6 +204,8 @@ MigrationTiming Migration<ExecSpace>::migrate(const std::vector<wave::Point>& so
   for (int segment = p.states; segment >= 0; --segment) {
     const int start = segment * p.segment;
     if (segment < p.states) {
+      // The armed image's kept field is about to be refilled: the receiver's next step, due anyway, adds it now.
+      if (m.armed) m.advance_receiver(m.receiver.step() + 1);
       m.source.return_to(segment);
       ++m.states_moved;
       m.fill(start);
@@ -200,21 +214,17 @@ MigrationTiming Migration<ExecSpace>::migrate(const std::vector<wave::Point>& so
     for (int n = start + (last - start) / p.interval * p.interval; n >= start; n -= p.interval) {
       m.advance_receiver(m.steps() - n - (m.adjoint() ? 1 : 0));
       ++m.images;
-      const auto& kept = m.snapshots[std::size_t((n - start) / p.interval)];
-      if (m.adjoint())
-        detail::add_adjoint_image<ExecSpace>(m.terms, m.image, m.illumination, kept, m.receiver.field());
-      else
-        detail::correlate<ExecSpace>(m.image, m.illumination, kept, m.receiver.field());
+      m.image_step(n, m.snapshots[std::size_t((n - start) / p.interval)]);
     }
   }
   Kokkos::fence();
   m.source.drop_kept();
   timing.backward_seconds = timer.seconds();
   const double points = double(m.source.layout().size);
-  // The adjoint's image: u_{n-1} copied (8 bytes a point), the Born weight (three fields and q read, one written),
-  // the image (w, mu, q, image and illumination read, two written); its layer terms 32 bytes a point near a face
-  // and phi cleared every receiver step.
-  const double image_bytes = m.adjoint() ? 8.0 + 20.0 + 28.0 : 32.0;
+  // An image: the source side kept (u copied, 8 bytes a point; the adjoint's u_{n-1} copied, then its Born weight
+  // from three fields and q, one written), the receiver's step adding it (kept, image and illumination read, two
+  // written). The adjoint's layer terms: 32 bytes a point near a face, phi cleared every receiver step.
+  const double image_bytes = (m.adjoint() ? 8.0 + 20.0 : 8.0) + 20.0;
   const double layer_bytes = m.layer ? 32.0 * double(m.layer->points()) + 4.0 * double(m.receiver.pml().stored()) : 0.0;
   timing.bytes = double(m.source_steps) * m.source.bytes_per_step() +
                  double(m.steps()) * (m.receiver.bytes_per_step() + layer_bytes) +
@@ -224,7 +234,11 @@ MigrationTiming Migration<ExecSpace>::migrate(const std::vector<wave::Point>& so
 
 template <class ExecSpace>
 std::vector<float> Migration<ExecSpace>::image() const {
-  return impl_->interior(impl_->image);
+  Impl& m = *impl_;
+  if (!m.adjoint()) return m.interior(m.image);
+  // A source-side buffer holds the scaled copy: free between shots, and counted in the plan.
+  detail::scale_adjoint_image<ExecSpace>(m.terms, m.image, m.snapshots.front());
+  return m.interior(m.snapshots.front());
 }
 
 template <class ExecSpace>

@@ -11,16 +11,14 @@ namespace seis::imaging {
 
 void require_inner_receivers(const wave::Setup& s) {
   if (s.boundary != wave::Boundary::pml) return;
-  const int d = s.ndamp;
+  const wave::PmlGeometry pml = wave::make_pml_geometry(wave::whole_grid(s), s.ndamp);
   for (std::size_t r = 0; r < s.receivers.size(); ++r) {
     const wave::Stencil8 st = wave::trilinear(s, s.receivers[r]);
     for (int c = 0; c < 8; ++c) {
-      const bool layer = st.i[c] < d || st.i[c] >= s.nx - d || st.j[c] < d || st.j[c] >= s.ny - d || st.k[c] < d ||
-                         st.k[c] >= s.nz - d;
       const auto& p = s.receivers[r];
-      require(st.w[c] == 0.0 || !layer,
+      require(st.w[c] == 0.0 || pml.is_inner(st.i[c], st.j[c], st.k[c]),
               "the exact adjoint injects at receivers inside the PML's inner region: receiver ", r, " at (", p.x, ", ",
-              p.y, ", ", p.z, ") m reaches the layer (", d, " points from each face)");
+              p.y, ", ", p.z, ") m reaches the layer (", s.ndamp, " points from each face)");
     }
   }
 }
@@ -51,8 +49,8 @@ MigrationPlan plan_migration(const wave::Setup& s, const MigrationOptions& optio
   source.receivers.clear();
   receiver.receivers.clear();
   const std::size_t receiver_traces = s.receivers.size() * std::size_t(s.steps) * sizeof(float);
-  // The image and illumination; the adjoint's layer terms add three fields (AdjointLayer).
-  const int fields = options.condition == ImagingCondition::adjoint ? 5 : 2;
+  // The image and illumination; the adjoint's layer terms add two fields (AdjointLayer).
+  const int fields = options.condition == ImagingCondition::adjoint ? 4 : 2;
   p.simulation_bytes = wave::required_bytes(source) + wave::required_bytes(receiver) + receiver_traces +
                        std::size_t(fields) * (layout.size + alignment_floats) * sizeof(float);
   const auto total = [&](int segment) {

@@ -45,6 +45,16 @@ struct StepTerms {
     const float e = damping(i, j, k), d2 = 1.0f / (1.0f + 2.0f * e);
     return (next - (2.0f + 2.0f * e - e * e) * d2 * now + d2 * before) / q(c);
   }
+  // G^T xi at offset c of point (i, j, k): the transpose of the layer's gradient term, xi zero outside the layer.
+  template <class Field>
+  KOKKOS_INLINE_FUNCTION float gather(const Field& xi, int i, int j, int k, index_t c) const {
+    const int index[3] = {i, j, k};
+    float sum = 0.0f;
+    for (int a = 0; a < 3; ++a)
+      sum += gradient[a](index[a] + 1 + wave::profile_lead) * xi(c + stride(a)) -
+             gradient[a](index[a] - 1 + wave::profile_lead) * xi(c - stride(a));
+    return sum;
+  }
   // 1 / (D3 q): lambda_u from mu.
   KOKKOS_INLINE_FUNCTION float adjoint_scale(int i, int j, int k, index_t c) const {
     return (1.0f + 2.0f * damping(i, j, k)) / q(c);
@@ -106,10 +116,11 @@ struct FaceShell {
   }
 };
 
-// The exact adjoint's layer term for a Simulation running backward in mu (see above). Before each step psi = G^T xi
-// goes where the step reads its memory term: the engine's phi at the layer's points; the inner points beside the
-// layer, which the step gives none, get q psi added after it. xi is zero outside the layer, so the gather tests no
-// neighbour. Then xi's update from mu_{n+1}.
+// The exact adjoint's layer term for a Simulation running backward in mu (see above). Before each step G^T xi goes
+// where the step reads its memory term: the engine's phi at the layer's points; the inner points beside the layer,
+// which the step gives none, get q G^T xi added after it, gathered again from the same xi (kept until the next
+// step's gather: no field for it). xi is zero outside the layer, so the gather tests no neighbour. Then xi's update
+// from mu_{n+1}.
 template <class ExecSpace>
 class AdjointLayer {
  public:
@@ -123,14 +134,10 @@ class AdjointLayer {
         layer_(interior_box(sim.layout()), sim.pml().thickness + 1),
         beside_(sim.pml().inner, 1),
         xi_("seis::imaging::adjoint xi", sim.layout().size),
-        xi_next_("seis::imaging::adjoint xi next", sim.layout().size),
-        psi_("seis::imaging::adjoint psi", sim.layout().size) {}
+        xi_next_("seis::imaging::adjoint xi next", sim.layout().size) {}
 
   // Zero memory: the adjoint starts from lambda = 0.
-  void clear() {
-    Kokkos::deep_copy(xi_, 0.0f);
-    Kokkos::deep_copy(psi_, 0.0f);
-  }
+  void clear() { Kokkos::deep_copy(xi_, 0.0f); }
 
   // Points within thickness + 1 of a face: the layer and the inner points its gradient term reaches.
   std::size_t points() const { return terms_.thickness == 0 ? 0 : layer_.points(); }
@@ -142,7 +149,7 @@ class AdjointLayer {
     const wave::PmlGeometry pml = pml_;
     const auto mu = sim.field();
     const auto phi = sim.layer_memory();
-    const auto xi = xi_, next = xi_next_, psi = psi_;
+    const auto xi = xi_, next = xi_next_;
     const FaceShell layer = layer_, beside = beside_;
     using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::size_t>>;
     Kokkos::parallel_for(
@@ -150,16 +157,10 @@ class AdjointLayer {
           int i, j, k;
           layer.point(n, i, j, k);
           const index_t c = t.layout.offset(i, j, k);
-          const int index[3] = {i, j, k};
-          float sum = 0.0f;
-          for (int a = 0; a < 3; ++a)
-            sum += t.gradient[a](index[a] + 1 + wave::profile_lead) * xi(c + t.stride(a)) -
-                   t.gradient[a](index[a] - 1 + wave::profile_lead) * xi(c - t.stride(a));
           if (pml.is_inner(i, j, k)) {
-            psi(c) = sum;
             next(c) = 0.0f;
           } else {
-            phi(pml.phi_index(i, j, k)) = sum;
+            phi(pml.phi_index(i, j, k)) = t.gather(xi, i, j, k, c);
             next(c) = (mu(c) + xi(c)) / (1.0f + t.damping(i, j, k));
           }
         });
@@ -172,7 +173,7 @@ class AdjointLayer {
           int i, j, k;
           beside.point(n, i, j, k);
           const index_t c = t.layout.offset(i, j, k);
-          field(c) += psi(c) * t.q(c);
+          field(c) += t.gather(xi, i, j, k, c) * t.q(c);
         });
     ExecSpace().fence();
   }
@@ -181,7 +182,7 @@ class AdjointLayer {
   StepTerms<Memory> terms_;
   wave::PmlGeometry pml_;
   FaceShell layer_, beside_;
-  Floats xi_, xi_next_, psi_;
+  Floats xi_, xi_next_;
 };
 
 }  // namespace seis::imaging::detail

@@ -83,6 +83,13 @@ class Simulation {
     Kokkos::View<const float*, memory_space> q, eta[3], gradient[3];
   };
   StepModel step_model() const;
+  // The next step adds weight(c) u(c) to image(c) and weight(c)^2 to squares(c) at every interior point, u the
+  // field it steps from (field() now, with all that was added to it): a migration's imaging condition. The tile
+  // engine's kernels of that step carry it (kernels of their own, ImagingUpdate), in place of a pass that reads u
+  // again; a code shape's step makes that pass. For that step only; the fields in layout().
+  void correlate_next_step(const Kokkos::View<const float*, memory_space>& weight,
+                           const Kokkos::View<float*, memory_space>& image,
+                           const Kokkos::View<float*, memory_space>& squares);
   std::vector<float> traces() const;  // [receiver][sample], step() samples each: sum_corners of this part's
   // The receivers' weighted corner values as recorded by this part, [receiver][corner][sample] (setup().steps
   // samples each), zero at corners that another part holds.
@@ -125,8 +132,9 @@ class Simulation {
   // The shot checked against the grid, then the fields zeroed, step 0 and the shot placed (new_shot's two forms).
   void restart_shot(const std::vector<Point>& sources, const std::vector<Point>& receivers, WaveletKind kind, double f0,
                     const std::vector<float>* source_traces);
-  void record_receivers(const float* u, int n);  // the receivers at step n from u
-  void two_steps();                              // steps n + 1 and n + 2 in one launch (3.5D shapes)
+  void record_receivers(const float* u, int n);   // the receivers at step n from u
+  void two_steps();                               // steps n + 1 and n + 2 in one launch (3.5D shapes)
+  void require_one_part(const char* what) const;  // a driver's terms: one part, a one-step kernel
 };
 
 }  // namespace seis::wave

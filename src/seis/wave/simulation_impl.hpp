@@ -106,6 +106,8 @@ struct Simulation<ExecSpace>::Impl {
   // The stability watch's per-worker maxima (largest_magnitude), on the device and their host copy.
   Floats largest;
   typename Floats::HostMirror largest_host;
+  // The imaging condition of the next step only (correlate_next_step).
+  ImageTerm image;
 
   WaveArrays arrays(const PmlGeometry& pml) const {
     return {u_prev.data(),
@@ -244,11 +246,16 @@ inline LaunchOptions single_step_options(const Setup& setup) {
 
 // One time step's update of the points in `region` (the whole part, or its core or one face layer), in the
 // setup's strategy: each point by the same kernel as in the undecomposed run. Launched on `main`, instance 0 or,
-// for the strategies of one instance (unified, two), another; the seven strategy forks from instance 0.
-template <class Impl, class ExecSpace>
+// for the strategies of one instance (unified, two), another; the seven strategy forks from instance 0. Imaging:
+// the tile engine's kernels with the imaging condition (ImagingUpdate).
+template <bool Imaging, class Impl, class ExecSpace>
 void update_region(Impl& m, const Setup& setup, const FieldLayout& layout, const PmlGeometry& pml, const Box& region,
                    const ExecSpace& main) {
   const WaveArrays a = m.arrays(pml);
+  const auto update = [&](auto where) { return step_update<decltype(where)::value, Imaging>(a, m.image); };
+  using Inner = std::integral_constant<Region, Region::inner>;
+  using Layer = std::integral_constant<Region, Region::pml>;
+  using Both = std::integral_constant<Region, Region::both>;
   const LaunchBoxes boxes = setup.shape == Shape::tile ? line_aligned_boxes(pml) : region_boxes(pml);
   const Box inner = intersect(boxes.inner, region);
   Box slabs[slab_count];
@@ -277,27 +284,27 @@ void update_region(Impl& m, const Setup& setup, const FieldLayout& layout, const
           const Box t{b.x0, b.x1, b.z0, b.z1, b.y0, b.y1};
           const LaunchOptions o = balanced_tiles<ExecSpace>(setup.launch, launch_options<ExecSpace>(setup.launch, s, R),
                                                             t, m.launcher.gpu_default);
-          m.launcher.template launch_boxes<R, wave_vec>(exec, m.u.data(), transposed_yz(layout),
-                                                        swap_yz(m.coefficients), o, &t, 1,
-                                                        TransposedYZ<PmlUpdate>{PmlUpdate{a}, layout});
+          m.launcher.template launch_boxes<R, wave_vec>(
+              exec, m.u.data(), transposed_yz(layout), swap_yz(m.coefficients), o, &t, 1,
+              TransposedYZ<decltype(update(Layer{}))>{update(Layer{}), layout});
           return;
         }
       }
-      launch(exec, s, &b, 1, PmlUpdate{a});
+      launch(exec, s, &b, 1, update(Layer{}));
     };
     switch (setup.strategy) {
       case Strategy::unified:
-        launch(main, unified_launch, &region, 1, UnifiedUpdate{a});
+        launch(main, unified_launch, &region, 1, update(Both{}));
         break;
       case Strategy::two:
-        launch(main, inner_launch, &inner, 1, InnerUpdate{a});
-        if (pml.thickness > 0) launch(main, slabs_launch, slabs, slab_count, PmlUpdate{a});
+        launch(main, inner_launch, &inner, 1, update(Inner{}));
+        if (pml.thickness > 0) launch(main, slabs_launch, slabs, slab_count, update(Layer{}));
         break;
       case Strategy::seven:
         // The slab kernels read what the previous kernels on `main` wrote; the next ones on `main` read what the
         // slabs write: device-side dependencies, no host fence.
         m.instances.fork();
-        launch(main, inner_launch, &inner, 1, InnerUpdate{a});
+        launch(main, inner_launch, &inner, 1, update(Inner{}));
         if (pml.thickness > 0)
           for (int s = 0; s < slab_count; ++s)
             if (slabs[s].points() > 0) launch_slab(m.instances[1 + s], s, slabs[s]);
@@ -305,6 +312,29 @@ void update_region(Impl& m, const Setup& setup, const FieldLayout& layout, const
         break;
     }
   });
+}
+
+// update_region with the imaging condition's kernels where the step carries it and runs the tile engine (a code
+// shape's step takes it from add_image, before its update).
+template <class Impl, class ExecSpace>
+void step_region(Impl& m, const Setup& setup, const FieldLayout& layout, const PmlGeometry& pml, const Box& region,
+                 const ExecSpace& main) {
+  if (m.image.weight != nullptr && setup.shape == Shape::tile)
+    update_region<true>(m, setup, layout, pml, region, main);
+  else
+    update_region<false>(m, setup, layout, pml, region, main);
+}
+
+// The imaging condition at every interior point of u by a pass of its own (the code shapes' steps).
+template <class ExecSpace>
+void add_image(const ExecSpace& exec, const ImageTerm& image, const FieldLayout& L, const float* u) {
+  using Points = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>>;
+  Kokkos::parallel_for(
+      "seis::wave::image_pass", Points(exec, {0, 0, 0}, {L.nx, L.ny, L.nz}),
+      KOKKOS_LAMBDA(const int i, const int j, const int k) {
+        const index_t o = L.offset(i, j, k);
+        image.add(o, u[o]);
+      });
 }
 
 // The receivers' corners at step n from u, `samples` per corner (a free function of no private type: nvcc's
@@ -337,18 +367,25 @@ Simulation<ExecSpace>::Simulation(const Setup& setup, const Subdomain& part, Hal
     with_radius(setup_.radius, [&](auto r) {
       constexpr int R = decltype(r)::value;
       WaveLauncher<ExecSpace> launcher{TileShape{32, 8, 32}};
-      launcher.template check<R, wave_vec>("wave step", layout_,
-                                           launch_options<ExecSpace>(setup_.launch, inner_launch, R), InnerUpdate{});
-      launcher.template check<R, wave_vec>(
-          "wave step (unified)", layout_, launch_options<ExecSpace>(setup_.launch, unified_launch, R), UnifiedUpdate{});
-      for (int launch : {int(slabs_launch), int(x_low)})
-        launcher.template check<R, wave_vec>("wave step (layer)", layout_,
-                                             launch_options<ExecSpace>(setup_.launch, launch, R), PmlUpdate{});
-      if constexpr (is_gpu_space<ExecSpace>())
-        if (y_slabs_walk_rows<ExecSpace>(setup_, layout_))
-          launcher.template check<R, wave_vec>("wave step (y slabs)", transposed_yz(layout_),
-                                               launch_options<ExecSpace>(setup_.launch, y_low, R),
-                                               TransposedYZ<PmlUpdate>{PmlUpdate{}, layout_});
+      // The plain step's kernels and the imaging steps' (ImagingUpdate), whose resources may differ.
+      const auto check = [&](auto imaging) {
+        constexpr bool I = decltype(imaging)::value;
+        const auto options = [&](int launch) { return launch_options<ExecSpace>(setup_.launch, launch, R); };
+        launcher.template check<R, wave_vec>("wave step", layout_, options(inner_launch),
+                                             step_update<Region::inner, I>({}, {}));
+        launcher.template check<R, wave_vec>("wave step (unified)", layout_, options(unified_launch),
+                                             step_update<Region::both, I>({}, {}));
+        for (int launch : {int(slabs_launch), int(x_low)})
+          launcher.template check<R, wave_vec>("wave step (layer)", layout_, options(launch),
+                                               step_update<Region::pml, I>({}, {}));
+        if constexpr (is_gpu_space<ExecSpace>())
+          if (y_slabs_walk_rows<ExecSpace>(setup_, layout_))
+            launcher.template check<R, wave_vec>("wave step (y slabs)", transposed_yz(layout_), options(y_low),
+                                                 TransposedYZ<decltype(step_update<Region::pml, I>({}, {}))>{
+                                                     step_update<Region::pml, I>({}, {}), layout_});
+      };
+      check(std::false_type{});
+      check(std::true_type{});
     });
   }
 
@@ -563,6 +600,7 @@ void Simulation<ExecSpace>::restart_shot(const std::vector<Point>& sources, cons
   for (auto* floats : {&m.phi, &m.phi_spare})
     if (floats->size() > 0) Kokkos::deep_copy(*floats, 0.0f);
   place_shot(source_traces);
+  m.image = {};
   step_ = 0;
   halo_seconds_ = 0;
   Kokkos::fence();
@@ -621,8 +659,9 @@ void Simulation<ExecSpace>::begin_step() {
   require(step_ < setup_.steps, "begin_step: the run's ", setup_.steps, " steps are done");
   Impl& m = *impl_;
   record_receivers(m.u.data(), step_);
+  if (m.image.weight != nullptr && setup_.shape != Shape::tile) add_image(m.instances[0], m.image, layout_, m.u.data());
   if (halo_ == nullptr) {
-    update_region(m, setup_, layout_, pml_, m.core, m.instances[0]);
+    step_region(m, setup_, layout_, pml_, m.core, m.instances[0]);
     return;
   }
   // Each shared face is packed on its own instance once the previous step is done, and leaves as soon as it is
@@ -643,7 +682,7 @@ void Simulation<ExecSpace>::begin_step() {
     }
   }
   halo_seconds_ += timer.seconds();
-  update_region(m, setup_, layout_, pml_, m.core, m.instances[0]);
+  step_region(m, setup_, layout_, pml_, m.core, m.instances[0]);
   if (direct) return;
   timer.reset();
   std::array<float*, face_count> send{}, receive{};
@@ -681,7 +720,7 @@ void Simulation<ExecSpace>::finish_step() {
     }
     halo_seconds_ += timer.seconds();
     for (const Box& layer : m.face_layer)
-      if (layer.points() > 0) update_region(m, setup_, layout_, pml_, layer, boundary);
+      if (layer.points() > 0) step_region(m, setup_, layout_, pml_, layer, boundary);
     if (beside) m.instances.order(0, boundary_instance);
   }
   compat::check_last_launch("wave step");
@@ -705,6 +744,7 @@ void Simulation<ExecSpace>::finish_step() {
   }
   std::swap(m.u, m.u_prev);
   ++step_;
+  m.image = {};
 }
 
 namespace {
@@ -803,17 +843,33 @@ Kokkos::View<const float*, typename ExecSpace::memory_space> Simulation<ExecSpac
 }
 
 template <class ExecSpace>
+void Simulation<ExecSpace>::require_one_part(const char* what) const {
+  require(halo_ == nullptr && steps_per_launch(setup_.shape) == 1, what, " needs one part and a one-step kernel (",
+          to_string(setup_.shape), ")");
+}
+
+template <class ExecSpace>
 Kokkos::View<float*, typename ExecSpace::memory_space> Simulation<ExecSpace>::field_to_add_to() {
-  require(halo_ == nullptr && steps_per_launch(setup_.shape) == 1, "terms added between steps need one part and a ",
-          "one-step kernel (", to_string(setup_.shape), ")");
+  require_one_part("a term added between steps");
   return impl_->u.span();
 }
 
 template <class ExecSpace>
 Kokkos::View<float*, typename ExecSpace::memory_space> Simulation<ExecSpace>::layer_memory() {
-  require(halo_ == nullptr && steps_per_launch(setup_.shape) == 1, "a layer memory term of a driver's needs one ",
-          "part and a one-step kernel (", to_string(setup_.shape), ")");
+  require_one_part("a layer memory term of a driver's");
   return impl_->phi;
+}
+
+template <class ExecSpace>
+void Simulation<ExecSpace>::correlate_next_step(const Kokkos::View<const float*, memory_space>& weight,
+                                                const Kokkos::View<float*, memory_space>& image,
+                                                const Kokkos::View<float*, memory_space>& squares) {
+  require_one_part("an imaging condition in the step");
+  for (const std::size_t size : {weight.size(), image.size(), squares.size()})
+    require(size == layout_.size, "a field of the imaging condition holds ", size, " floats, the layout ",
+            layout_.size);
+  require(step_ < setup_.steps, "correlate_next_step: the run's ", setup_.steps, " steps are done");
+  impl_->image = {weight.data(), image.data(), squares.data()};
 }
 
 template <class ExecSpace>

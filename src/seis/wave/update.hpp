@@ -37,6 +37,49 @@ struct Damping {
   float eta_y, gradient_y, eta_z, gradient_z;
 };
 
+// A migration's imaging condition (Simulation::correlate_next_step): image += weight u and squares += weight^2 at
+// the points a step updates, u the field it steps from, which the step reads anyway.
+struct ImageTerm {
+  const float* weight = nullptr;
+  float* image = nullptr;
+  float* squares = nullptr;
+
+  // The lanes [first, last) of the vector at offset o, u its values.
+  template <int VEC>
+  KOKKOS_FORCEINLINE_FUNCTION void add(index_t o, const Pack<VEC>& u, int first, int last) const {
+    if (first == 0 && last == VEC) {
+      const Pack<VEC> w = load_pack<VEC>(weight + o);
+      Pack<VEC> sum = load_pack<VEC>(image + o), square = load_pack<VEC>(squares + o);
+      for (int l = 0; l < VEC; ++l) {
+        sum.lane[l] += w.lane[l] * u.lane[l];
+        square.lane[l] += w.lane[l] * w.lane[l];
+      }
+      store_pack(image + o, sum);
+      store_pack(squares + o, square);
+    } else {
+      for (int l = 0; l < VEC; ++l)
+        if (l >= first && l < last) add(o + l, u.lane[l]);
+    }
+  }
+  KOKKOS_FORCEINLINE_FUNCTION void add(index_t o, float u) const {
+    const float w = weight[o];
+    image[o] += w * u;
+    squares[o] += w * w;
+  }
+  // The host engine's n points of a row from offset o, u at c.
+  void add_row(index_t o, const float* c, int n) const {
+    const float* w = weight + o;
+    float *sum = image + o, *square = squares + o;
+#if defined(_OPENMP)
+#pragma omp simd
+#endif
+    for (int i = 0; i < n; ++i) {
+      sum[i] += w[i] * c[i];
+      square[i] += w[i] * w[i];
+    }
+  }
+};
+
 struct WaveArrays {
   float* u_prev;   // u at step n - 1 on entry, n + 1 on exit
   const float* q;  // (V dt)^2, in the field layout
@@ -347,6 +390,42 @@ struct TransposedYZ {
     epilogue(fields, x, z, y, u, exchanged, lap, first, last, ahead);
   }
 };
+
+// The step with the imaging condition fused into it (Simulation::correlate_next_step): the wave update, then the
+// image term at the points it updated. Kernels of their own, launched for the imaging steps alone: a test of the
+// term in every step's epilogue cost the forward step 2% (perf/NOTES.md 118).
+template <Region Where>
+struct ImagingUpdate : WaveUpdate<Where> {
+  ImageTerm image;
+
+  template <int VEC>
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(const FieldLayout& L, int x, int y, int z, const Pack<VEC>& u,
+                                              const Nearest<VEC>& near, const float (&lap)[VEC], int first, int last,
+                                              const WaveAhead<VEC>& ahead) const {
+    WaveUpdate<Where>::operator()(L, x, y, z, u, near, lap, first, last, ahead);
+    image.add(L.offset(x, y, z), u, first, last);
+  }
+#if defined(SEIS_HOST_VECTORS)
+  void host_vector(const FieldLayout& L, int x, int y, int z, index_t o, const float* c,
+                   const detail::HostVector& lap) const {
+    WaveUpdate<Where>::host_vector(L, x, y, z, o, c, lap);
+    image.add_row(o, c, host_pass_width);
+  }
+#endif
+  void host_row(const FieldLayout& L, int x0, int x1, int y, int z, const float* c, float* sum) const {
+    WaveUpdate<Where>::host_row(L, x0, x1, y, z, c, sum);
+    image.add_row(L.offset(x0, y, z), c, x1 - x0);
+  }
+};
+
+// The update of `Where`, with the imaging condition or without.
+template <Region Where, bool Imaging>
+auto step_update(const WaveArrays& a, const ImageTerm& image) {
+  if constexpr (Imaging)
+    return ImagingUpdate<Where>{{a}, image};
+  else
+    return WaveUpdate<Where>{a};
+}
 
 using InnerUpdate = WaveUpdate<Region::inner>;
 using PmlUpdate = WaveUpdate<Region::pml>;
