@@ -157,8 +157,10 @@ io::ShotRecord migrate_shot(const io::RunConfig& c, const io::SurveyShot& shot, 
     record.backward_seconds = t.backward_seconds;
     record.loop_seconds = t.forward_seconds + t.backward_seconds;
     record.steps = t.steps;
-    record.gpts_per_s = double(s.nx) * s.ny * s.nz * t.steps / record.loop_seconds * 1e-9;
+    const double point_steps = double(s.nx) * s.ny * s.nz * t.steps;
+    record.gpts_per_s = point_steps / record.loop_seconds * 1e-9;
     record.gb_per_s = t.bytes / record.loop_seconds * 1e-9;
+    record.bytes_per_point = t.bytes / point_steps;
     record.percent_of_copy = 100.0 * record.gb_per_s / stack.migration().copy_gb_per_s();
     record.status = "imaged";
   } catch (const std::exception& e) {
@@ -172,6 +174,7 @@ io::ShotRecord migrate_shot(const io::RunConfig& c, const io::SurveyShot& shot, 
        << record.seconds << " s on rank " << rank;
   if (record.status == "imaged")
     line << " (forward " << record.forward_seconds << " s, backward " << record.backward_seconds << " s, "
+         << std::setprecision(1) << record.bytes_per_point << " B a point and step, " << std::setprecision(2)
          << record.gb_per_s << " GB/s, " << record.percent_of_copy << "% of copy)";
   else
     line << ": " << record.error;

@@ -80,6 +80,7 @@ import json, sys
 m = json.load(open(sys.argv[1]))
 assert m["status"]["done"] == 4, m["status"]
 assert all(s["forward_seconds"] > 0 and s["backward_seconds"] > 0 and s["gpts_per_s"] > 0 for s in m["shot"])
+assert all(s["compulsory_bytes_per_point"] >= 32 for s in m["shot"])  # two simulations, 16 B a point and step at least
 assert m["migration"]["imaging_interval"] >= 1 and m["migration"]["device_bytes"] > 0, m["migration"]
 PY
 "${launch[@]}" -np 2 "$mpi" "${migrate[@]}" --output "$work/two" > "$work/two.log" 2>&1 ||

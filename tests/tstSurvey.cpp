@@ -85,6 +85,7 @@ TEST(Survey, RecordsReadBackAndCompletenessFollowsTheFiles) {
   r.loop_seconds = 3.25;
   r.steps = 1000;
   r.gpts_per_s = 12.5;
+  r.bytes_per_point = 52.75;
   r.files = {seis::io::record_file(dir.string(), "shot-00007.sgy")};
   EXPECT_EQ(r.files[0].bytes, 12u);
   seis::io::write_shot_record(dir.string(), r);
@@ -96,6 +97,7 @@ TEST(Survey, RecordsReadBackAndCompletenessFollowsTheFiles) {
   EXPECT_EQ(back->seconds, 5.25);
   EXPECT_EQ(back->setup_seconds, 1.5);
   EXPECT_EQ(back->loop_seconds, 3.25);
+  EXPECT_EQ(back->bytes_per_point, 52.75);
   EXPECT_EQ(back->files[0].crc32, r.files[0].crc32);
   EXPECT_TRUE(seis::io::shot_complete(dir.string(), *back));
   EXPECT_FALSE(seis::io::read_shot_record(dir.string(), 8).has_value());

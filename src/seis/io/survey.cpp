@@ -82,6 +82,7 @@ json record_json(const ShotRecord& r) {
           {"forward_seconds", r.forward_seconds},
           {"backward_seconds", r.backward_seconds},
           {"gb_per_s", r.gb_per_s},
+          {"compulsory_bytes_per_point", r.bytes_per_point},
           {"percent_of_copy", r.percent_of_copy},
           {"error", r.error},
           {"files", files}};
@@ -168,6 +169,7 @@ std::optional<ShotRecord> read_shot_record(const std::string& directory, int num
     r.forward_seconds = j.value("forward_seconds", 0.0);
     r.backward_seconds = j.value("backward_seconds", 0.0);
     r.gb_per_s = j.value("gb_per_s", 0.0);
+    r.bytes_per_point = j.value("compulsory_bytes_per_point", 0.0);
     r.percent_of_copy = j.value("percent_of_copy", 0.0);
     r.error = j.at("error").get<std::string>();
     for (const auto& f : j.at("files"))

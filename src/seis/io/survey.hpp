@@ -58,6 +58,7 @@ struct ShotRecord {
   // A migration's shot: its forward pass, and its backward pass (segments re-run, receiver wavefield, imaging).
   double forward_seconds = 0, backward_seconds = 0;
   double gb_per_s = 0;         // a migration's compulsory bytes over its time
+  double bytes_per_point = 0;  // a migration's compulsory bytes per grid point and step, both passes together
   double percent_of_copy = 0;  // gb_per_s against the run's copy yardstick
   std::string error;           // a failed shot's message
   std::vector<RecordedFile> files;
