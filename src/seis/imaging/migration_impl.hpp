@@ -65,7 +65,6 @@ struct Migration<ExecSpace>::Impl {
   Floats image, illumination;
   // The current segment's source wavefields (adjoint: Born weights), one per image.
   std::vector<Floats> snapshots;
-  const Floats* armed = nullptr;  // the kept field whose image the receiver's next step adds
   detail::StepTerms<Memory> terms;
   std::optional<detail::AdjointLayer<ExecSpace>> layer;      // the adjoint's transposed PML
   long long source_steps = 0, images = 0, states_moved = 0;  // for MigrationTiming::bytes
@@ -112,9 +111,8 @@ struct Migration<ExecSpace>::Impl {
   }
 
   // The receiver wavefield to step `target` (adjoint: each step with the transposed layer's terms); its first step
-  // carries the armed image.
+  // carries the image armed by image_step.
   void advance_receiver(int target) {
-    if (receiver.step() < target) armed = nullptr;
     if (!adjoint()) return receiver.advance(target - receiver.step());
     while (receiver.step() < target) layer->step(receiver);
   }
@@ -125,7 +123,6 @@ struct Migration<ExecSpace>::Impl {
   void image_step(int n, const Floats& kept) {
     if (n == 0) return detail::correlate<ExecSpace>(image, illumination, kept, receiver.field());
     receiver.correlate_next_step(kept, image, illumination);
-    armed = &kept;
   }
 
   // The interior's rows copied out on every CPU (one thread took 0.5 s a volume at 512^3, twice per stack).
@@ -204,8 +201,9 @@ MigrationTiming Migration<ExecSpace>::migrate(const std::vector<wave::Point>& so
   for (int segment = p.states; segment >= 0; --segment) {
     const int start = segment * p.segment;
     if (segment < p.states) {
-      // The armed image's kept field is about to be refilled: the receiver's next step, due anyway, adds it now.
-      if (m.armed) m.advance_receiver(m.receiver.step() + 1);
+      // The later segment's last image (its start, n > 0) is armed, and its kept field is about to be refilled: the
+      // receiver's next step, due anyway, adds it now.
+      m.advance_receiver(m.receiver.step() + 1);
       m.source.return_to(segment);
       ++m.states_moved;
       m.fill(start);

@@ -427,8 +427,4 @@ auto step_update(const WaveArrays& a, const ImageTerm& image) {
     return WaveUpdate<Where>{a};
 }
 
-using InnerUpdate = WaveUpdate<Region::inner>;
-using PmlUpdate = WaveUpdate<Region::pml>;
-using UnifiedUpdate = WaveUpdate<Region::both>;
-
 }  // namespace seis::wave
