@@ -10,6 +10,7 @@
 #include "seis/core/error.hpp"
 #include "seis/imaging/born.hpp"
 #include "seis/io/output_directory.hpp"
+#include "seis/io/picture.hpp"
 #include "seis/io/run_report.hpp"
 #include "survey_shots.hpp"
 
@@ -39,7 +40,8 @@ int run_born(const mpi::World& world, const io::RunConfig& config, const StartUp
     dq[p] = float(2.0 * setup.velocity[p] * dv[p] * dt2);
   }
   const std::filesystem::path dir(config.output);
-  io::prepare_output_directory(config.output, {false, config.overwrite, seismogram.bytes + (1u << 20)});
+  const io::EarlierOutputs earlier = io::prepare_output_directory(
+      config.output, {false, config.overwrite, seismogram.bytes + io::max_picture_bytes + (1u << 20)});
   std::cout << "seis-wave Born modelling: " << setup.nx << "x" << setup.ny << "x" << setup.nz << " points, "
             << setup.steps << " steps, the perturbation " << config.born << " on " << compat::device_name<Exec>()
             << " (" << Exec::name() << "); the device ready by " << std::setprecision(3) << start_up.device << " s\n"
@@ -66,6 +68,7 @@ int run_born(const mpi::World& world, const io::RunConfig& config, const StartUp
   const std::string report = (dir / "run.json").string();
   facts.files = {segy, png, report};
   io::write_run_report(report, config, setup, facts);
+  io::remove_stale_outputs(earlier);
   std::cout << std::setprecision(4) << "done: " << timing.seconds << " s, " << per_step * 1e3 << " ms/step, "
             << facts.gpts_per_s << " GPts/s, " << facts.bytes_per_point << " B/point -> " << facts.step_gb_per_s
             << " GB/s = " << 100 * facts.step_gb_per_s / facts.copy_gb_per_s << "% of this run's copy ("

@@ -10,6 +10,7 @@
 #include <optional>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 #include <tuple>
 
 #include "run_setup.hpp"
@@ -17,8 +18,12 @@
 #include "seis/core/error.hpp"
 #include "seis/imaging/migration.hpp"
 #include "seis/imaging/shot_data.hpp"
+#include "seis/io/atomic_file.hpp"
+#include "seis/io/fingerprint.hpp"
 #include "seis/io/gather.hpp"
+#include "seis/io/input_file.hpp"
 #include "seis/io/output_directory.hpp"
+#include "seis/io/picture.hpp"
 #include "seis/io/stack_file.hpp"
 #include "seis/io/survey.hpp"
 #include "seis/io/volume.hpp"
@@ -64,16 +69,92 @@ int stack_generation(const std::string& path) {
   return name.size() > 8 && name[6] == 'g' ? std::atoi(name.c_str() + 7) : 0;
 }
 
-// The shots the stacks in OUTPUT hold, refusing a shot held twice; `generation` gets the next stacks' number.
-std::set<int> stacked_shots(const std::string& output, int& generation) {
+// What shapes a stack: the migration's parameters (the grid, numerics, model and its smoothing, imaging condition
+// and interval, mute) and, for each shot it holds, the shot's positions, wavelet and observed data (its gather's
+// CRC-32). A restart compares each stack's with this run's before any shot is imaged.
+class StackPrint {
+ public:
+  StackPrint(const io::RunConfig& c, const wave::Setup& s, const imaging::MigrationPlan& plan,
+             const std::vector<io::SurveyShot>& shots)
+      : c_(c), s_(s), shots_(shots) {
+    std::ostringstream f;
+    f << std::hexfloat << "grid " << s.nx << "x" << s.ny << "x" << s.nz << "\nh " << s.h << "\nR " << s.radius
+      << "\ndt " << s.dt << "\nsteps " << s.steps << "\nboundary " << wave::to_string(s.boundary) << "\nndamp "
+      << s.ndamp << "\nstrategy " << wave::to_string(s.strategy) << "\nkernel " << wave::to_string(s.shape)
+      << "\nmodel " << c.model << "\nmodel_crc32 " << model_digest(c) << "\nsmooth " << c.smooth
+      << "\nimaging_condition " << c.imaging_condition << "\nimaging_interval " << plan.interval << "\nmute_velocity "
+      << c.mute_velocity;
+    common_ = f.str();
+  }
+  std::string of(const std::vector<int>& numbers) const {
+    std::ostringstream f;
+    f << common_;
+    wave::Setup s = s_;
+    for (int number : numbers) {
+      const auto shot = std::find_if(shots_.begin(), shots_.end(), [&](const auto& e) { return e.number == number; });
+      f << "\nshot_" << number;
+      if (shot == shots_.end()) {
+        f << " (not in this run's shots)";
+        continue;
+      }
+      place_shot(shot_config(c_, *shot), s);
+      f << std::hexfloat << " sources";
+      for (const auto& p : s.sources) f << " " << p.x << "," << p.y << "," << p.z;
+      f << " receivers";
+      for (const auto& p : s.receivers) f << " " << p.x << "," << p.y << "," << p.z;
+      f << " wavelet " << wave::to_string(s.wavelet) << " f0 " << s.f0 << " data_crc32 "
+        << (io::file_kind(gather_path(c_, number)) == "a regular file"
+                ? std::to_string(io::file_crc32(gather_path(c_, number)))
+                : std::string("none"));
+    }
+    return f.str();
+  }
+  static std::string gather_path(const io::RunConfig& c, int number) {
+    return c.survey.empty() ? c.migrate : (fs::path(c.migrate) / (io::shot_stem(number) + ".sgy")).string();
+  }
+
+ private:
+  const io::RunConfig& c_;
+  const wave::Setup& s_;
+  const std::vector<io::SurveyShot>& shots_;
+  std::string common_;
+};
+
+// The shots the stacks in OUTPUT hold, refusing a shot held twice and a stack whose fingerprint is not this run's
+// (each stack read whole against its CRC-32); `generation` gets the next stacks' number.
+std::set<int> stacked_shots(const std::string& output, const StackPrint& print, int& generation) {
   std::set<int> done;
   generation = 1;
   for (const std::string& path : io::stack_files(output)) {
-    const io::Stack s = io::read_stack(path, true);
+    const io::Stack s = io::read_stack(path, false);
+    const std::string mine = print.of(s.shots);
+    require(s.fingerprint == mine, "--restart: stack ", path, " was imaged with other inputs than this migration's; ",
+            "they differ in ", io::fingerprint_difference(s.fingerprint, mine, "the stack"),
+            ". A restart continues the same migration: migrate anew with another --output (or --overwrite)");
     for (int shot : s.shots) require(done.insert(shot).second, "shot ", shot, " is in two stacks (", path, ")");
     generation = std::max(generation, stack_generation(path) + 1);
   }
   return done;
+}
+
+// The first value of `values` that is not finite, as its index (values.size() where all are).
+std::size_t first_non_finite(const std::vector<float>& values) {
+  return std::size_t(std::find_if(values.begin(), values.end(), [](float v) { return !std::isfinite(v); }) -
+                     values.begin());
+}
+
+// Stops the run (exit 1) where an image or illumination holds a NaN or an infinity: data whose amplitudes overflow
+// float32 on their way through the receiver wavefield, which would otherwise leave a NaN image and exit 0.
+void require_finite(const std::vector<float>& values, const wave::Setup& s, const std::string& what) {
+  const std::size_t at = first_non_finite(values);
+  if (at == values.size()) return;
+  const std::size_t plane = std::size_t(s.nx) * std::size_t(s.ny);
+  std::ostringstream message;
+  message << what << " became non-finite (" << values[at] << " at grid point " << at % std::size_t(s.nx) << ", "
+          << at / std::size_t(s.nx) % std::size_t(s.ny) << ", " << at / plane
+          << "): the observed data's amplitudes overflow float32 on their way through the receiver wavefield; scale "
+             "the data down. Nothing of it was written";
+  throw std::runtime_error(message.str());
 }
 
 std::string stack_name(int generation, int rank) {
@@ -85,9 +166,11 @@ std::string stack_name(int generation, int rank) {
 // This rank's stack: its migration, the shots migrated since it was last written, and their records.
 class RankStack {
  public:
-  RankStack(const io::RunConfig& c, const wave::Setup& s, const imaging::MigrationPlan& plan, int generation, int rank)
+  RankStack(const io::RunConfig& c, const wave::Setup& s, const imaging::MigrationPlan& plan, const StackPrint& print,
+            int generation, int rank)
       : c_(c),
         s_(s),
+        print_(print),
         path_((fs::path(c.output) / stack_name(generation, rank)).string()),
         migration_(s, {plan.interval, plan.segment, plan.condition}, std::size_t(-1)) {}
 
@@ -104,7 +187,9 @@ class RankStack {
   // Written when `every` seconds have passed since the last time (always with `every` 0 or `last`).
   void write_if_due(double every, bool last) {
     if (unwritten_.empty() || (!last && since(written_) < every)) return;
-    io::Stack stack{s_.nx, s_.ny, s_.nz, shots_, migration_.image(), migration_.illumination()};
+    io::Stack stack{s_.nx, s_.ny, s_.nz, shots_, print_.of(shots_), migration_.image(), migration_.illumination()};
+    require_finite(stack.image, s_, "the image of shots " + to_text(shots_));
+    require_finite(stack.illumination, s_, "the illumination of shots " + to_text(shots_));
     io::write_stack(path_, stack);
     if (last) last_ = std::move(stack);  // the run's sums, kept for the ranks' reduction
     written_ = Clock::now();
@@ -119,6 +204,7 @@ class RankStack {
  private:
   const io::RunConfig& c_;
   const wave::Setup& s_;
+  const StackPrint& print_;
   std::string path_;
   imaging::Migration<Exec> migration_;
   std::vector<int> shots_;
@@ -134,6 +220,7 @@ io::ShotRecord migrate_shot(const io::RunConfig& c, const io::SurveyShot& shot, 
                             int rank, std::optional<std::vector<float>>& checked) {
   io::ShotRecord record;
   record.number = shot.number;
+  record.kind = "migration";
   record.status = "running";
   record.group = rank, record.first_rank = rank, record.ranks = 1;
   record.host = host_name();
@@ -142,8 +229,7 @@ io::ShotRecord migrate_shot(const io::RunConfig& c, const io::SurveyShot& shot, 
   const auto start = Clock::now();
   try {
     place_shot(shot_config(c, shot), s);
-    const std::string path =
-        c.survey.empty() ? c.migrate : (fs::path(c.migrate) / (io::shot_stem(shot.number) + ".sgy")).string();
+    const std::string path = StackPrint::gather_path(c, shot.number);
     std::vector<float> traces = checked ? std::move(*checked) : observed_traces(path, s);
     checked.reset();
     if (c.mute_velocity > 0)
@@ -225,9 +311,12 @@ std::vector<std::string> write_image(const io::RunConfig& c, const wave::Setup& 
   std::cout << std::fixed << std::setprecision(2) << "  " << earlier << " stack(s) of earlier runs read and added in "
             << since(t) << " s";
   t = Clock::now();
+  require_finite(image, s, "the stacked image");
+  require_finite(illumination, s, "the stacked illumination");
   std::vector<float> out = imaging::normalise_by_illumination(image, illumination);
   if (c.image_filter == "laplacian") out = imaging::laplacian_filter(out, s.nx, s.ny, s.nz);
   imaging::mute_shallow(out, s.nx, s.ny, s.nz, s.h, top.first, top.second);
+  require_finite(out, s, "the normalised image");
   std::cout << ", normalised and filtered in " << since(t) << " s";
   t = Clock::now();
   const fs::path dir(c.output);
@@ -318,14 +407,19 @@ int run_migration(const mpi::World& world, const io::RunConfig& config, const St
             " is the observed data's directory (--migrate ", config.migrate,
             "): the migration's records would replace the survey's");
   }
+  const StackPrint print(config, setup, plan, shots);
   if (root) {
+    // Writable, with room for a stack per rank and the image, its illumination and their pictures (a restart's
+    // stacks there already count as written).
+    io::prepare_output_directory(config.output, {config.restart, false,
+                                                 (2 * std::size_t(world.size()) + 2) * points * sizeof(float) +
+                                                     6 * io::max_picture_bytes + (std::size_t(1) << 20),
+                                                 io::RunKind::migration});
+    // Every check passed: an earlier migration's stacks go now (its image stays until this one's replaces it).
     if (config.overwrite)
       for (const std::string& path : io::stack_files(config.output)) fs::remove(path);
-    // Writable, with room for a stack per rank and the image, its illumination and their pictures.
-    io::prepare_output_directory(config.output,
-                                 {true, false, (2 * std::size_t(world.size()) + 3) * points * sizeof(float)});
     int generation = 1;
-    const std::set<int> done = stacked_shots(config.output, generation);
+    const std::set<int> done = stacked_shots(config.output, print, generation);
     require(config.restart || generation == 1, "--output ", config.output,
             " holds an earlier migration's stacks: --restart resumes it; a new one needs another --output");
     std::vector<int> pending;
@@ -352,7 +446,7 @@ int run_migration(const mpi::World& world, const io::RunConfig& config, const St
   std::vector<float> image, illumination;  // this run's shots, summed on rank 0
   const auto shots_start = Clock::now();
   {
-    RankStack stack(config, setup, plan, std::stoi(generation_text), world.rank());
+    RankStack stack(config, setup, plan, print, std::stoi(generation_text), world.rank());
     copy_gb_per_s = stack.migration().copy_gb_per_s();
     mpi::SharedCounter counter(world);
     for (int n = counter.next(); std::size_t(n) < pending.size(); n = counter.next()) {

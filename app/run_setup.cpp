@@ -37,6 +37,13 @@ std::vector<float> load_model(const std::string& model, const wave::Subdomain& p
   return io::read_velocity_raw(model, part, &bytes_read);
 }
 
+wave::Decomposition decomposition_of(const io::RunConfig& c, int ranks) {
+  if (!c.decomposition.empty()) return wave::parse_decomposition(c.decomposition);
+  int nx = 0, ny = 0, nz = 0;
+  io::parse_grid(c.grid, nx, ny, nz);
+  return wave::default_decomposition(ranks, nx, ny, nz, c.radius);
+}
+
 void place_shot(const io::RunConfig& c, wave::Setup& s) {
   s.wavelet = wave::parse_wavelet(c.wavelet);
   s.f0 = c.f0;
@@ -85,6 +92,8 @@ wave::Setup make_setup(const io::RunConfig& c, const std::function<wave::Subdoma
   const double steps = std::ceil(c.duration / s.dt - 1e-9);
   require(steps <= max_steps, "--duration ", c.duration, " s at dt = ", s.dt, " s is ", steps, " steps, at most ",
           max_steps, " (the model's largest velocity ", s.vmax, " m/s sets dt)");
+  require(steps >= 2, "--duration ", c.duration, " s is at most one time step (dt = ", s.dt,
+          " s): a seismogram needs samples after t = 0");
   s.steps = static_cast<int>(steps);
   place_shot(c, s);
   if (!c.tile.empty()) {
@@ -109,20 +118,39 @@ std::string dispersion_warning(const wave::Setup& s, double f0, const mpi::World
   return text.str();
 }
 
+namespace {
+
+// What shapes a shot's data: the grid, the numerics, the model (its name and `model_crc32`), the wavelet and the
+// positions; strategy and kernel too, where they change the rounding.
+void setup_lines(std::ostream& f, const io::RunConfig& c, const wave::Setup& s, const std::string& model_crc32) {
+  f << std::hexfloat << "grid " << s.nx << "x" << s.ny << "x" << s.nz << "\nh " << s.h << "\nR " << s.radius << "\ndt "
+    << s.dt << "\nsteps " << s.steps << "\nboundary " << wave::to_string(s.boundary) << "\nndamp " << s.ndamp
+    << "\nstrategy " << wave::to_string(s.strategy) << "\nkernel " << wave::to_string(s.shape) << "\nmodel " << c.model
+    << "\nmodel_crc32 " << model_crc32 << "\nwavelet " << wave::to_string(s.wavelet) << "\nf0 " << s.f0 << "\nsources";
+  for (const auto& p : s.sources) f << " " << p.x << "," << p.y << "," << p.z;
+  f << "\nreceivers";
+  for (const auto& p : s.receivers) f << " " << p.x << "," << p.y << "," << p.z;
+}
+
+}  // namespace
+
 std::string fingerprint(const io::RunConfig& c, const wave::Setup& s, const mpi::Cartesian& grid) {
   std::ostringstream f;
   f << "part " << grid.coord()[0] << "," << grid.coord()[1] << "," << grid.coord()[2] << " of "
     << grid.decomposition().text() << "\n";
-  f << std::hexfloat << "grid " << s.nx << "x" << s.ny << "x" << s.nz << "\nh " << s.h << "\nR " << s.radius << "\ndt "
-    << s.dt << "\nsteps " << s.steps << "\nboundary " << wave::to_string(s.boundary) << "\nndamp " << s.ndamp
-    << "\nstrategy " << wave::to_string(s.strategy) << "\nkernel " << wave::to_string(s.shape) << "\nmodel "
-    << c.model
-    // The model's values, not only its name: a file edited in place at the same path is another run.
-    << "\nmodel_crc32 " << io::crc32_of(s.velocity.data(), s.velocity.size() * sizeof(float)) << "\nwavelet "
-    << wave::to_string(s.wavelet) << "\nf0 " << s.f0 << "\nsources";
-  for (const auto& p : s.sources) f << " " << p.x << "," << p.y << "," << p.z;
-  f << "\nreceivers";
-  for (const auto& p : s.receivers) f << " " << p.x << "," << p.y << "," << p.z;
+  // The model's values, not only its name: a file edited in place at the same path is another run.
+  setup_lines(f, c, s, std::to_string(io::crc32_of(s.velocity.data(), s.velocity.size() * sizeof(float))));
+  return f.str();
+}
+
+std::string model_digest(const io::RunConfig& c) {
+  return model_is_file(c.model) ? std::to_string(io::file_crc32(c.model)) : "built-in";
+}
+
+std::string shot_fingerprint(const io::RunConfig& c, const wave::Setup& s, const std::string& digest) {
+  std::ostringstream f;
+  setup_lines(f, c, s, digest);
+  f << "\ntrace_dt " << std::hexfloat << c.trace_dt;
   return f.str();
 }
 

@@ -32,6 +32,9 @@ wave::Setup make_setup(const io::RunConfig& c, const std::function<wave::Subdoma
                        std::size_t host_available_bytes, bool host_fields, wave::Subdomain& part,
                        std::size_t& model_bytes_read);
 
+// --decomposition, or the grid's default over `ranks` (wave::default_decomposition: the least halo surface).
+wave::Decomposition decomposition_of(const io::RunConfig& c, int ranks);
+
 // The shot of `c`: its sources (default: one at the top centre), receivers (default: a line along x near the top),
 // wavelet and peak frequency.
 void place_shot(const io::RunConfig& c, wave::Setup& s);
@@ -43,5 +46,12 @@ std::string dispersion_warning(const wave::Setup& s, double f0, const mpi::World
 // The parameters a checkpoint must share with the run that restores it (the model's values by their CRC-32), and
 // the part of the grid it holds.
 std::string fingerprint(const io::RunConfig& c, const wave::Setup& s, const mpi::Cartesian& grid);
+
+// The model's content as a fingerprint names it: a model file's CRC-32 (read whole), "built-in" for the others.
+std::string model_digest(const io::RunConfig& c);
+// What shapes the gather of the shot `s` holds (the grid, numerics, model by `digest`, wavelet, positions and the
+// seismogram's interval), whatever the ranks and their decomposition: a survey's restart compares it with the
+// shot's record (seis::io::fingerprint_difference).
+std::string shot_fingerprint(const io::RunConfig& c, const wave::Setup& s, const std::string& digest);
 
 }  // namespace seis::app

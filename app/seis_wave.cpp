@@ -87,15 +87,22 @@ void write_slices(const std::string& stem, const std::vector<float>& u, double t
     files.push_back(path);
 }
 
-// What a run writes, as far as it is known before it starts: the seismogram, the final wavefield, the snapshots and
-// two generations of checkpoints (u and u_prev of every part, the receivers' corner values).
+// What a run writes beside its checkpoints: the seismogram, its picture and run.json; the final wavefield with its
+// JSON and two slices; each snapshot likewise. Pictures at their bound (io::max_picture_bytes), JSON at 1 MiB.
 std::uintmax_t output_bytes(const io::RunConfig& c, const wave::Setup& s, const app::Seismogram& seismogram) {
-  const double points = double(s.nx) * s.ny * s.nz, receivers = double(s.receivers.size());
-  double bytes = double(seismogram.bytes);
-  if (!c.benchmark) bytes += 4 * points;
-  if (c.snapshot_every > 0) bytes += 4 * points * ((s.steps - 1) / c.snapshot_every);
-  if (c.checkpoint_every > 0) bytes += 2 * (8 * points + 32 * receivers * s.steps);
+  const double points = double(s.nx) * s.ny * s.nz, picture = double(io::max_picture_bytes), json = 1 << 20;
+  const double wavefield = 4 * points + json + 2 * picture;
+  double bytes = double(seismogram.bytes) + picture + json;
+  if (!c.benchmark) bytes += wavefield;
+  if (c.snapshot_every > 0) bytes += wavefield * ((s.steps - 1) / c.snapshot_every);
   return static_cast<std::uintmax_t>(bytes);
+}
+
+// A checkpoint's bytes (io::write_checkpoint): u and u_prev in the padded layout, phi as the PML stores it, the
+// receivers' corner traces, the fingerprint and a header.
+std::uintmax_t checkpoint_bytes(const wave::Simulation<Exec>& sim, const std::string& fingerprint) {
+  const std::size_t traces = sim.setup().receivers.size() * 8 * std::size_t(sim.setup().steps);
+  return 4 * (2 * sim.layout().size + sim.pml().stored() + traces) + fingerprint.size() + 4096;
 }
 
 // One file per rank when there are several: NAME.rankNNNN.EXT.
@@ -178,11 +185,9 @@ int run(const mpi::World& world, const io::RunConfig& config, const app::StartUp
   if (!config.survey.empty()) return app::run_survey(world, config, start_up);
   require(config.ranks_per_shot == 1, "--ranks-per-shot ", config.ranks_per_shot,
           " needs --survey (a single run's ranks all share its one shot)");
-  std::optional<wave::Decomposition> requested;
-  if (!config.decomposition.empty()) requested = wave::parse_decomposition(config.decomposition);
   const mpi::HaloOptions halo_options{config.mpi_timeout, mpi::parse_transport(config.halo_transport),
                                       !Kokkos::SpaceAccessibility<Kokkos::HostSpace, Exec::memory_space>::accessible};
-  const mpi::Cartesian grid(world, requested);
+  const mpi::Cartesian grid(world, app::decomposition_of(config, world.size()));
   wave::Subdomain part;
   // The ranks of a node share its host memory (and a host backend's fields live there).
   const bool host_fields = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Exec::memory_space>::accessible;
@@ -199,16 +204,30 @@ int run(const mpi::World& world, const io::RunConfig& config, const app::StartUp
   const std::string tuning_state = tune_step(config, setup, part, world);
   const bool root = world.rank() == 0;
   const fs::path dir(config.output);
-  // Before the model goes to the device and the time loop starts: a directory that cannot take the outputs.
+  // Before the model goes to the device and the time loop starts: a directory that cannot take the outputs. With
+  // --overwrite the earlier outputs stay until this run has written its own.
+  io::EarlierOutputs earlier;
   if (root)
-    io::prepare_output_directory(config.output,
-                                 {config.restart, config.overwrite, output_bytes(config, setup, seismogram)});
+    earlier = io::prepare_output_directory(
+        config.output,
+        {config.restart, config.overwrite, output_bytes(config, setup, seismogram), io::RunKind::single});
   world.barrier();
   const std::string checkpoint = rank_file(dir, "checkpoint", ".bin", world);
   const std::string print = app::fingerprint(config, setup, grid);
 
   const auto halo = grid.halo(halo_options);
   wave::Simulation<Exec> sim(setup, part, halo.get());
+  if (config.checkpoint_every > 0) {
+    // Three generations exist while one is written (the newest, the previous and the one being written), on every
+    // rank; a restart replaces what its run wrote there already.
+    const double checkpoints = world.sum(3.0 * double(checkpoint_bytes(sim, print)));
+    if (root) {
+      const std::uintmax_t needed = output_bytes(config, setup, seismogram) + std::uintmax_t(checkpoints),
+                           there = config.restart ? io::existing_output_bytes(config.output, io::RunKind::single) : 0;
+      io::require_free_space(config.output, needed > there ? needed - there : 0, "the run with its checkpoints");
+    }
+    world.barrier();
+  }
   if (root)
     std::cout << "seis-wave: " << setup.nx << "x" << setup.ny << "x" << setup.nz << " points, h = " << setup.h
               << " m, R = " << setup.radius << ", dt = " << setup.dt * 1e3 << " ms, " << setup.steps << " steps ("
@@ -346,14 +365,16 @@ int run(const mpi::World& world, const io::RunConfig& config, const app::StartUp
   if (halo)
     std::cout << ", halos by " << halo_transport << ": " << halo_per_step * 1e3
               << " ms/step of host time on the slowest rank";
+  io::remove_stale_outputs(earlier);
   std::cout << "\nwrote:\n";
   for (const auto& f : files) std::cout << "  " << f << "\n";
   return 0;
 }
 
-// What a failure prints and exits with: a refusal (bad input, named) 2, any other error 1.
-std::pair<int, std::string> failure(const std::exception& e) {
-  if (dynamic_cast<const seis::InvalidArgument*>(&e) != nullptr) return {2, e.what()};
+// What a failure prints and exits with: a refusal (bad input, named, with its run file's line where it has one) 2,
+// any other error 1.
+std::pair<int, std::string> failure(const std::exception& e, const io::RunConfig& config) {
+  if (dynamic_cast<const seis::InvalidArgument*>(&e) != nullptr) return {2, io::located(config, e.what())};
   return {1, std::string("error: ") + e.what()};
 }
 
@@ -369,7 +390,7 @@ int main(int argc, char** argv) {
                                 build_info::version_line("seis-wave", compat::kokkos_version(), Exec::name())))
       return 0;
   } catch (const std::exception& e) {
-    const auto [code, message] = failure(e);
+    const auto [code, message] = failure(e, config);
     std::cerr << "seis-wave: " << message << "\n";
     return code;
   }
@@ -404,7 +425,7 @@ int main(int argc, char** argv) {
     start_up.device = app::seconds_since_start();
     return run(world, config, start_up);
   } catch (const std::exception& e) {
-    std::tie(code, message) = failure(e);
+    std::tie(code, message) = failure(e, config);
   }
   std::cerr << "seis-wave: " << (world.size() > 1 ? "rank " + std::to_string(world.rank()) + ": " : "") << message
             << "\n"

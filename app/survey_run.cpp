@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <future>
 #include <iomanip>
 #include <iostream>
@@ -11,8 +12,10 @@
 #include "run_setup.hpp"
 #include "seis/core/compat.hpp"
 #include "seis/core/error.hpp"
+#include "seis/io/fingerprint.hpp"
 #include "seis/io/output_directory.hpp"
 #include "seis/io/outputs.hpp"
+#include "seis/io/picture.hpp"
 #include "seis/io/survey.hpp"
 #include "shot_run.hpp"
 #include "survey_shots.hpp"
@@ -40,8 +43,11 @@ std::vector<float> part_of(std::vector<float>&& whole, const wave::Subdomain& p)
 }
 
 // The shots still to run, in the file's order: all of them, or on --restart those not complete. A new survey
-// refuses an output directory holding another's shots, which it would otherwise overwrite.
+// refuses an output directory holding another's shots, which it would otherwise overwrite; a restart refuses a
+// complete shot whose gather other inputs would change (`expected` gives a shot's fingerprint now), naming what
+// changed, before any shot runs.
 std::vector<int> shots_to_run(const io::RunConfig& c, const std::vector<io::SurveyShot>& shots,
+                              const std::function<std::string(const io::SurveyShot&)>& expected,
                               std::vector<io::ShotRecord>& records, int& skipped) {
   std::vector<int> pending;
   skipped = 0;
@@ -50,6 +56,12 @@ std::vector<int> shots_to_run(const io::RunConfig& c, const std::vector<io::Surv
     require(c.restart || !record, "--output ", c.output, " holds an earlier survey's ", io::shot_stem(shot.number),
             ".json: --restart resumes that survey; a new one needs another --output");
     if (record && io::shot_complete(c.output, *record)) {
+      const std::string now = expected(shot);
+      require(record->fingerprint == now, "--restart: ", io::shot_stem(shot.number), " (survey ", c.survey, " line ",
+              shot.line, ") was run with other inputs than this restart's; they differ in ",
+              record->fingerprint.empty() ? std::string("everything (its record holds no fingerprint)")
+                                          : io::fingerprint_difference(record->fingerprint, now, "its record"),
+              ". A restart continues the same survey: run the new one with another --output");
       records.push_back(*record);
       ++skipped;
       continue;
@@ -68,7 +80,8 @@ struct Team {
   const mpi::Cartesian& grid;
   mpi::HaloOptions halo_options;
   int index = 0;
-  Seismogram seismogram;  // every shot's interval and samples (one grid, one time step)
+  Seismogram seismogram;     // every shot's interval and samples (one grid, one time step)
+  std::string model_digest;  // the model's content for the shots' fingerprints (the group's leader only)
   // Built for the first shot and kept for the next (Simulation::new_shot): the model upload, the PML and the
   // halo connection are paid once per survey, not once per shot. Dropped after a failure.
   std::unique_ptr<wave::HaloExchange> halo;
@@ -80,7 +93,8 @@ struct Team {
 // record, its line on standard output. One shot in flight: the next waits for it before it starts.
 class ShotFinisher {
  public:
-  ShotFinisher(const io::RunConfig& c, const Seismogram& seismogram) : c_(c), seismogram_(seismogram) {}
+  ShotFinisher(const io::RunConfig& c, const Seismogram& seismogram)
+      : c_(c), seismogram_(seismogram), manifest_((fs::path(c.output) / "survey.json").string()) {}
   ShotFinisher(const ShotFinisher&) = delete;
   ShotFinisher& operator=(const ShotFinisher&) = delete;
   ~ShotFinisher() {
@@ -114,6 +128,7 @@ class ShotFinisher {
     record.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     record.ended = date_now();
     io::write_shot_record(c_.output, record);
+    io::update_manifest(manifest_, record);
     std::ostringstream line;
     line << "  shot " << record.number << " " << record.status << " in " << std::fixed << std::setprecision(2)
          << record.seconds << " s on group " << record.group << " (" << record.host << ", ranks " << record.first_rank
@@ -127,6 +142,7 @@ class ShotFinisher {
 
   const io::RunConfig& c_;
   const Seismogram seismogram_;
+  const std::string manifest_;
   std::future<void> pending_;
 };
 
@@ -143,11 +159,15 @@ void run_shot(const io::RunConfig& c, const io::SurveyShot& shot, Team& team, wa
   record.ranks = team.group.size();
   record.host = host_name();
   record.started = date_now();
-  if (finisher) io::write_shot_record(c.output, record);
   const auto start = std::chrono::steady_clock::now();
   std::optional<Gather> gather;
+  place_shot(shot_config(c, shot), setup);  // checked with every shot before the first ran
+  if (finisher) {
+    record.fingerprint = shot_fingerprint(c, setup, team.model_digest);
+    io::write_shot_record(c.output, record);
+    io::update_manifest((fs::path(c.output) / "survey.json").string(), record);
+  }
   try {
-    place_shot(shot_config(c, shot), setup);
     if (team.sim) {
       team.sim->new_shot(setup.sources, setup.receivers, setup.wavelet, setup.f0);
     } else {
@@ -201,9 +221,7 @@ int run_survey(const mpi::World& world, const io::RunConfig& config, const Start
 
   const int groups = world.size() / config.ranks_per_shot, index = world.rank() / config.ranks_per_shot;
   const std::unique_ptr<mpi::World> group = world.split(index);
-  std::optional<wave::Decomposition> requested;
-  if (!config.decomposition.empty()) requested = wave::parse_decomposition(config.decomposition);
-  const mpi::Cartesian grid(*group, requested);
+  const mpi::Cartesian grid(*group, decomposition_of(config, group->size()));
   const MemoryAvailable memory = memory_available(world);
   // A model file is read once per node (a built-in model is made on each rank, for its part); each rank keeps its
   // part for every shot it runs.
@@ -231,6 +249,8 @@ int run_survey(const mpi::World& world, const io::RunConfig& config, const Start
   const std::string dispersion = dispersion_warning(setup, highest_f0, *group);
   if (!dispersion.empty() && root) std::cerr << "seis-wave: warning: the survey's highest f0: " << dispersion << "\n";
 
+  // The model's content, for the shots' fingerprints, on the ranks that write records.
+  const std::string digest = group->rank() == 0 ? model_digest(config) : std::string();
   // Rank 0 decides what runs (its refusal ends every rank) and tells the others.
   std::vector<io::ShotRecord> records;
   int skipped = 0;
@@ -249,8 +269,16 @@ int run_survey(const mpi::World& world, const io::RunConfig& config, const Start
   const double model_fastest = -world.max(-model_seconds), model_slowest = world.max(model_seconds);
   if (root) {
     // Writable, with room for every shot's gather (a survey's own earlier files are judged shot by shot below).
-    io::prepare_output_directory(config.output, {true, false, seismogram.bytes * shots.size()});
-    const std::vector<int> pending = shots_to_run(config, shots, records, skipped);
+    // Each shot's gather, its picture and its record.
+    io::prepare_output_directory(
+        config.output,
+        {true, false, (seismogram.bytes + io::max_picture_bytes + 65536) * shots.size(), io::RunKind::survey});
+    wave::Setup placed = setup;
+    const auto expected = [&](const io::SurveyShot& shot) {
+      place_shot(shot_config(config, shot), placed);
+      return shot_fingerprint(config, placed, digest);
+    };
+    const std::vector<int> pending = shots_to_run(config, shots, expected, records, skipped);
     io::SurveySummary s = summary_start;
     s.restarts_skipped = skipped;
     io::write_manifest((fs::path(config.output) / "survey.json").string(), s, records);
@@ -267,10 +295,11 @@ int run_survey(const mpi::World& world, const io::RunConfig& config, const Start
   world.broadcast(pending_text);
   const std::vector<int> pending = from_text(pending_text);
 
-  Team team{world,   *group,
-            grid,    {config.mpi_timeout, mpi::parse_transport(config.halo_transport), !memory.host_fields},
-            index,   seismogram,
-            nullptr, nullptr};
+  Team team{world,  *group,
+            grid,   {config.mpi_timeout, mpi::parse_transport(config.halo_transport), !memory.host_fields},
+            index,  seismogram,
+            digest, nullptr,
+            nullptr};
   mpi::SharedCounter counter(world);
   {
     ShotFinisher leader(config, seismogram);

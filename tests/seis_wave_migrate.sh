@@ -45,9 +45,9 @@ import glob, struct, sys
 shots = []
 for path in sorted(glob.glob(sys.argv[1] + "/stack-*.bin")):
     data = open(path, "rb").read()
-    assert data[:8] == b"SEISSTK1", path
+    assert data[:8] == b"SEISSTK2", path
     count = struct.unpack_from("<i", data, 20)[0]
-    shots += struct.unpack_from("<%di" % count, data, 24)
+    shots += struct.unpack_from("<%di" % count, data, 32)
 assert len(shots) == len(set(shots)), shots
 print(" ".join(str(s) for s in sorted(shots)))
 PY

@@ -96,6 +96,15 @@ grep -q '"halo_transport": "mpi"' "$work/seven-2x1-mpi/run.json"
 grep -q '"parts_x_by_y_by_z": "1x2x4"' "$work/seven-2x4/run.json"
 grep -q '"parts_x_by_y_by_z": "2x2x2"' "$work/seven-2x2x2/run.json"
 
+# No --decomposition: the split with the least halo surface for the grid (y of a grid longer in y; z of a cube).
+for grid in "32x64x32 1x2x1" "32x32x64 1x1x2" "32 1x1x2"; do
+  set -- $grid
+  "${launch[@]}" -np 2 "$mpi" --grid "$1" --spacing 20 --ndamp 4 --duration 0.05 --quiet --benchmark \
+    --output "$work/default-$1" > "$work/default-$1.log" 2>&1 || { echo "FAIL: default $1" >&2; exit 1; }
+  grep -q "\"parts_x_by_y_by_z\": \"$2\"" "$work/default-$1/run.json" ||
+    { echo "FAIL: the default decomposition of $1 over 2 ranks is not $2: $(grep parts_x "$work/default-$1/run.json")" >&2; exit 1; }
+done
+
 # Restart: SIGTERM to mpirun (it ends every rank) once all four ranks hold two checkpoints, then --restart.
 long=(--grid 64x60x50 --spacing 20 --model layered --duration 4.0 --f0 12 --ndamp 8 --quiet --decomposition 2x2
       --receivers 160,600,200:1100,600,200:48)

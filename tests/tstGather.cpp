@@ -2,6 +2,7 @@
 // refusals of a gather that does not fit the run (each naming the value, the expected one and the trace).
 #include <gtest/gtest.h>
 #include <segyio/segy.h>
+#include <sys/stat.h>
 
 #include <unistd.h>
 
@@ -165,7 +166,10 @@ TEST(Gather, RefusesWhatDoesNotFitTheRun) {
   EXPECT_NE(refusal([&] { seis::io::read_gather(r.path); }).find("trace 2 gives coordinate units 2"),
             std::string::npos);
   fs::remove(r.path);
-  EXPECT_NE(refusal([&] { seis::io::read_gather(r.path); }).find("cannot be opened"), std::string::npos);
+  EXPECT_NE(refusal([&] { seis::io::read_gather(r.path); }).find("does not exist"), std::string::npos);
+  ASSERT_EQ(::mkfifo(r.path.c_str(), 0644), 0);
+  EXPECT_NE(refusal([&] { seis::io::read_gather(r.path); }).find("is a FIFO, not a regular file"), std::string::npos);
+  fs::remove(r.path);
 }
 
 }  // namespace

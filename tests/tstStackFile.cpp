@@ -1,6 +1,8 @@
-// A migration's partial stack as a file (seis/io/stack_file.hpp): read back bitwise, listed in its directory, and
-// refused, naming the path, when it is not a stack or not whole.
+// A migration's partial stack as a file (seis/io/stack_file.hpp): read back bitwise with its fingerprint, listed in
+// its directory, and refused, naming the path, when it is not a stack, not whole, damaged (its CRC-32), of the
+// first format or not a regular file.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -17,7 +19,7 @@ namespace fs = std::filesystem;
 TEST(StackFile, ReadsBackWhatWasWritten) {
   const fs::path dir = fs::temp_directory_path() / ("stack-test-" + std::to_string(::getpid()));
   fs::create_directories(dir);
-  seis::io::Stack s{3, 2, 4, {7, 2, 11}, {}, {}};
+  seis::io::Stack s{3, 2, 4, {7, 2, 11}, "grid 3x2x4\nsmooth 0x1p+5", {}, {}};
   for (int p = 0; p < 24; ++p) s.image.push_back(0.25f * float(p) - 1.0f), s.illumination.push_back(float(p * p));
   const std::string path = (dir / "stack-g00001-r00000.bin").string();
   seis::io::write_stack(path, s);
@@ -28,13 +30,41 @@ TEST(StackFile, ReadsBackWhatWasWritten) {
   EXPECT_EQ(back.shots, s.shots);
   EXPECT_EQ(back.image, s.image);
   EXPECT_EQ(back.illumination, s.illumination);
-  EXPECT_EQ(seis::io::read_stack(path, true).shots, s.shots);
+  EXPECT_EQ(back.fingerprint, s.fingerprint);
+  const seis::io::Stack header = seis::io::read_stack(path, false);
+  EXPECT_EQ(header.shots, s.shots);
+  EXPECT_EQ(header.fingerprint, s.fingerprint);
+  EXPECT_TRUE(header.image.empty());
+
+  // Any byte after the header changed (a shot number, the parameters, the image, the illumination's last value),
+  // whether the data are kept or read through: the CRC-32 fails.
+  const auto size = fs::file_size(path);
+  for (const std::uintmax_t at : {std::uintmax_t(33), std::uintmax_t(48), std::uintmax_t(80), size - 1})
+    for (const bool keep : {true, false}) {
+      std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+      f.seekg(std::streamoff(at));
+      const char was = char(f.get());
+      f.seekp(std::streamoff(at));
+      f.put(char(was ^ 0x10));
+      f.close();
+      seis::test::expect_error_mentioning([&] { seis::io::read_stack(path, keep); }, "fails its CRC-32");
+      std::fstream g(path, std::ios::in | std::ios::out | std::ios::binary);
+      g.seekp(std::streamoff(at));
+      g.put(was);
+    }
+  EXPECT_EQ(seis::io::read_stack(path).image, s.image);
   EXPECT_EQ(seis::io::stack_files(dir.string()), std::vector<std::string>{path});
 
   fs::resize_file(path, fs::file_size(path) - 4);
   seis::test::expect_error_mentioning([&] { seis::io::read_stack(path); }, "its header says");
   std::ofstream(path, std::ios::binary) << "not a stack at all, but long enough to hold a header";
   seis::test::expect_error_mentioning([&] { seis::io::read_stack(path); }, "is not a seis-wave stack");
+  std::ofstream(path, std::ios::binary) << "SEISSTK1 a stack of the first format, without a checksum";
+  seis::test::expect_error_mentioning([&] { seis::io::read_stack(path); }, "older seis-wave");
+  fs::remove(path);
+  ASSERT_EQ(::mkfifo(path.c_str(), 0644), 0);
+  seis::test::expect_error_mentioning([&] { seis::io::read_stack(path); }, "is a FIFO");
+  fs::remove(path);
   s.image.pop_back();
   seis::test::expect_error_mentioning([&] { seis::io::write_stack(path, s); }, "the grid has 24");
   fs::remove_all(dir);

@@ -161,10 +161,19 @@ TEST(OutputDirectory, EarlierOutputsRefusedOrReplaced) {
   }
   seis::io::prepare_output_directory(dir.string(), {true, false, 0});  // a restart keeps them
   EXPECT_TRUE(fs::exists(dir / "seismogram.sgy"));
-  seis::io::prepare_output_directory(dir.string(), {false, true, 0});
-  EXPECT_FALSE(fs::exists(dir / "seismogram.sgy"));
+  // --overwrite removes nothing up front; after the new run wrote its seismogram, what it did not write goes.
+  const seis::io::EarlierOutputs earlier = seis::io::prepare_output_directory(dir.string(), {false, true, 0});
+  EXPECT_TRUE(fs::exists(dir / "seismogram.sgy"));
+  EXPECT_TRUE(fs::exists(dir / "snapshot-000010.f32"));
+  seis::io::write_bytes_atomically((dir / "seismogram.sgy").string(), "new");
+  seis::io::remove_stale_outputs(earlier);
+  EXPECT_TRUE(fs::exists(dir / "seismogram.sgy"));
   EXPECT_FALSE(fs::exists(dir / "snapshot-000010.f32"));
   EXPECT_TRUE(fs::exists(dir / "notes.txt"));
+  // Another kind of run's records: refused whatever the flags.
+  seis::io::write_bytes_atomically((dir / "survey.json").string(), "{}");
+  EXPECT_THROW(seis::io::prepare_output_directory(dir.string(), {false, true, 0}), seis::InvalidArgument);
+  fs::remove(dir / "survey.json");
   EXPECT_THROW(seis::io::prepare_output_directory((dir / "notes.txt" / "x").string(), {}), seis::InvalidArgument);
   EXPECT_THROW(seis::io::prepare_output_directory(dir.string(), {false, false, std::uintmax_t(1) << 62}),
                seis::InvalidArgument);

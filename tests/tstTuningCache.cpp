@@ -1,8 +1,10 @@
-// The tuning cache: entries round-trip by key, other keys stay apart, a corrupt file is refused by name.
+// The tuning cache: entries round-trip by key, other keys stay apart, a damaged file is set aside and rebuilt.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
+
+#include <sys/stat.h>
 
 #include "seis/core/error.hpp"
 #include "seis/io/tuning_cache.hpp"
@@ -55,16 +57,32 @@ TEST(TuningCache, EntriesRoundTripByKey) {
   EXPECT_FALSE(seis::io::find_tuned(path, new_code).has_value());
 }
 
-TEST(TuningCache, ACorruptFileIsRefusedByName) {
-  const std::string path = fresh_path("corrupt");
-  std::filesystem::create_directories(std::filesystem::path(path).parent_path());
-  std::ofstream(path) << "{\"truncated\": ";
+// A damaged cache (truncated JSON, a list, a FIFO, a directory) never fails a run: it is set aside with a warning
+// and the cache rebuilt beside it.
+TEST(TuningCache, ADamagedCacheIsSetAsideAndRebuilt) {
+  namespace fs = std::filesystem;
   const seis::io::TuningKey key{"d", "b", "k", "c", 4, "n64"};
-  try {
-    seis::io::find_tuned(path, key);
-    FAIL() << "a corrupt cache was read";
-  } catch (const seis::InvalidArgument& e) {
-    EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+  const seis::io::TunedEntry entry{{}, 1.0, 2.0, "2026-11-28"};
+  for (const std::string damage : {"truncated", "list", "fifo", "directory"}) {
+    const std::string path = fresh_path("damaged-" + damage);
+    const fs::path dir = fs::path(path).parent_path();
+    fs::create_directories(dir);
+    if (damage == "truncated") std::ofstream(path) << "{\"truncated\": ";
+    if (damage == "list") std::ofstream(path) << "[1, 2]";
+    if (damage == "fifo") {
+      ASSERT_EQ(::mkfifo(path.c_str(), 0644), 0);
+    }
+    if (damage == "directory") fs::create_directories(path);
+    EXPECT_FALSE(seis::io::find_tuned(path, key).has_value()) << damage;
+    EXPECT_FALSE(fs::exists(path)) << damage << ": not set aside";
+    std::size_t aside = 0;
+    for (const auto& f : fs::directory_iterator(dir))
+      aside += f.path().filename().string().rfind("tuning.json.damaged-", 0) == 0;
+    EXPECT_EQ(aside, 1u) << damage;
+    seis::io::store_tuned(path, key, entry);
+    const auto back = seis::io::find_tuned(path, key);
+    ASSERT_TRUE(back.has_value()) << damage;
+    EXPECT_EQ(back->seconds, 1.0);
   }
 }
 

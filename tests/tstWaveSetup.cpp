@@ -19,6 +19,7 @@
 #include "seis/io/picture.hpp"
 #include "seis/io/run_config.hpp"
 #include "seis/wave/setup.hpp"
+#include "seis/wave/subdomain.hpp"
 
 namespace {
 
@@ -71,6 +72,22 @@ TEST(WaveSetup, NamesTheFirstBadVelocityOfALargeModel) {
   } catch (const InvalidArgument& e) {
     EXPECT_NE(std::string(e.what()).find("velocity -1 m/s at grid point (6, 5, 20)"), std::string::npos) << e.what();
   }
+}
+
+// The default decomposition: x whole, the least halo surface, parts at least R thick, z first among equals.
+TEST(WaveSetup, DefaultDecompositionHasTheLeastHaloSurface) {
+  const auto text = [](int ranks, int nx, int ny, int nz, int radius) {
+    return seis::wave::default_decomposition(ranks, nx, ny, nz, radius).text();
+  };
+  EXPECT_EQ(text(2, 512, 1024, 512, 4), "1x2x1");  // faces of 512 x 512, not 512 x 1024
+  EXPECT_EQ(text(2, 512, 512, 1024, 4), "1x1x2");
+  EXPECT_EQ(text(2, 512, 512, 512, 4), "1x1x2");
+  EXPECT_EQ(text(4, 512, 512, 512, 4), "1x2x2");
+  EXPECT_EQ(text(4, 256, 1024, 256, 4), "1x4x1");
+  EXPECT_EQ(text(8, 512, 512, 512, 4), "1x2x4");
+  EXPECT_EQ(text(1, 64, 64, 64, 4), "1x1x1");
+  EXPECT_EQ(text(4, 64, 64, 12, 4), "1x4x1");  // 12 points of z over 2 or 4 leave parts thinner than R
+  EXPECT_EQ(text(3, 100, 90, 90, 4), "1x1x3");
 }
 
 TEST(WaveSetup, AcceptsAValidSetup) { EXPECT_EQ(refusal(small_setup()), ""); }

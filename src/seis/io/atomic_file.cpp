@@ -35,6 +35,8 @@ void sync(const std::string& path) {
 
 }  // namespace
 
+bool out_of_space(int error) { return error == ENOSPC || error == EDQUOT || error == EFBIG; }
+
 std::FILE* create_fresh(const std::string& path) {
   if (::unlink(path.c_str()) != 0 && errno != ENOENT) fail("cannot remove ", path, ": ", reason());
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0644);
@@ -53,8 +55,9 @@ void write_atomically(const std::string& path, const std::function<void(const st
     sync(temporary);
     if (::rename(temporary.c_str(), path.c_str()) != 0) fail("cannot rename ", temporary, " to ", path, ": ", reason());
   } catch (const std::exception& e) {
+    const int error = errno;
     ::unlink(temporary.c_str());
-    throw std::runtime_error(path + " not written: " + e.what());
+    throw std::runtime_error(path + " not written: " + (out_of_space(error) ? "disk full: " : "") + e.what());
   }
 }
 

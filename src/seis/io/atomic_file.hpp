@@ -17,12 +17,15 @@ std::FILE* create_fresh(const std::string& path);
 // `write` fills the temporary file whose name it is given (PATH.partial: a link of that name is removed, never
 // followed, and the file is created exclusively); it throws, or leaves a file that cannot be synced, on failure.
 // Then the temporary is synced and renamed over PATH. On any failure the temporary is removed and the exception
-// names PATH.
+// names PATH ("PATH not written: disk full: ..." where the file system is full).
 void write_atomically(const std::string& path, const std::function<void(const std::string& temporary)>& write);
 
 // `bytes` written through write_atomically, every write and the close checked.
 void write_bytes_atomically(const std::string& path, const void* data, std::size_t size);
 void write_bytes_atomically(const std::string& path, const std::string& bytes);
+
+// Whether errno `error` says the disk (or the quota, or the file-size limit) is full: messages then say "disk full".
+bool out_of_space(int error);
 
 // The CRC-32 (zlib's) of bytes in memory, and of a file's bytes (throws naming the path where it cannot be read).
 std::uint32_t crc32_of(const void* data, std::size_t size);

@@ -10,12 +10,15 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <stdexcept>
 #include <utility>
 
 #include <unistd.h>
 
 #include "seis/core/error.hpp"
 #include "seis/io/atomic_file.hpp"
+#include "seis/io/fingerprint.hpp"
+#include "seis/io/input_file.hpp"
 #include "seis/io/outputs.hpp"
 
 namespace seis::io {
@@ -73,33 +76,6 @@ bool read_checkpoint_header(std::istream& in, Header& h, std::string& why) {
   return true;
 }
 
-// The lines "key value ..." of a fingerprint, as (key, value) pairs.
-std::vector<std::pair<std::string, std::string>> fields(const std::string& fingerprint) {
-  std::istringstream in(fingerprint);
-  std::vector<std::pair<std::string, std::string>> out;
-  for (std::string line; std::getline(in, line);) {
-    const auto space = line.find(' ');
-    out.push_back({line.substr(0, space), space == std::string::npos ? "" : line.substr(space + 1)});
-  }
-  return out;
-}
-
-// The keys whose values differ between a checkpoint's fingerprint and this run's, with both values where short.
-std::string difference(const std::string& stored, const std::string& mine) {
-  const auto a = fields(stored), b = fields(mine);
-  std::ostringstream out;
-  for (const auto& field : b) {
-    // Not a structured binding: C++17 lets no lambda capture one (clang refuses, GCC allows).
-    const std::string &key = field.first, &value = field.second;
-    const auto it = std::find_if(a.begin(), a.end(), [&](const auto& f) { return f.first == key; });
-    const std::string theirs = it == a.end() ? "(absent)" : it->second;
-    if (theirs == value) continue;
-    out << (out.tellp() > 0 ? "; " : "") << key;
-    if (value.size() + theirs.size() < 120) out << ": " << theirs << " in the checkpoint, " << value << " here";
-  }
-  return out.str();
-}
-
 // Opens the checkpoint at PATH and reads its header and fingerprint: refuses another run's (naming what differs);
 // `damage` gets why it cannot be used where it is damaged (and the header is then not to be trusted).
 Header open_checkpoint(std::ifstream& in, const std::string& path, const std::string& fingerprint,
@@ -113,7 +89,7 @@ Header open_checkpoint(std::ifstream& in, const std::string& path, const std::st
   if (!in.good() || crc32_of(stored.data(), stored.size()) != h.crc_fingerprint)
     return damage = "checkpoint " + path + ": its parameters fail their CRC-32", h;
   require(stored == fingerprint, "checkpoint ", path, " belongs to another run; it differs in ",
-          difference(stored, fingerprint));
+          fingerprint_difference(stored, fingerprint, "the checkpoint"));
   return h;
 }
 
@@ -145,6 +121,7 @@ void read_arrays(std::ifstream& in, const std::string& path, const Header& h, wa
 // Whether PATH holds a checkpoint with a sound header and the length it gives: a write stopped before its fsync
 // leaves a short .tmp (empty when the kill came before the first buffer flush).
 bool whole_checkpoint(const std::string& path) {
+  if (file_kind(path) != "a regular file") return false;
   std::ifstream in(path, std::ios::binary);
   Header h{};
   std::string why;
@@ -186,7 +163,12 @@ void write_checkpoint(const std::string& path, const wave::State& s, const std::
     // On disk before the rename: after a machine crash the name must not point at blocks never written.
     ok = ::fsync(::fileno(file)) == 0 && ok;
     ok = std::fclose(file) == 0 && ok;
-    require(ok, "checkpoint ", temporary, ": write failed (disk full?)");
+    if (!ok) {
+      const int error = errno;
+      ::unlink(temporary.c_str());
+      throw std::runtime_error("checkpoint " + path + " not written: " + (out_of_space(error) ? "disk full: " : "") +
+                               std::strerror(error));
+    }
   }
   if (std::filesystem::exists(path)) std::filesystem::rename(path, previous_checkpoint(path));
   std::filesystem::rename(temporary, path);
@@ -202,7 +184,7 @@ void complete_checkpoint(const std::string& path) {
 }
 
 int checkpoint_step(const std::string& path, const std::string& fingerprint, std::string* damage) {
-  if (!std::filesystem::exists(path)) return -1;
+  if (!regular_file_or_none(path, "checkpoint")) return -1;
   std::ifstream in(path, std::ios::binary);
   std::string why;
   const Header h = open_checkpoint(in, path, fingerprint, why);
@@ -213,6 +195,7 @@ int checkpoint_step(const std::string& path, const std::string& fingerprint, std
 }
 
 wave::State read_checkpoint(const std::string& path, const std::string& fingerprint) {
+  require_regular_file(path, "checkpoint");
   std::ifstream in(path, std::ios::binary);
   std::string damage;
   const Header h = open_checkpoint(in, path, fingerprint, damage);
@@ -228,6 +211,7 @@ std::vector<float> read_velocity_raw(const std::string& path, int nx, int ny, in
 
 std::vector<float> read_velocity_raw(const std::string& path, const wave::Subdomain& part, std::size_t* bytes_read) {
   const int nx = part.global[0], ny = part.global[1], nz = part.global[2];
+  regular_file_or_none(path, "velocity model");
   std::error_code error;
   const auto size = std::filesystem::file_size(path, error);
   require(!error, "velocity model ", path, ": cannot be read (", error.message(), ")");

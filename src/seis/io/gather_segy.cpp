@@ -1,6 +1,7 @@
 // Recorded gathers read through segyio's C API, and checked against a run's geometry.
 #include <segyio/segy.h>
 
+#include <algorithm>
 #include <cmath>
 #include <iomanip>
 #include <memory>
@@ -8,6 +9,7 @@
 
 #include "seis/core/error.hpp"
 #include "seis/io/gather.hpp"
+#include "seis/io/input_file.hpp"
 
 namespace seis::io {
 
@@ -38,6 +40,7 @@ double distance(const wave::Point& a, const wave::Point& b) {
 }  // namespace
 
 Gather read_gather(const std::string& path) {
+  require_regular_file(path, "gather");
   std::unique_ptr<segy_file, Closer> file(segy_open(path.c_str(), "rb"));
   require(file != nullptr, "gather ", path, ": cannot be opened");
   char binary[SEGY_BINARY_HEADER_SIZE];
@@ -92,6 +95,10 @@ Gather read_gather(const std::string& path) {
     require(segy_readtrace(file.get(), t, samples_of, trace0, bytes) == SEGY_OK &&
                 segy_to_native(format, g.samples, samples_of) == SEGY_OK,
             "gather ", path, ": trace ", t + 1, " unreadable");
+    // A NaN or an infinity would spread through the receiver wavefield into the whole image.
+    const float* bad = std::find_if(samples_of, samples_of + g.samples, [](float v) { return !std::isfinite(v); });
+    require(bad == samples_of + g.samples, "gather ", path, ": trace ", t + 1, " sample ", bad - samples_of + 1,
+            " (t = ", double(bad - samples_of) * g.dt, " s) is ", *bad, ": observed data must be finite");
   }
   return g;
 }

@@ -1,10 +1,16 @@
 #pragma once
+#include <cstdint>
 // Pictures of seis-wave's outputs (a shot gather, wavefield sections) as PNG, drawn by cairo: the values on a
 // blue-white-red scale symmetric about zero, axes with ticks and units, a title and a colour bar. Host-only.
 #include <string>
 #include <vector>
 
 namespace seis::io {
+
+// A picture's bytes at most: the largest seis-wave draws (a 600 x 800 data area with its margins, 782 x 894 pixels)
+// as uncompressed RGBA, which PNG's compression never exceeds by more than its headers. The free-space checks count
+// each picture at this.
+constexpr std::uintmax_t max_picture_bytes = std::uintmax_t(3) << 20;
 
 // An axis of a picture: its label (with the unit) and the values at the centres of the first and last cells
 // (left to right, or top to bottom).

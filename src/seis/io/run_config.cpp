@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "seis/core/error.hpp"
+#include "seis/wave/setup.hpp"
 
 namespace seis::io {
 
@@ -224,6 +225,80 @@ Line parse_line(const std::string& text) {
   return l;
 }
 
+namespace {
+
+std::string toml_type(const toml::node& node) {
+  switch (node.type()) {
+    case toml::node_type::string:
+      return "a string";
+    case toml::node_type::integer:
+      return "an integer";
+    case toml::node_type::floating_point:
+      return "a floating-point number";
+    case toml::node_type::boolean:
+      return "true or false";
+    case toml::node_type::array:
+      return "a list";
+    case toml::node_type::table:
+      return "a table";
+    default:
+      return "a date or time";
+  }
+}
+
+// The values whose syntax is checked when they are used (the grid, positions, names of strategies, kernels,
+// boundaries, wavelets, decompositions), checked as the run file is read so that a refusal names its line.
+void check_syntax(const std::string& key, const RunConfig& c) {
+  int n = 0;
+  double x = 0;
+  if (key == "grid") parse_grid(c.grid, n, n, n);
+  if (key == "source")
+    for (const std::string& p : c.sources) parse_point(p, x, x, x);
+  if (key == "receivers") parse_line(c.receivers);
+  if (key == "strategy") wave::parse_strategy(c.strategy);
+  if (key == "boundary") wave::parse_boundary(c.boundary);
+  if (key == "wavelet") wave::parse_wavelet(c.wavelet);
+  if (key == "kernel") wave::parse_shape(c.kernel);
+  if (key == "decomposition") wave::parse_decomposition(c.decomposition);
+}
+
+// A TOML value of the type the key's option takes, as the text CLI11 parses: numbers for numbers (a string such as
+// "0x28" is never converted), integers for integers, strings for text, true or false for flags, and a non-empty
+// list only where the flag repeats.
+std::vector<std::string> typed_values(const toml::node& node, const CLI::Option& option, const std::string& where,
+                                      const std::string& k) {
+  const std::string type = option.get_type_name();
+  const bool repeats = option.get_expected_max() > 1;
+  const auto one = [&](const toml::node& n) -> std::string {
+    if (type == "INT") {
+      require(n.is_integer(), where, ": key '", k, "' takes an integer, not ", toml_type(n));
+      return std::to_string(*n.value<long long>());
+    }
+    if (type == "FLOAT") {
+      require(n.is_number(), where, ": key '", k, "' takes a number, not ", toml_type(n));
+      std::ostringstream out;
+      out.precision(17);
+      out << *n.value<double>();
+      return out.str();
+    }
+    require(n.is_string(), where, ": key '", k, "' takes a string, not ", toml_type(n));
+    const std::string text = *n.value<std::string>();
+    require(text.find('\0') == std::string::npos, where, ": key '", k, "' holds a NUL character");
+    require(!text.empty(), where, ": key '", k, "' is empty (leave the key out for its default)");
+    return text;
+  };
+  if (const toml::array* list = node.as_array()) {
+    require(repeats, where, ": key '", k, "' takes one value, not a list");
+    require(!list->empty(), where, ": key '", k, "' is an empty list");
+    std::vector<std::string> values;
+    for (const auto& item : *list) values.push_back(one(item));
+    return values;
+  }
+  return {one(node)};
+}
+
+}  // namespace
+
 void read_run_text(const std::string& text, const std::string& name, RunConfig& c,
                    const std::vector<std::string>& set_on_command_line) {
   toml::table table;
@@ -235,52 +310,62 @@ void read_run_text(const std::string& text, const std::string& name, RunConfig& 
   CLI::App app;
   RunConfig scratch;
   add_options(app, scratch);
-  std::vector<std::string> args;
+  RunConfig parsed = c;
   for (const auto& [key, node] : table) {
     const std::string k(key.str());
     const int line = static_cast<int>(node.source().begin.line);
-    require(k != "config", "run file ", name, " line ", line, ": a run file cannot name another ('config')");
-    require(k != "help" && k != "version", "run file ", name, " line ", line, ": '", k,
-            "' is a command-line question, not a run file's key");
+    std::ostringstream at;
+    at << "run file " << name << " line " << line;
+    const std::string where = at.str();
+    require(k.find('\0') == std::string::npos, where, ": a key holds a NUL character");
+    require(k != "config", where, ": a run file cannot name another ('config')");
+    require(k != "help" && k != "version", where, ": '", k, "' is a command-line question, not a run file's key");
     const CLI::Option* option = app.get_option_no_throw("--" + k);
-    require(option != nullptr, "run file ", name, " line ", line, ": unknown key '", k, "'");
+    require(option != nullptr, where, ": unknown key '", k, "'");
     // A flag takes true or false; any other key a value (a boolean there would be dropped or misread).
     const bool flag = option->get_expected_min() == 0;
-    require(flag == node.is_boolean(), "run file ", name, " line ", line, ": key '", k, "' takes ",
+    require(flag == node.is_boolean(), where, ": key '", k, "' takes ",
             flag ? "true or false" : "a value (a number or a string), not true or false");
-    if (std::find(set_on_command_line.begin(), set_on_command_line.end(), k) != set_on_command_line.end()) continue;
-    auto scalar = [&](const toml::node& n) -> std::string {
-      if (auto s = n.value<std::string>()) return *s;
-      if (n.is_integer()) return std::to_string(*n.value<long long>());
-      if (auto d = n.value<double>()) {
-        std::ostringstream out;
-        out.precision(17);
-        out << *d;
-        return out.str();
-      }
-      if (auto b = n.value<bool>()) return *b ? "true" : "false";
-      fail("run file ", name, " line ", n.source().begin.line, ": key '", k, "' must be a string, number or boolean");
-    };
-    if (const toml::array* list = node.as_array()) {
-      for (const auto& item : *list) args.push_back("--" + k), args.push_back(scalar(item));
-    } else if (node.is_boolean()) {
+    std::vector<std::string> args;
+    if (flag) {
       if (*node.value<bool>()) args.push_back("--" + k);
     } else {
-      args.push_back("--" + k);
-      args.push_back(scalar(node));
+      for (const std::string& value : typed_values(node, *option, where, k))
+        args.push_back("--" + k), args.push_back(value);
     }
-  }
-  RunConfig parsed = c;
-  CLI::App apply_app;
-  add_options(apply_app, parsed);
-  std::reverse(args.begin(), args.end());  // CLI11 takes a vector of arguments last first
-  try {
-    apply_app.parse(args);
-  } catch (const CLI::ParseError& e) {
-    fail("run file ", name, ": ", e.what());
+    // Each key is parsed and range-checked on its own, so that every refusal names its line.
+    const auto apply = [&](RunConfig& into) {
+      CLI::App one;
+      add_options(one, into);
+      std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes the arguments last first
+      try {
+        one.parse(reversed);
+      } catch (const CLI::ParseError& e) {
+        fail(where, ": ", e.what());
+      }
+    };
+    RunConfig alone;
+    apply(alone);
+    try {
+      check_ranges(alone);
+      check_syntax(k, alone);
+    } catch (const InvalidArgument& e) {
+      fail(where, ": ", e.what());
+    }
+    parsed.file_lines[k] = line;
+    if (std::find(set_on_command_line.begin(), set_on_command_line.end(), k) != set_on_command_line.end()) continue;
+    apply(parsed);
   }
   // CLI11 assigns only the options that appear, so every key the file lacks keeps its value.
   c = parsed;
+}
+
+std::string located(const RunConfig& c, const std::string& message) {
+  if (message.rfind("--", 0) != 0) return message;
+  const std::size_t end = message.find_first_of(" :'=", 2);
+  const auto line = c.file_lines.find(message.substr(2, end == std::string::npos ? end : end - 2));
+  if (line == c.file_lines.end()) return message;
+  return "run file " + c.run_file + " line " + std::to_string(line->second) + ": " + message;
 }
 
 void read_run_file(const std::string& path, RunConfig& c, const std::vector<std::string>& set_on_command_line) {
@@ -314,6 +399,11 @@ bool parse_command_line(int argc, char** argv, RunConfig& c, const std::string& 
   } catch (const CLI::ParseError& e) {
     fail(e.what(), " (seis-wave --help lists the options)");
   }
+  // An empty value is not an absent one: `--survey ""` would otherwise run a single shot.
+  for (const CLI::Option* option : app.get_options())
+    if (option->count() > 0 && option->get_expected_min() > 0)
+      for (const std::string& value : option->results())
+        require(!value.empty(), option->get_name(), ": an empty value (give one, or leave the flag out)");
   std::ostringstream command;
   for (int a = 0; a < argc; ++a) command << (a ? " " : "") << argv[a];
   c.command_line = command.str();

@@ -2,6 +2,7 @@
 // seis-wave's parameters, from the command line (CLI11) and an optional TOML run file (toml++): flags override the
 // run file, which overrides the defaults. Host-only: no Kokkos, no device compiler.
 #include <array>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,7 @@ struct RunConfig {
   double stack_every = 60;  // s between a migration's partial stacks written (0: after every shot)
   double image_top = -1;    // m: the image muted above (-1: the deepest source or receiver plus a wavelength; 0: none)
   std::string run_file;     // the TOML file read, if any
+  std::map<std::string, int> file_lines;  // the run file's keys and their lines
   std::string command_line;
 };
 
@@ -67,6 +69,10 @@ bool parse_command_line(int argc, char** argv, RunConfig& config, const std::str
 void read_run_file(const std::string& path, RunConfig& config, const std::vector<std::string>& set_on_command_line);
 void read_run_text(const std::string& text, const std::string& name, RunConfig& config,
                    const std::vector<std::string>& set_on_command_line);
+
+// A refusal's message ("--KEY ...") prefixed with the run file's line where that file set KEY: later checks (the
+// model, the grid, the strategy) then name the line too. Other messages are returned as they are.
+std::string located(const RunConfig& config, const std::string& message);
 
 // "N" or "NXxNYxNZ"; "X,Y,Z"; "X0,Y0,Z0:X1,Y1,Z1:N" (N in 1..10^7 points, both ends included).
 void parse_grid(const std::string& text, int& nx, int& ny, int& nz);

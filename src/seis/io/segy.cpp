@@ -12,6 +12,7 @@
 
 #include "seis/core/error.hpp"
 #include "seis/io/atomic_file.hpp"
+#include "seis/io/input_file.hpp"
 #include "seis/io/outputs.hpp"
 #include "seis/io/volume.hpp"
 
@@ -183,6 +184,7 @@ std::vector<float> read_velocity_segy(const std::string& path, int nx, int ny, i
 
 std::vector<float> read_velocity_segy(const std::string& path, const wave::Subdomain& part, std::size_t* bytes_read) {
   const int nx = part.global[0], ny = part.global[1], nz = part.global[2];
+  regular_file_or_none(path, "velocity model");
   File file(segy_open(path.c_str(), "rb"));
   require(file != nullptr, "velocity model ", path, ": cannot be opened");
   char binary[SEGY_BINARY_HEADER_SIZE];

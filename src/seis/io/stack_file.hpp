@@ -1,13 +1,15 @@
 #pragma once
-// A migration's partial stack as a file: the shots it holds, the image (the sum of their correlations) and the
-// source illumination, x fastest, float32. Each rank group of a migration writes its own, atomically, as its shots
-// finish; a restart skips the shots that some stack holds and the final image sums them all, so a crash loses only
-// the shots not yet written. Host-only.
+// A migration's partial stack as a file: the shots it holds, the parameters that shaped it (a fingerprint), the
+// image (the sum of their correlations) and the source illumination, x fastest, float32, under a CRC-32. Each rank
+// group of a migration writes its own, atomically, as its shots finish; a restart skips the shots that some stack
+// holds and the final image sums them all, so a crash loses only the shots not yet written. Host-only.
 //
-//   bytes 0-7    "SEISSTK1"
-//   8-19         nx, ny, nz (int32, little-endian as the host writes it)
-//   20-23        shot count S (int32), then S shot numbers (int32)
-//   then         nx ny nz floats of the image, then as many of the illumination
+//   bytes 0-7    "SEISSTK2"
+//   8-23         nx, ny, nz, shot count S (int32, little-endian as the host writes it)
+//   24-27        fingerprint length F (int32)
+//   28-31        CRC-32 (zlib's) of every byte after it
+//   then         S shot numbers (int32), F bytes of fingerprint ("key value" lines, seis/io/fingerprint.hpp),
+//                nx ny nz floats of the image, then as many of the illumination
 #include <string>
 #include <vector>
 
@@ -16,12 +18,15 @@ namespace seis::io {
 struct Stack {
   int nx = 0, ny = 0, nz = 0;
   std::vector<int> shots;
+  std::string fingerprint;
   std::vector<float> image, illumination;
 };
 
 void write_stack(const std::string& path, const Stack& stack);
-// The whole file, or (header_only) its sizes and shots. Refuses, naming the path, a file of another format or size.
-Stack read_stack(const std::string& path, bool header_only = false);
+// The file checked whole against its CRC-32 and its size; with `keep_data` false the image and illumination are
+// read through but not kept. Refuses, naming the path, a file of another format (or of an older seis-wave), of the
+// wrong size, or one whose bytes fail the CRC.
+Stack read_stack(const std::string& path, bool keep_data = true);
 
 // OUTPUT's stack files (stack-*.bin), sorted by name.
 std::vector<std::string> stack_files(const std::string& directory);

@@ -3,6 +3,10 @@
 
 #include <toml++/toml.h>
 
+#include <sys/file.h>
+
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -10,8 +14,12 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include "seis/core/error.hpp"
 #include "seis/io/atomic_file.hpp"
+#include "seis/io/input_file.hpp"
 
 namespace seis::io {
 
@@ -67,6 +75,8 @@ json record_json(const ShotRecord& r) {
   json files = json::array();
   for (const auto& f : r.files) files.push_back(file_json(f));
   return {{"shot", r.number},
+          {"kind", r.kind},
+          {"fingerprint", r.fingerprint},
           {"status", r.status},
           {"group", r.group},
           {"first_rank", r.first_rank},
@@ -107,6 +117,8 @@ std::vector<SurveyShot> read_survey_text(const std::string& text, const std::str
   require(list != nullptr, "survey ", name, ": no [[shot]] entries");
   const toml::array* shots = list->as_array();
   require(shots != nullptr, "survey ", name, " line ", line_of(*list), ": 'shot' must be [[shot]] tables");
+  require(shots->size() <= std::size_t(max_survey_shots), "survey ", name, ": ", shots->size(), " shots, at most ",
+          max_survey_shots);
   std::vector<SurveyShot> out;
   for (const auto& entry : *shots) {
     const toml::table* t = entry.as_table();
@@ -124,7 +136,11 @@ std::vector<SurveyShot> read_survey_text(const std::string& text, const std::str
 }
 
 std::vector<SurveyShot> read_survey(const std::string& path) {
-  require(fs::is_regular_file(path), "survey ", path, ": not a readable regular file");
+  require_regular_file(path, "survey");
+  std::error_code error;
+  const std::uintmax_t size = fs::file_size(path, error);
+  require(!error && size <= max_survey_bytes, "survey ", path, ": ", size, " bytes, at most ", max_survey_bytes, " (",
+          max_survey_shots, " shots)");
   std::ifstream file(path);
   require(file.good(), "survey ", path, " cannot be read");
   std::stringstream text;
@@ -148,12 +164,15 @@ void write_shot_record(const std::string& directory, const ShotRecord& record) {
 }
 
 std::optional<ShotRecord> read_shot_record(const std::string& directory, int number) {
+  if (!regular_file_or_none(record_path(directory, number), "shot record")) return std::nullopt;
   std::ifstream in(record_path(directory, number));
   if (!in.good()) return std::nullopt;
   try {
     const json j = json::parse(in);
     ShotRecord r;
     r.number = j.at("shot").get<int>();
+    r.kind = j.value("kind", std::string("survey"));  // records of earlier versions: a modelling survey's
+    r.fingerprint = j.value("fingerprint", std::string());
     r.status = j.at("status").get<std::string>();
     r.group = j.at("group").get<int>();
     r.first_rank = j.at("first_rank").get<int>();
@@ -193,13 +212,44 @@ bool shot_complete(const std::string& directory, const ShotRecord& record) {
   return true;
 }
 
-void write_manifest(const std::string& path, const SurveySummary& s, const std::vector<ShotRecord>& shots) {
+namespace {
+
+json status_counts(const json& list) {
   std::map<std::string, int> counts{{"done", 0}, {"failed", 0}, {"running", 0}, {"pending", 0}};
-  json list = json::array();
-  for (const auto& r : shots) {
-    ++counts[r.status];
-    list.push_back(record_json(r));
+  for (const auto& r : list) ++counts[r.value("status", std::string("pending"))];
+  return counts;
+}
+
+}  // namespace
+
+void update_manifest(const std::string& path, const ShotRecord& record) {
+  const std::string lock_path = path + ".lock";
+  const int lock = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW, 0644);
+  require(lock >= 0, "cannot open ", lock_path, ": ", std::strerror(errno));
+  ::flock(lock, LOCK_EX);
+  try {
+    json manifest;
+    if (file_kind(path) == "a regular file") {
+      std::ifstream in(path);
+      manifest = json::parse(in, nullptr, false);
+    }
+    if (manifest.is_object() && manifest.contains("shot") && manifest["shot"].is_array()) {
+      for (auto& entry : manifest["shot"])
+        if (entry.value("shot", 0) == record.number) entry = record_json(record);
+      manifest["status"] = status_counts(manifest["shot"]);
+      write_bytes_atomically(path, manifest.dump(2) + "\n");
+    }
+  } catch (...) {
+    ::close(lock);  // releases the lock
+    throw;
   }
+  ::close(lock);
+}
+
+void write_manifest(const std::string& path, const SurveySummary& s, const std::vector<ShotRecord>& shots) {
+  json list = json::array();
+  for (const auto& r : shots) list.push_back(record_json(r));
+  const json counts = status_counts(list);
   json manifest = {{"survey", s.survey_file},
                    {"started", s.started},
                    {"ended", s.ended},

@@ -19,6 +19,9 @@
 
 namespace seis::io {
 
+constexpr std::uintmax_t max_survey_bytes = std::uintmax_t(16) << 20;
+constexpr int max_survey_shots = 100'000;
+
 struct SurveyShot {
   int number = 0;  // 1, 2, ... in the file's order: the field record number and the file names' NNNNN
   int line = 0;    // the file's line of its [[shot]]
@@ -27,7 +30,8 @@ struct SurveyShot {
   std::optional<double> f0;        // none: the run's
 };
 
-// Refuses (seis::InvalidArgument, naming the file and line) a file that does not parse, unknown keys, values of the
+// Refuses (seis::InvalidArgument, naming the file and line) a file larger than max_survey_bytes or with more than
+// max_survey_shots shots (before it is parsed whole), a file that does not parse, unknown keys, values of the
 // wrong type, a shot without a source, and a survey without shots. Sources and receivers are checked against the
 // grid by the caller (wave::validate_shot), which names the shot's line too.
 std::vector<SurveyShot> read_survey(const std::string& path);
@@ -45,6 +49,8 @@ struct RecordedFile {
 // What became of one shot, kept as OUTPUT/shot-NNNNN.json (written atomically at its start and its end).
 struct ShotRecord {
   int number = 0;
+  std::string kind = "survey";     // survey (modelling) or migration: which run's record
+  std::string fingerprint;         // a survey's shot: what shaped its gather (app::shot_fingerprint)
   std::string status = "pending";  // pending, running, done, failed
   int group = -1;                  // the rank group that ran it, and its first world rank
   int first_rank = -1;
@@ -82,5 +88,8 @@ struct SurveySummary {
 };
 // OUTPUT/survey.json: the summary, counts by status and every shot's record (pending where it has none).
 void write_manifest(const std::string& path, const SurveySummary& summary, const std::vector<ShotRecord>& shots);
+// The manifest at PATH with one shot's record replaced and the counts redone, under a lock (PATH.lock) that the
+// groups' leaders take in turn: the manifest is current after every shot, also after a kill.
+void update_manifest(const std::string& path, const ShotRecord& record);
 
 }  // namespace seis::io

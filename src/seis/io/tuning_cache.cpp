@@ -1,25 +1,39 @@
 #include "seis/io/tuning_cache.hpp"
 
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "seis/core/error.hpp"
+#include "seis/io/input_file.hpp"
 
 namespace seis::io {
 namespace {
 
+// The cache, or an empty one where there is none. A cache that cannot be read (not a regular file, not JSON, not an
+// object) never fails a run: it is set aside as PATH.damaged-SECONDS with a warning, and rebuilt from nothing.
 nlohmann::json read_cache(const std::string& path) {
-  std::ifstream file(path);
-  if (!file) return nlohmann::json::object();
-  try {
-    auto j = nlohmann::json::parse(file);
-    require(j.is_object(), "tuning cache ", path, " is not a JSON object");
-    return j;
-  } catch (const nlohmann::json::exception& e) {
-    fail("tuning cache ", path, " cannot be read (", e.what(), "); delete it or pass --no-tuned");
+  std::string damage;
+  const std::string kind = file_kind(path);
+  if (kind == "nothing") return nlohmann::json::object();
+  if (kind != "a regular file") {
+    damage = kind;
+  } else {
+    std::ifstream file(path);
+    const nlohmann::json j = nlohmann::json::parse(file, nullptr, false);
+    if (j.is_object()) return j;
+    damage = j.is_discarded() ? "not JSON" : "not a JSON object";
   }
+  const std::string aside = path + ".damaged-" + std::to_string(std::time(nullptr));
+  std::error_code error;
+  std::filesystem::rename(path, aside, error);
+  std::cerr << "seis: warning: tuning cache " << path << " is " << damage << ": "
+            << (error ? "left where it is (" + error.message() + ")" : "set aside as " + aside)
+            << "; tuning starts afresh\n";
+  return nlohmann::json::object();
 }
 
 }  // namespace

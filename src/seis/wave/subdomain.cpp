@@ -75,6 +75,24 @@ Subdomain split_grid(const Setup& s, const Decomposition& d, const std::array<in
   return part;
 }
 
+Decomposition default_decomposition(int ranks, int nx, int ny, int nz, int radius) {
+  Decomposition best;
+  best.parts[2] = ranks;
+  double best_surface = -1;
+  bool best_fits = false;
+  for (int pz = ranks; pz >= 1; --pz) {
+    if (ranks % pz != 0) continue;
+    const int py = ranks / pz;
+    const bool fits = ny / py >= radius && nz / pz >= radius;
+    const double surface = double(py - 1) * nx * nz + double(pz - 1) * nx * ny;
+    if (best_surface < 0 || (fits && !best_fits) || (fits == best_fits && surface < best_surface)) {
+      best.parts[1] = py, best.parts[2] = pz;
+      best_surface = surface, best_fits = fits;
+    }
+  }
+  return best;
+}
+
 Decomposition parse_decomposition(const std::string& text) {
   std::vector<int> counts;
   try {

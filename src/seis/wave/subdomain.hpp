@@ -52,6 +52,12 @@ Subdomain whole_grid(int nx, int ny, int nz);
 // without a whole granule.
 Subdomain split_grid(const Setup& s, const Decomposition& d, const std::array<int, 3>& coord);
 
+// The default decomposition of an nx x ny x nz grid over `ranks`: x whole (its splits cost the x-contiguous rows
+// their length), y and z split so that the faces the parts share (the halo surface, what every step exchanges)
+// are the smallest, among the splits that leave each part at least `radius` thick; of equal surfaces, the one with
+// more parts along z. On a 512 x 1024 x 512 grid over 2 ranks: 1x2x1 (faces of 512 x 512), not 1x1x2 (512 x 1024).
+Decomposition default_decomposition(int ranks, int nx, int ny, int nz, int radius);
+
 // "PXxPYxPZ" (parts along x, y and z) or "PYxPZ" (x whole), each >= 1; throws seis::InvalidArgument naming the text.
 Decomposition parse_decomposition(const std::string& text);
 
