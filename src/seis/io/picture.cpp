@@ -1,6 +1,9 @@
 #include "seis/io/picture.hpp"
 
+#include <cairo-ft.h>
 #include <cairo.h>
+#include <ft2build.h>
+#include FT_FREETYPE_H
 
 #include <algorithm>
 #include <cmath>
@@ -13,9 +16,27 @@
 #include "seis/core/error.hpp"
 #include "seis/io/atomic_file.hpp"
 
+// The font carried in the binary (src/CMakeLists.txt embeds DejaVu Sans).
+extern const unsigned char seis_picture_font[];
+extern const std::size_t seis_picture_font_size;
+
 namespace seis::io {
 
 namespace {
+
+// The embedded font as a cairo face, made once and kept for the process: cairo's "toy" faces go through
+// fontconfig, which finds no font on a bare compute node and then draws no text at all.
+cairo_font_face_t* picture_face() {
+  static cairo_font_face_t* const face = [] {
+    FT_Library library = nullptr;
+    FT_Face ft = nullptr;
+    require(FT_Init_FreeType(&library) == 0 &&
+                FT_New_Memory_Face(library, seis_picture_font, FT_Long(seis_picture_font_size), 0, &ft) == 0,
+            "the pictures' embedded font cannot be loaded");
+    return cairo_ft_font_face_create_for_ft_face(ft, 0);
+  }();
+  return face;
+}
 
 // Margins in pixels: tick labels and the vertical axis's label on the left, the title above, the horizontal
 // axis's labels below, the colour bar and its labels on the right.
@@ -198,7 +219,7 @@ void write_picture(const std::string& path, const std::vector<float>& values, in
   cairo_rectangle(cr, l.data_x0 - 0.5, l.data_y0 - 0.5, p.width + 1, p.height + 1);
   cairo_rectangle(cr, l.bar_x0 - 0.5, l.bar_y0 - 0.5, bar_width + 1, bar_height + 1);
   cairo_stroke(cr);
-  cairo_select_font_face(cr, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL);
+  cairo_set_font_face(cr, picture_face());
   cairo_set_font_size(cr, font_size);
   axis_ticks(cr, p.horizontal, columns, l, true);
   axis_ticks(cr, p.vertical, rows, l, false);
