@@ -29,6 +29,9 @@ int run_born(const mpi::World& world, const io::RunConfig& config, const StartUp
       config, [](const wave::Setup& s) { return wave::whole_grid(s); },
       [&](const wave::Subdomain& p, std::size_t& bytes) { return load_model(config.model, p, bytes); }, world,
       memory.fields, memory.host, memory.host_fields, part, model_bytes);
+  wave::validate_shot(setup);
+  bool warned = false;
+  check_layer_positions(config, setup, warned);
   const Seismogram seismogram = seismogram_of(config.trace_dt, setup);
   imaging::require_born_memory(setup, memory.fields);  // before the perturbation is read and the outputs written
   // dq = (V + dv)^2 dt^2 - V^2 dt^2 to first order in dv.
@@ -51,7 +54,8 @@ int run_born(const mpi::World& world, const io::RunConfig& config, const StartUp
   imaging::BornTiming timing;
   std::vector<float> traces = born.model(dq, &timing);
   const std::string segy = (dir / "seismogram.sgy").string(), png = (dir / "shot-gather.png").string();
-  write_gather(segy, png, gather_of(setup, std::move(traces)), seismogram, config.shot);
+  write_gather(segy, png, gather_of(setup, std::move(traces)), seismogram, config.shot,
+               io::parse_gather_gain(config.gather_gain));
 
   const double points = double(setup.nx) * setup.ny * setup.nz, per_step = timing.seconds / timing.steps;
   io::RunFacts facts = build_facts();

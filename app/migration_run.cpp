@@ -27,6 +27,7 @@
 #include "seis/io/stack_file.hpp"
 #include "seis/io/survey.hpp"
 #include "seis/io/volume.hpp"
+#include "seis/wave/pml.hpp"
 #include "seis/wave/resample.hpp"
 #include "survey_shots.hpp"
 
@@ -291,10 +292,21 @@ std::pair<double, double> image_top(const io::RunConfig& c, const std::vector<io
   return {deepest + wavelength, 0.5 * wavelength};
 }
 
-// The stacks in OUTPUT summed, normalised, filtered, muted above `top` and written: the image and illumination as
-// SEG-Y (on two threads: each is mostly waiting for its writes) and pictures. Prints each stage's time.
-// `image` and `illumination` hold this run's shots summed over the ranks; the stacks of earlier runs (a restart's
-// generations before `generation`) are read and added.
+// The image is zero in the absorbing layer: what the layer damps and reflects there images nothing of the model.
+void mute_layer(std::vector<float>& image, const wave::Setup& s) {
+  if (s.boundary != wave::Boundary::pml || s.ndamp == 0) return;
+  const wave::PmlGeometry pml = wave::make_pml_geometry(wave::whole_grid(s), s.ndamp);
+  for (int k = 0; k < s.nz; ++k)
+    for (int j = 0; j < s.ny; ++j)
+      for (int i = 0; i < s.nx; ++i)
+        if (!pml.is_inner(i, j, k))
+          image[(std::size_t(k) * std::size_t(s.ny) + std::size_t(j)) * std::size_t(s.nx) + std::size_t(i)] = 0.0f;
+}
+
+// The stacks in OUTPUT summed, normalised, filtered, muted above `top` and in the absorbing layer, and written: the
+// image and illumination as SEG-Y (on two threads: each is mostly waiting for its writes) and pictures. Prints each
+// stage's time. `image` and `illumination` hold this run's shots summed over the ranks; the stacks of earlier runs (a
+// restart's generations before `generation`) are read and added.
 std::vector<std::string> write_image(const io::RunConfig& c, const wave::Setup& s, std::pair<double, double> top,
                                      double section_y, std::vector<float> image, std::vector<float> illumination,
                                      int generation) {
@@ -316,6 +328,7 @@ std::vector<std::string> write_image(const io::RunConfig& c, const wave::Setup& 
   std::vector<float> out = imaging::normalise_by_illumination(image, illumination);
   if (c.image_filter == "laplacian") out = imaging::laplacian_filter(out, s.nx, s.ny, s.nz);
   imaging::mute_shallow(out, s.nx, s.ny, s.nz, s.h, top.first, top.second);
+  mute_layer(out, s);
   require_finite(out, s, "the normalised image");
   std::cout << ", normalised and filtered in " << since(t) << " s";
   t = Clock::now();
@@ -326,17 +339,28 @@ std::vector<std::string> write_image(const io::RunConfig& c, const wave::Setup& 
   });
   io::write_volume_segy((dir / "image.sgy").string(), out, s.nx, s.ny, s.nz, s.h, "migrated image");
   illumination_written.get();
-  // The pictures cut through the first shot's source line (y) and the depth of the image's largest |value|.
-  const int j = std::clamp(int(std::lround(section_y / s.h)), 0, s.ny - 1);
+  // The pictures cut through --section-y (default: the first shot's source line) and --section-depth (default: the
+  // depth of the image's largest |value|).
+  const int j = std::clamp(int(std::lround((c.section_y >= 0 ? c.section_y : section_y) / s.h)), 0, s.ny - 1);
   const auto largest =
       std::max_element(out.begin(), out.end(), [](float a, float b) { return std::abs(a) < std::abs(b); });
-  const int k = int(std::size_t(largest - out.begin()) / (std::size_t(s.nx) * std::size_t(s.ny)));
+  const int k = c.section_depth >= 0
+                    ? std::clamp(int(std::lround(c.section_depth / s.h)), 0, s.nz - 1)
+                    : int(std::size_t(largest - out.begin()) / (std::size_t(s.nx) * std::size_t(s.ny)));
   std::vector<std::string> files{(dir / "image.sgy").string(), (dir / "illumination.sgy").string()};
   for (const auto& p : io::write_volume_sections((dir / "image").string(), out, s.nx, s.ny, s.nz, s.h, j, k,
                                                  "migrated image", "image (normalised)"))
     files.push_back(p);
-  for (const auto& p : io::write_volume_sections((dir / "illumination").string(), illumination, s.nx, s.ny, s.nz, s.h,
-                                                 j, k, "source illumination", "sum of u^2"))
+  for (const auto& p :
+       io::write_volume_sections((dir / "illumination").string(), illumination, s.nx, s.ny, s.nz, s.h, j, k,
+                                 "source illumination", "sum of u^2", io::ColourScale::sequential))
+    files.push_back(p);
+  std::ostringstream model;
+  model << "migration model (" << c.model;
+  if (c.smooth > 0) model << ", smoothed over " << c.smooth << " m";
+  model << ")";
+  for (const auto& p : io::write_volume_sections((dir / "model").string(), s.velocity, s.nx, s.ny, s.nz, s.h, j, k,
+                                                 model.str(), "velocity (m/s)", io::ColourScale::sequential))
     files.push_back(p);
   std::cout << ", written in " << since(t) << " s\n" << std::defaultfloat << std::flush;
   return files;
@@ -389,6 +413,8 @@ int run_migration(const mpi::World& world, const io::RunConfig& config, const St
   if (config.survey.empty()) {
     place_shot(config, setup);
     wave::validate_shot(setup);
+    bool warned = false;
+    check_layer_positions(config, setup, warned);
     imaging_check(setup);
   } else {
     validate_shots(config, shots, setup, imaging_check);

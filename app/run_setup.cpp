@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
+#include <iostream>
 #include <sstream>
 
 #include "seis/core/error.hpp"
 #include "seis/io/atomic_file.hpp"
 #include "seis/io/outputs.hpp"
 #include "seis/wave/model.hpp"
+#include "seis/wave/pml.hpp"
 
 namespace seis::app {
 
@@ -37,6 +39,43 @@ std::vector<float> load_model(const std::string& model, const wave::Subdomain& p
   return io::read_velocity_raw(model, part, &bytes_read);
 }
 
+std::string inside_layer(const wave::Setup& s) {
+  if (s.boundary != wave::Boundary::pml || s.ndamp == 0) return "";
+  const wave::PmlGeometry pml = wave::make_pml_geometry(wave::whole_grid(s), s.ndamp);
+  const auto reaches = [&](const wave::Point& p) {
+    const wave::Stencil8 st = wave::trilinear(s, p);
+    for (int c = 0; c < 8; ++c)
+      if (st.w[c] != 0.0 && !pml.is_inner(st.i[c], st.j[c], st.k[c])) return true;
+    return false;
+  };
+  const double d = s.ndamp * s.h;
+  std::ostringstream where;
+  where << "the absorbing layer is the outer " << s.ndamp << " points (" << d << " m) of each face: the model's inner "
+        << "region, where sources and receivers belong, spans x " << d << ".." << (s.nx - 1 - s.ndamp) * s.h << " m, y "
+        << d << ".." << (s.ny - 1 - s.ndamp) * s.h << " m, z " << d << ".." << (s.nz - 1 - s.ndamp) * s.h
+        << " m. Place it there (or enlarge the grid by the layer), or pass --allow-in-layer to run it damped";
+  for (const auto* points : {&s.sources, &s.receivers})
+    for (std::size_t n = 0; n < points->size(); ++n)
+      if (reaches((*points)[n])) {
+        const wave::Point& p = (*points)[n];
+        std::ostringstream text;
+        text << (points == &s.sources ? "source " : "receiver ") << n << " at (" << p.x << ", " << p.y << ", " << p.z
+             << ") m lies in the absorbing layer, where waves are damped and the layer's own reflections distort "
+                "what it records: "
+             << where.str();
+        return text.str();
+      }
+  return "";
+}
+
+void check_layer_positions(const io::RunConfig& c, const wave::Setup& s, bool& warned) {
+  const std::string inside = inside_layer(s);
+  if (inside.empty()) return;
+  require(c.allow_in_layer, inside);
+  if (!warned) std::cerr << "seis-wave: warning (--allow-in-layer): " << inside << "\n";
+  warned = true;
+}
+
 wave::Decomposition decomposition_of(const io::RunConfig& c, int ranks) {
   if (!c.decomposition.empty()) return wave::parse_decomposition(c.decomposition);
   int nx = 0, ny = 0, nz = 0;
@@ -59,10 +98,12 @@ void place_shot(const io::RunConfig& c, wave::Setup& s) {
   s.receivers.clear();
   if (!c.receivers.empty()) {
     const io::Line l = io::parse_line(c.receivers);
-    for (int n = 0; n < l.count; ++n) {
-      const double t = l.count > 1 ? double(n) / (l.count - 1) : 0.0;
-      s.receivers.push_back({l.x0 + t * (l.x1 - l.x0), l.y0 + t * (l.y1 - l.y0), l.z0 + t * (l.z1 - l.z0)});
-    }
+    for (int row = 0; row < l.rows; ++row)
+      for (int n = 0; n < l.count; ++n) {
+        const double t = l.count > 1 ? double(n) / (l.count - 1) : 0.0;
+        const double y = l.rows > 1 ? l.y0 + double(row) / (l.rows - 1) * (l.y1 - l.y0) : l.y0 + t * (l.y1 - l.y0);
+        s.receivers.push_back({l.x0 + t * (l.x1 - l.x0), y, l.z0 + t * (l.z1 - l.z0)});
+      }
   } else {
     const int first = std::min(margin, s.nx - 1), last = std::max(s.nx - 1 - margin, first);
     for (int i = first; i <= last; ++i) s.receivers.push_back({i * s.h, (s.ny - 1) * s.h / 2, depth});

@@ -32,6 +32,13 @@ wave::Setup make_setup(const io::RunConfig& c, const std::function<wave::Subdoma
                        std::size_t host_available_bytes, bool host_fields, wave::Subdomain& part,
                        std::size_t& model_bytes_read);
 
+// The first source or receiver whose interpolation reaches into the absorbing layer (PML), described with the
+// layer's extent and what to do; empty where none does (or there is no layer).
+std::string inside_layer(const wave::Setup& s);
+// Refuses (exit 2) a shot with a source or receiver in the absorbing layer, unless --allow-in-layer: then a warning,
+// printed once (`warned`).
+void check_layer_positions(const io::RunConfig& c, const wave::Setup& s, bool& warned);
+
 // --decomposition, or the grid's default over `ranks` (wave::default_decomposition: the least halo surface).
 wave::Decomposition decomposition_of(const io::RunConfig& c, int ranks);
 

@@ -57,12 +57,15 @@ std::string format_seconds(double s) {
   return out.str();
 }
 
-// Vertical (x-z at the source's y) and horizontal (x-y at its depth) slices of the wavefield, from every rank's
-// part (zeros elsewhere, added up on rank 0), written by rank 0.
-void write_slices(const std::string& stem, const std::vector<float>& u, double time, const wave::Setup& s,
-                  const wave::Subdomain& part, const mpi::World& world, std::vector<std::string>& files) {
-  const int js = std::min(int(std::lround(s.sources[0].y / s.h)), s.ny - 1);
-  const int ks = std::min(int(std::lround(s.sources[0].z / s.h)), s.nz - 1);
+// Vertical (x-z at --section-y, by default the source's y) and horizontal (x-y at --section-depth, by default its
+// depth) slices of the wavefield, from every rank's part (zeros elsewhere, added up on rank 0), written by rank 0.
+void write_slices(const std::string& stem, const std::vector<float>& u, double time, const io::RunConfig& c,
+                  const wave::Setup& s, const wave::Subdomain& part, const mpi::World& world,
+                  std::vector<std::string>& files) {
+  const double y = c.section_y >= 0 ? c.section_y : s.sources[0].y,
+               z = c.section_depth >= 0 ? c.section_depth : s.sources[0].z;
+  const int js = std::clamp(int(std::lround(y / s.h)), 0, s.ny - 1);
+  const int ks = std::clamp(int(std::lround(z / s.h)), 0, s.nz - 1);
   std::vector<float> xz(std::size_t(s.nx) * s.nz, 0.0f), xy(std::size_t(s.nx) * s.ny, 0.0f);
   // This part's rows of each slice (if it holds the slice's plane), the rest zeros.
   const int* o = part.offset;
@@ -198,6 +201,9 @@ int run(const mpi::World& world, const io::RunConfig& config, const app::StartUp
       config, [&](const wave::Setup& s) { return wave::split_grid(s, grid.decomposition(), grid.coord()); },
       [&](const wave::Subdomain& p, std::size_t& bytes) { return app::load_model(config.model, p, bytes); }, world,
       available, host_available, host_fields, part, model_bytes_read);
+  wave::validate_shot(setup);
+  bool warned = world.rank() != 0;  // one warning, from rank 0
+  app::check_layer_positions(config, setup, warned);
   const app::Seismogram seismogram = app::seismogram_of(config.trace_dt, setup);
   const std::string dispersion = app::dispersion_warning(setup, setup.f0, world);
   if (!dispersion.empty() && world.rank() == 0) std::cerr << "seis-wave: warning: " << dispersion << "\n";
@@ -281,7 +287,7 @@ int run(const mpi::World& world, const io::RunConfig& config, const app::StartUp
       const std::vector<float> u = sim.wavefield();
       const std::string raw = rank_file(dir, stem.str(), ".f32", world);
       io::write_snapshot(raw, u, part, setup.h, step, step * setup.dt);
-      write_slices((dir / stem.str()).string(), u, step * setup.dt, setup, part, world, files);
+      write_slices((dir / stem.str()).string(), u, step * setup.dt, config, setup, part, world, files);
       files.push_back(raw);
     }
     if (config.checkpoint_every > 0 && step % config.checkpoint_every == 0)
@@ -307,7 +313,8 @@ int run(const mpi::World& world, const io::RunConfig& config, const app::StartUp
   std::vector<float> traces = app::gathered_traces(sim, world);
   if (root) {
     const std::string segy = (dir / "seismogram.sgy").string(), gather_png = (dir / "shot-gather.png").string();
-    app::write_gather(segy, gather_png, app::gather_of(setup, std::move(traces)), seismogram, config.shot);
+    app::write_gather(segy, gather_png, app::gather_of(setup, std::move(traces)), seismogram, config.shot,
+                      io::parse_gather_gain(config.gather_gain));
     files.push_back(segy);
     files.push_back(gather_png);
   }
@@ -316,7 +323,7 @@ int run(const mpi::World& world, const io::RunConfig& config, const app::StartUp
     const std::string raw = rank_file(dir, "wavefield-final", ".f32", world);
     io::write_snapshot(raw, u, part, setup.h, sim.step(), sim.step() * setup.dt);
     files.push_back(raw);
-    write_slices((dir / "wavefield-final").string(), u, sim.step() * setup.dt, setup, part, world, files);
+    write_slices((dir / "wavefield-final").string(), u, sim.step() * setup.dt, config, setup, part, world, files);
   }
 
   // The slowest rank sets the pace; bytes and copy bandwidth add up over ranks.

@@ -96,8 +96,52 @@ Gather gather_of(const wave::Setup& setup, std::vector<float> traces) {
   return {std::move(traces), setup.receivers, setup.sources[0], setup.steps, setup.dt};
 }
 
+namespace {
+
+// The gain of a gather picture (io::GatherGain), in place on `gather` ([sample][receiver]), and its words for the
+// title and the colour bar.
+std::pair<std::string, std::string> apply_gain(std::vector<float>& gather, std::size_t receivers, int samples,
+                                               double dt, const io::GatherGain& gain) {
+  if (gain.kind == io::GatherGain::Kind::none) return {"raw", "u (source units / m)"};
+  if (gain.kind == io::GatherGain::Kind::t2) {
+    for (int n = 0; n < samples; ++n)
+      for (std::size_t r = 0; r < receivers; ++r) gather[std::size_t(n) * receivers + r] *= float(n * dt * n * dt);
+    return {"gain t^2", "u t^2 (source units s^2 / m)"};
+  }
+  // AGC: each sample over the RMS of its trace in a window centred on it; windows quieter than 1e-3 of the loudest
+  // are divided by that floor instead, so that numerical noise before the first arrival stays quiet.
+  const int half = std::max(1, int(std::lround(gain.window / (2 * dt))));
+  std::vector<double> rms(gather.size());
+  double loudest = 0;
+  for (std::size_t r = 0; r < receivers; ++r) {
+    double sum = 0;
+    int count = 0;
+    for (int n = 0; n < std::min(half, samples); ++n, ++count)
+      sum += double(gather[std::size_t(n) * receivers + r]) * gather[std::size_t(n) * receivers + r];
+    for (int n = 0; n < samples; ++n) {
+      if (n + half < samples) {
+        const double v = gather[std::size_t(n + half) * receivers + r];
+        sum += v * v, ++count;
+      }
+      if (n - half - 1 >= 0) {
+        const double v = gather[std::size_t(n - half - 1) * receivers + r];
+        sum -= v * v, --count;
+      }
+      rms[std::size_t(n) * receivers + r] = std::sqrt(std::max(sum, 0.0) / count);
+      loudest = std::max(loudest, rms[std::size_t(n) * receivers + r]);
+    }
+  }
+  const double floor = loudest > 0 ? 1e-3 * loudest : 1;
+  for (std::size_t i = 0; i < gather.size(); ++i) gather[i] = float(gather[i] / std::max(rms[i], floor));
+  std::ostringstream words;
+  words << "AGC " << gain.window << " s";
+  return {words.str(), "u / its RMS over " + std::to_string(int(std::lround(gain.window * 1000))) + " ms"};
+}
+
+}  // namespace
+
 void write_gather(const std::string& segy, const std::string& png, const Gather& g, const Seismogram& seismogram,
-                  int record) {
+                  int record, const io::GatherGain& gain) {
   const std::size_t receivers = g.receivers.size();
   const int samples = seismogram.samples;
   const std::vector<float> traces = wave::resample_traces(g.traces, int(receivers), g.steps, g.dt, seismogram.trace_dt);
@@ -105,11 +149,12 @@ void write_gather(const std::string& segy, const std::string& png, const Gather&
   std::vector<float> gather(traces.size());
   for (std::size_t r = 0; r < receivers; ++r)
     for (int n = 0; n < samples; ++n) gather[std::size_t(n) * receivers + r] = traces[r * samples + std::size_t(n)];
+  const auto [gained, quantity] = apply_gain(gather, receivers, samples, seismogram.trace_dt, gain);
   io::Picture picture;
-  picture.title = "shot " + std::to_string(record) + ": the receivers' traces";
+  picture.title = "shot " + std::to_string(record) + ": the receivers' traces, " + gained;
   picture.horizontal = receiver_axis(g.receivers);
   picture.vertical = {"time (s)", 0.0, (samples - 1) * seismogram.trace_dt};
-  picture.quantity = "u (source units / m)";
+  picture.quantity = quantity;
   picture.percentile = 97;  // so that the reflections show beside the direct wave
   picture.width = 600;
   picture.height = 800;

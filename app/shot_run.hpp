@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "seis/io/run_config.hpp"
 #include "seis/io/run_report.hpp"
 #include "seis/mpi/world.hpp"
 #include "seis/wave/simulation.hpp"
@@ -54,9 +55,9 @@ struct Gather {
 Gather gather_of(const wave::Setup& setup, std::vector<float> traces);
 
 // The shot's seismogram as SEG-Y (field record `record`), its traces resampled to the seismogram's interval, and
-// its gather as a picture, both written atomically.
+// its gather as a picture with `gain` (named in its title; the SEG-Y stays raw), both written atomically.
 void write_gather(const std::string& segy, const std::string& png, const Gather& gather, const Seismogram& seismogram,
-                  int record);
+                  int record, const io::GatherGain& gain);
 
 // Now, as ISO 8601 UTC.
 std::string date_now();

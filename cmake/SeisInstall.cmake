@@ -1,7 +1,7 @@
 # cmake --install: the executables, the libraries seis_core, seis_kernels and seis_wave with their headers, and a
 # CMake package, so that another project does find_package(seistencil) and links seistencil::core, ::kernels and
-# ::wave. The package finds the Kokkos seistencil was built with (an installed one, or the one its configure
-# bootstrapped into the cache outside the tree) unless the consumer points Kokkos_DIR elsewhere.
+# ::wave. The package finds the Kokkos seistencil was built with by itself: the bootstrapped one installed beside
+# it, or an installed one (Kokkos_DIR, Kokkos_ROOT or the prefix path, as for any package).
 include(CMakePackageConfigHelpers)
 
 set_target_properties(seis_core PROPERTIES EXPORT_NAME core)
@@ -23,9 +23,19 @@ install(TARGETS ${executables} RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
 set(config_dir ${CMAKE_INSTALL_LIBDIR}/cmake/seistencil)
 install(EXPORT seistencilTargets NAMESPACE seistencil:: DESTINATION ${config_dir})
-# What the package needs to find again: the Kokkos (and Kokkos Kernels) of this build, and its backend.
-set(SEIS_PACKAGE_KOKKOS_DIR "${Kokkos_DIR}")
-set(SEIS_PACKAGE_KOKKOSKERNELS_DIR "${KokkosKernels_DIR}")
+# The package's Kokkos: one this configure bootstrapped (in a cache outside the tree, which may be cleared) is
+# installed beside seistencil and found there; an installed one is found as any package is (CMAKE_PREFIX_PATH,
+# Kokkos_DIR, Kokkos_ROOT), with its directory at build time as a last hint.
+if(SEIS_KOKKOS_BOOTSTRAPPED_PREFIX)
+  install(DIRECTORY ${SEIS_KOKKOS_BOOTSTRAPPED_PREFIX}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  install(DIRECTORY ${SEIS_KOKKOS_BOOTSTRAPPED_PREFIX}/lib/ DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  install(DIRECTORY ${SEIS_KOKKOS_BOOTSTRAPPED_PREFIX}/bin/ DESTINATION ${CMAKE_INSTALL_BINDIR} USE_SOURCE_PERMISSIONS)
+  set(SEIS_PACKAGE_KOKKOS_HINT "")
+  set(SEIS_PACKAGE_KOKKOSKERNELS_HINT "")
+else()
+  set(SEIS_PACKAGE_KOKKOS_HINT "${Kokkos_DIR}")
+  set(SEIS_PACKAGE_KOKKOSKERNELS_HINT "${KokkosKernels_DIR}")
+endif()
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/seistencilConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/seistencilConfig.cmake INSTALL_DESTINATION ${config_dir})
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/seistencilConfigVersion.cmake COMPATIBILITY SameMinorVersion)

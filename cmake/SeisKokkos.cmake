@@ -117,5 +117,7 @@ else()
   find_package(Kokkos CONFIG REQUIRED PATHS "${prefix}" NO_DEFAULT_PATH)
   find_package(KokkosKernels CONFIG REQUIRED PATHS "${prefix}" NO_DEFAULT_PATH)
   message(STATUS "Using bootstrapped Kokkos ${Kokkos_VERSION} (${prefix})")
+  # cmake --install puts it beside seistencil (SeisInstall.cmake): the cache may be cleared after.
+  set(SEIS_KOKKOS_BOOTSTRAPPED_PREFIX "${prefix}")
 endif()
 kokkos_check(DEVICES ${SEIS_BACKEND})

@@ -29,6 +29,11 @@ refused() {  # refused NAME PATTERN ARGS...
 configure plain
 [ $status -eq 0 ] && grep -q "^CMAKE_BUILD_TYPE:STRING=Release" "$work/plain/CMakeCache.txt" || { echo "FAIL: plain" >&2; exit 1; }
 expect plain "Enabled Kokkos devices: OPENMP"
+# A user's configure: no -march=native (a package must run on other CPUs), no -Werror; a summary of the choices.
+grep -q "^SEIS_HOST_ARCH:STRING=$" "$work/plain/CMakeCache.txt" &&
+  grep -q "^SEIS_WARNINGS_AS_ERRORS:BOOL=OFF" "$work/plain/CMakeCache.txt" || { echo "FAIL: plain's flags" >&2; exit 1; }
+expect plain "seistencil [0-9.]+ configured: backend OPENMP"
+expect plain "Kokkos +3\.4[.0-9]*, bootstrapped into"
 configure hip -DKokkos_ENABLE_HIP=ON
 [ $status -eq 0 ] || { echo "FAIL: hip: $(tail -5 "$work/hip.log")" >&2; exit 1; }
 expect hip "Enabled Kokkos devices: SERIAL;HIP"

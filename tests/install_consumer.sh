@@ -17,5 +17,18 @@ command -v ninja > /dev/null && generator=(-G Ninja)
 cmake -S "$here/consumer" -B "$work/build" "${generator[@]}" -DCMAKE_PREFIX_PATH="$work/prefix" \
   -DCMAKE_BUILD_TYPE=Release > "$work/configure.log" 2>&1 || { cat "$work/configure.log" >&2; exit 1; }
 cmake --build "$work/build" > "$work/build.log" 2>&1 || { tail -30 "$work/build.log" >&2; exit 1; }
+# The package finds its Kokkos by itself: where this build bootstrapped one, the copy installed beside it, so that
+# clearing the bootstrap cache breaks nothing; the installed config names no directory of the build machine's cache.
+built_with=$(grep '^Kokkos_DIR:' "$build/CMakeCache.txt" | cut -d= -f2)
+found=$(grep '^Kokkos_DIR:' "$work/build/CMakeCache.txt" | cut -d= -f2)
+case $built_with in
+  */kokkos-3.4.01-*)  # bootstrapped
+    case $found in
+      "$work/prefix"/*) ;;
+      *) echo "FAIL: the consumer found Kokkos at $found, not beside the installed package" >&2; exit 1 ;;
+    esac ;;
+esac
+! grep -rq "/.cache/seistencil" "$work/prefix/lib/cmake/seistencil" ||
+  { echo "FAIL: the installed package names the build's Kokkos cache" >&2; exit 1; }
 "$work/build/consumer"
 echo "installed: $(cd "$work/prefix" && find . -type f | wc -l) files; the consumer built against them and ran"

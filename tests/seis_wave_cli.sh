@@ -161,7 +161,7 @@ expect_refusal "differs in model_crc32" "${model[@]}" --output "$work/model-run"
 echo "outputs: a failing write named and nothing half left, earlier outputs refused or replaced, a damaged checkpoint passed over, a blow-up stopped, an edited model refused"
 # --tune times candidates, runs the winner and caches it; the next run without --tile/--nw uses it, --no-tuned not;
 # both write the seismogram of the untuned run (a tile changes no point's arithmetic).
-tuned=(--grid 40x36x30 --spacing 20 --duration 0.2 --ndamp 6 --quiet --receivers 100,300,100:600,300,100:8)
+tuned=(--grid 40x36x30 --spacing 20 --duration 0.2 --ndamp 6 --quiet --receivers 140,300,140:600,300,140:8)
 "$exe" "${tuned[@]}" --output "$work/plain" --no-tuned > /dev/null
 "$exe" "${tuned[@]}" --output "$work/tune" --tune > "$work/tune.log"
 grep -q "tuned the step: .* candidates" "$work/tune.log" || { echo "FAIL: no tuning line" >&2; exit 1; }
@@ -193,10 +193,10 @@ PY
 
 # A survey in one process (every build; the MPI cases are tests/seis_wave_survey.sh): each shot's gather is its single
 # run's; a file naming an unknown key is refused with its line before any shot runs.
-printf 'receivers = "100,300,100:600,300,100:8"\n[[shot]]\nsource = "200,300,100"\n[[shot]]\nsource = "500,300,120"\nf0 = 9\n' \
+printf 'receivers = "140,300,140:600,300,140:8"\n[[shot]]\nsource = "200,300,140"\n[[shot]]\nsource = "500,300,160"\nf0 = 9\n' \
   > "$work/survey.toml"
 "$exe" --grid 40x36x30 --spacing 20 --duration 0.2 --ndamp 6 --quiet --no-tuned --survey "$work/survey.toml" --output "$work/survey" > "$work/survey.log"
-"$exe" "${tuned[@]}" --no-tuned --benchmark --shot 2 --source 500,300,120 --f0 9 --output "$work/shot2" > /dev/null
+"$exe" "${tuned[@]}" --no-tuned --benchmark --shot 2 --source 500,300,160 --f0 9 --output "$work/shot2" > /dev/null
 cmp "$work/survey/shot-00002.sgy" "$work/shot2/seismogram.sgy"
 printf '[[shot]]\nsource = "200,300,100"\nsorce = "1,1,1"\n' > "$work/bad-survey.toml"
 set +e
@@ -269,7 +269,7 @@ found = (i + 8, k + 16)
 assert abs(found[0] - 23.5) <= 2 and abs(found[1] - 24) <= 2, found
 print(f"adjoint migration: the Born data's image peaks at x, z = {found}, the sphere's centre is at (23.5, 24)")
 PY
-near=("${base[@]}" --model "$work/v0.bin" --receivers 55,235,100:335,235,100:29)
+near=("${base[@]}" --model "$work/v0.bin" --receivers 55,235,100:335,235,100:29 --allow-in-layer)
 "$exe" "${near[@]}" --output "$work/near-layer" > /dev/null
 expect_refusal "reaches the layer" "${near[@]}" --migrate "$work/near-layer/seismogram.sgy" --imaging-condition adjoint \
   --output "$work/x"

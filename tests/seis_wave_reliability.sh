@@ -51,7 +51,7 @@ overwrite)
   ;;
 
 survey-restart)
-  printf 'receivers = "60,160,40:260,160,40:11"\n[[shot]]\nsource = "100,160,40"\n[[shot]]\nsource = "200,160,40"\n' \
+  printf 'receivers = "60,160,60:260,160,60:11"\n[[shot]]\nsource = "100,160,60"\n[[shot]]\nsource = "200,160,60"\n' \
     > "$work/survey.toml"
   /usr/bin/python3 -c "import numpy as np; np.full((32,32,32), 2000, np.float32).tofile('$work/model.f32')"
   run=("${grid32[@]}" --model "$work/model.f32" --survey "$work/survey.toml" --output "$work/s")
@@ -63,10 +63,10 @@ survey-restart)
   expect 2 "steps" "${run[@]}" --restart --duration 0.12
   expect 2 "R:" "${run[@]}" --duration 0.1 --restart --radius 3
   expect 2 "trace_dt" "${run[@]}" --duration 0.1 --restart --trace-dt 0.002
-  sed -i 's/200,160,40/210,160,40/' "$work/survey.toml"
+  sed -i 's/200,160,60/210,160,60/' "$work/survey.toml"
   expect 2 "sources" "${run[@]}" --duration 0.1 --restart
   grep -q "shot-00002" "$work/expect.log" || fail "the refusal does not name the shot: $(cat "$work/expect.log")"
-  sed -i 's/210,160,40/200,160,40/' "$work/survey.toml"
+  sed -i 's/210,160,60/200,160,60/' "$work/survey.toml"
   /usr/bin/python3 -c "import numpy as np; v = np.full((32,32,32), 2000, np.float32); v[20:] = 2500; v.tofile('$work/model.f32')"
   expect 2 "model_crc32" "${run[@]}" --duration 0.1 --restart
   for f in shot-00001.sgy shot-00002.sgy; do cmp "$work/s-first/$f" "$work/s/$f" || fail "$f changed"; done
@@ -75,8 +75,8 @@ survey-restart)
   ;;
 
 observed-data)
-  "$exe" "${layered[@]}" --source 200,200,100 --receivers 80,200,100:320,200,100:25 --output "$work/data" > /dev/null
-  migrate=("${layered[@]}" --source 200,200,100 --receivers 80,200,100:320,200,100:25)
+  "$exe" "${layered[@]}" --source 200,200,100 --receivers 90,200,100:300,200,100:22 --output "$work/data" > /dev/null
+  migrate=("${layered[@]}" --source 200,200,100 --receivers 90,200,100:300,200,100:22)
   damage() {  # damage VALUE TRACE SAMPLE: a copy of the gather with one sample set
     /usr/bin/python3 - "$work/data/seismogram.sgy" "$work/$1.sgy" "$1" "$2" "$3" <<'PY'
 import shutil, sys
@@ -152,7 +152,7 @@ stacks)
   ;;
 
 kinds)
-  printf 'receivers = "80,200,100:320,200,100:25"\n[[shot]]\nsource = "150,200,100"\n' > "$work/survey.toml"
+  printf 'receivers = "90,200,100:300,200,100:22"\n[[shot]]\nsource = "150,200,100"\n' > "$work/survey.toml"
   "$exe" "${layered[@]}" --survey "$work/survey.toml" --output "$work/data" > /dev/null
   "$exe" "${layered[@]}" --survey "$work/survey.toml" --output "$work/other" > /dev/null
   cp -r "$work/other" "$work/other-before"
@@ -188,7 +188,7 @@ not-regular)
   mkfifo "$work/gather.sgy"
   expect 2 "gather $work/gather.sgy is a FIFO" "${small[@]}" --migrate "$work/gather.sgy" --output "$work/m1"
   expect 2 "gather $work is a directory" "${small[@]}" --migrate "$work" --output "$work/m2"
-  printf 'receivers = "60,160,40:260,160,40:11"\n[[shot]]\nsource = "100,160,40"\n' > "$work/survey.toml"
+  printf 'receivers = "60,160,60:260,160,60:11"\n[[shot]]\nsource = "100,160,60"\n' > "$work/survey.toml"
   "$exe" "${small[@]}" --survey "$work/survey.toml" --output "$work/s" > /dev/null
   rm "$work/s/shot-00001.json" && mkfifo "$work/s/shot-00001.json"
   expect 2 "shot record .*shot-00001.json is a FIFO" "${small[@]}" --survey "$work/survey.toml" --output "$work/s" \
@@ -253,8 +253,8 @@ limits)
   /usr/bin/python3 - "$work/huge.toml" <<'PY'
 import sys
 with open(sys.argv[1], "w") as f:
-    f.write('receivers = "60,160,40:260,160,40:11"\n')
-    f.write('[[shot]]\nsource = "100,160,40"\n' * 700000)
+    f.write('receivers = "60,160,60:260,160,60:11"\n')
+    f.write('[[shot]]\nsource = "100,160,60"\n' * 700000)
 PY
   start=$(date +%s)
   expect 2 "bytes, at most" "${small[@]}" --survey "$work/huge.toml" --output "$work/y"
@@ -287,9 +287,9 @@ manifest)
   /usr/bin/python3 - "$work/survey.toml" <<'PY'
 import sys
 with open(sys.argv[1], "w") as f:
-    f.write('receivers = "100,640,100:1100,640,100:11"\n')
+    f.write('receivers = "140,640,140:1100,640,140:11"\n')
     for x in range(200, 1200, 100):
-        f.write('[[shot]]\nsource = "%d,640,100"\n' % x)
+        f.write('[[shot]]\nsource = "%d,640,140"\n' % x)
 PY
   "$exe" --grid 64 --spacing 20 --ndamp 6 --duration 1 --quiet --survey "$work/survey.toml" --output "$work/s" \
     > "$work/s.log" 2>&1 &

@@ -531,7 +531,8 @@ TEST(Picture, LayoutColoursAndAxesReadBack) {
       (std::filesystem::temp_directory_path() / ("seis-p-" + std::to_string(::getpid()) + ".png")).string();
   // 2 rows x 3 columns; the 80th percentile of |value| (0 2 2 4 4 8: the fifth of six, 4) clips.
   const std::vector<float> values = {0.0f, 4.0f, -4.0f, 2.0f, -2.0f, 8.0f};
-  const seis::io::Picture picture{"a title", {"x (m)", 0, 40}, {"time (s)", 0, 0.5}, "u", 80, 300, 200};
+  const seis::io::Picture picture{
+      "a title", {"x (m)", 0, 40}, {"time (s)", 0, 0.5}, "u", 80, seis::io::ColourScale::diverging, 300, 200};
   seis::io::write_picture(path, values, 2, 3, picture);
   const seis::io::PictureLayout l = seis::io::picture_layout(picture);
   int width = 0, height = 0, channels = 0;
@@ -570,6 +571,41 @@ TEST(Picture, LayoutColoursAndAxesReadBack) {
   EXPECT_GT(ink(l.data_x0, l.data_y1 + 2, l.data_x1, l.height), 50);  // the horizontal axis's
   EXPECT_GT(ink(l.data_x0, 0, l.data_x1, l.data_y0 - 2), 30);         // the title
   EXPECT_GT(ink(l.bar_x1 + 2, l.bar_y0, l.width, l.bar_y1), 50);      // the bar's numbers and label
+  stbi_image_free(pixels);
+  std::filesystem::remove(path);
+}
+
+// A positive quantity on the sequential scale: from the (100 - p)th percentile (dark violet) to the p-th (yellow),
+// the bar likewise from its top (the highest) down.
+TEST(Picture, SequentialScaleSpansThePercentiles) {
+  const auto path =
+      (std::filesystem::temp_directory_path() / ("seis-q-" + std::to_string(::getpid()) + ".png")).string();
+  const std::vector<float> values = {1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f};
+  const seis::io::Picture picture{
+      "velocity", {"x (m)", 0, 40}, {"z (m)", 0, 10}, "v (m/s)", 100, seis::io::ColourScale::sequential, 300, 200};
+  seis::io::write_picture(path, values, 2, 3, picture);
+  const seis::io::PictureLayout l = seis::io::picture_layout(picture);
+  int width = 0, height = 0, channels = 0;
+  unsigned char* pixels = stbi_load(path.c_str(), &width, &height, &channels, 3);
+  ASSERT_NE(pixels, nullptr);
+  const auto rgb = [&](int x, int y) {
+    const unsigned char* p = pixels + (std::size_t(y) * std::size_t(width) + std::size_t(x)) * 3;
+    return std::vector<int>{p[0], p[1], p[2]};
+  };
+  const auto cell = [&](int row, int column) { return rgb(l.data_x0 + 50 + 100 * column, l.data_y0 + 50 + 100 * row); };
+  unsigned char lowest[3], highest[3], middle[3];
+  seis::io::sequential_colour(0, lowest);
+  seis::io::sequential_colour(1, highest);
+  seis::io::sequential_colour(0.6, middle);  // 4 of 1..6
+  EXPECT_EQ(cell(0, 0), (std::vector<int>{lowest[0], lowest[1], lowest[2]}));
+  EXPECT_EQ(cell(1, 2), (std::vector<int>{highest[0], highest[1], highest[2]}));
+  EXPECT_EQ(cell(1, 0), (std::vector<int>{middle[0], middle[1], middle[2]}));
+  EXPECT_EQ(std::vector<int>(lowest, lowest + 3), (std::vector<int>{68, 1, 84}));
+  EXPECT_EQ(std::vector<int>(highest, highest + 3), (std::vector<int>{253, 231, 37}));
+  const int bar_x = (l.bar_x0 + l.bar_x1) / 2;
+  const std::vector<int> top = rgb(bar_x, l.bar_y0), bottom = rgb(bar_x, l.bar_y1 - 1);
+  EXPECT_GT(top[0] + top[1], 400) << "the bar's top is the highest value's yellow";
+  EXPECT_LT(bottom[1], 10) << "the bar's bottom is the lowest value's violet";
   stbi_image_free(pixels);
   std::filesystem::remove(path);
 }

@@ -119,17 +119,39 @@ void axis_ticks(cairo_t* cr, const PictureAxis& a, int cells, const PictureLayou
   }
 }
 
-// The value whose |value| is at `percentile` of all (1 where all are zero).
-double clip_of(const std::vector<float>& values, double percentile) {
+// The values a picture's colours span: -clip .. clip on the diverging scale, percentiles of the values on the
+// sequential one.
+struct Range {
+  double lo = -1, hi = 1;
+};
+
+double percentile_of(std::vector<float> values, double percentile) {
+  const auto at = static_cast<std::size_t>(std::clamp(percentile, 0.0, 100.0) / 100.0 * double(values.size() - 1));
+  std::nth_element(values.begin(), values.begin() + std::ptrdiff_t(at), values.end());
+  return values[at];
+}
+
+Range range_of(const std::vector<float>& values, const Picture& p) {
+  if (p.scale == ColourScale::sequential) {
+    const double lo = percentile_of(values, 100 - p.percentile), hi = percentile_of(values, p.percentile);
+    return {lo, hi > lo ? hi : lo + 1};
+  }
   std::vector<float> magnitude(values.size());
   std::transform(values.begin(), values.end(), magnitude.begin(), [](float v) { return std::abs(v); });
-  const auto at = static_cast<std::size_t>(std::clamp(percentile, 0.0, 100.0) / 100.0 * double(magnitude.size() - 1));
-  std::nth_element(magnitude.begin(), magnitude.begin() + std::ptrdiff_t(at), magnitude.end());
-  return magnitude[at] > 0 ? double(magnitude[at]) : 1.0;
+  const double clip = percentile_of(std::move(magnitude), p.percentile);
+  return clip > 0 ? Range{-clip, clip} : Range{-1, 1};
+}
+
+// The colour of the fraction t (0 at lo, 1 at hi) of a picture's range.
+void colour_at(double t, ColourScale scale, unsigned char rgb[3]) {
+  if (scale == ColourScale::sequential)
+    sequential_colour(t, rgb);
+  else
+    picture_colour(2 * t - 1, rgb);
 }
 
 // The cells as an image of columns x rows pixels, one per value.
-Surface cells_image(const std::vector<float>& values, int rows, int columns, double clip) {
+Surface cells_image(const std::vector<float>& values, int rows, int columns, const Range& r, ColourScale scale) {
   Surface image(cairo_image_surface_create(CAIRO_FORMAT_RGB24, columns, rows), cairo_surface_destroy);
   require(cairo_surface_status(image.get()) == CAIRO_STATUS_SUCCESS, "a picture of ", columns, " x ", rows,
           " cells cannot be made: ", cairo_status_to_string(cairo_surface_status(image.get())));
@@ -139,7 +161,7 @@ Surface cells_image(const std::vector<float>& values, int rows, int columns, dou
   for (int y = 0; y < rows; ++y)
     for (int x = 0; x < columns; ++x) {
       unsigned char rgb[3];
-      picture_colour(values[std::size_t(y) * std::size_t(columns) + std::size_t(x)] / clip, rgb);
+      colour_at((values[std::size_t(y) * std::size_t(columns) + std::size_t(x)] - r.lo) / (r.hi - r.lo), scale, rgb);
       // RGB24 is a native-endian 32-bit word 0x00RRGGBB.
       auto* pixel = reinterpret_cast<std::uint32_t*>(data + std::ptrdiff_t(y) * stride) + x;
       *pixel = std::uint32_t(rgb[0]) << 16 | std::uint32_t(rgb[1]) << 8 | rgb[2];
@@ -178,12 +200,21 @@ void picture_colour(double t, unsigned char rgb[3]) {
   rgb[2] = t > 0 ? fade : 255;
 }
 
+void sequential_colour(double t, unsigned char rgb[3]) {
+  static constexpr double stops[5][3] = {{68, 1, 84}, {59, 82, 139}, {33, 145, 140}, {94, 201, 98}, {253, 231, 37}};
+  const double at = std::clamp(t, 0.0, 1.0) * 4;
+  const int i = std::min(3, int(at));
+  const double f = at - i;
+  for (int c = 0; c < 3; ++c)
+    rgb[c] = static_cast<unsigned char>(std::lround(stops[i][c] + f * (stops[i + 1][c] - stops[i][c])));
+}
+
 void write_picture(const std::string& path, const std::vector<float>& values, int rows, int columns, const Picture& p) {
   require(rows >= 1 && columns >= 1 && values.size() == std::size_t(rows) * std::size_t(columns), "picture ", path,
           ": ", values.size(), " values for ", rows, " x ", columns, " cells");
   require(p.width >= 16 && p.height >= 16 && p.width <= 8192 && p.height <= 8192, "picture ", path, ": ", p.width,
           " x ", p.height, " pixels must be in 16..8192 each way");
-  const double clip = clip_of(values, p.percentile);
+  const Range range = range_of(values, p);
   const PictureLayout l = picture_layout(p);
   Surface surface(cairo_image_surface_create(CAIRO_FORMAT_RGB24, l.width, l.height), cairo_surface_destroy);
   Context context(cairo_create(surface.get()), cairo_destroy);
@@ -192,7 +223,7 @@ void write_picture(const std::string& path, const std::vector<float>& values, in
   cairo_paint(cr);
 
   // The cells, stretched over the data area: sharp where each covers several pixels, averaged where many share one.
-  const Surface cells = cells_image(values, rows, columns, clip);
+  const Surface cells = cells_image(values, rows, columns, range, p.scale);
   cairo_save(cr);
   cairo_translate(cr, l.data_x0, l.data_y0);
   cairo_scale(cr, double(p.width) / columns, double(p.height) / rows);
@@ -208,7 +239,7 @@ void write_picture(const std::string& path, const std::vector<float>& values, in
   const int bar_height = l.bar_y1 - l.bar_y0;
   for (int y = 0; y < bar_height; ++y) {
     unsigned char rgb[3];
-    picture_colour(1.0 - 2.0 * (y + 0.5) / bar_height, rgb);
+    colour_at(1.0 - (y + 0.5) / bar_height, p.scale, rgb);
     cairo_set_source_rgb(cr, rgb[0] / 255.0, rgb[1] / 255.0, rgb[2] / 255.0);
     cairo_rectangle(cr, l.bar_x0, l.bar_y0 + y, bar_width, 1);
     cairo_fill(cr);
@@ -223,11 +254,11 @@ void write_picture(const std::string& path, const std::vector<float>& values, in
   cairo_set_font_size(cr, font_size);
   axis_ticks(cr, p.horizontal, columns, l, true);
   axis_ticks(cr, p.vertical, rows, l, false);
-  for (double t : {1.0, 0.0, -1.0}) {
-    const double y = l.bar_y0 + (1 - t) / 2 * bar_height;
+  for (double t : {1.0, 0.5, 0.0}) {
+    const double y = l.bar_y0 + (1 - t) * bar_height;
     cairo_move_to(cr, l.bar_x1, y);
     cairo_line_to(cr, l.bar_x1 + 4, y);
-    label(cr, number(t * clip, 3), l.bar_x1 + 7, y, 0, 0.5);
+    label(cr, number(range.lo + t * (range.hi - range.lo), 3), l.bar_x1 + 7, y, 0, 0.5);
   }
   cairo_stroke(cr);
   cairo_set_font_size(cr, bar_label_size);
@@ -236,8 +267,17 @@ void write_picture(const std::string& path, const std::vector<float>& values, in
   cairo_rotate(cr, -pi / 2);
   label(cr, p.quantity, 0, 0, 0.5, 0.5);
   cairo_restore(cr);
-  label(cr, "clipped at the " + number(p.percentile) + "th", l.bar_x0, l.bar_y1 + 10, 0, 0);
-  label(cr, "percentile of |value|", l.bar_x0, l.bar_y1 + 26, 0, 0);
+  if (p.scale == ColourScale::sequential) {
+    const auto ordinal = [](double v) {
+      const std::string n = number(v);
+      return n + (n == "1" ? "st" : n == "2" ? "nd" : n == "3" ? "rd" : "th");
+    };
+    label(cr, "clipped at the " + ordinal(100 - p.percentile), l.bar_x0, l.bar_y1 + 10, 0, 0);
+    label(cr, "and " + ordinal(p.percentile) + " percentiles", l.bar_x0, l.bar_y1 + 26, 0, 0);
+  } else {
+    label(cr, "clipped at the " + number(p.percentile) + "th", l.bar_x0, l.bar_y1 + 10, 0, 0);
+    label(cr, "percentile of |value|", l.bar_x0, l.bar_y1 + 26, 0, 0);
+  }
   cairo_set_font_size(cr, title_size);
   label(cr, p.title, (l.data_x0 + l.data_x1) / 2.0, top / 2.0, 0.5, 0.5);
 

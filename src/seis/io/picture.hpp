@@ -1,7 +1,8 @@
 #pragma once
 #include <cstdint>
-// Pictures of seis-wave's outputs (a shot gather, wavefield sections) as PNG, drawn by cairo: the values on a
-// blue-white-red scale symmetric about zero, axes with ticks and units, a title and a colour bar. Host-only.
+// Pictures of seis-wave's outputs (a shot gather, wavefield and image sections, the model) as PNG, drawn by cairo:
+// signed values on a blue-white-red scale symmetric about zero, positive ones (a velocity, an illumination) on a
+// sequential scale, axes with ticks and units, a title and a colour bar. Host-only.
 #include <string>
 #include <vector>
 
@@ -19,12 +20,17 @@ struct PictureAxis {
   double first = 0, last = 0;
 };
 
+// diverging: -clip (blue) .. 0 (white) .. +clip (red), clip a percentile of |value|; sequential: from the
+// (100 - percentile)th to the percentile-th percentile of the values, dark violet through green to yellow.
+enum class ColourScale { diverging, sequential };
+
 struct Picture {
   std::string title;
   PictureAxis horizontal, vertical;
   std::string quantity;  // what the colours show, e.g. "u (source units / m)"
   // The scale is clipped at this percentile of |value| (so that weak events show beside the direct wave).
   double percentile = 99;
+  ColourScale scale = ColourScale::diverging;
   int width = 600, height = 600;  // of the data area, in pixels; the cells are stretched to fill it
 };
 
@@ -39,6 +45,8 @@ PictureLayout picture_layout(const Picture& picture);
 
 // The colour of value / clip (clipped to [-1, 1]): -1 blue, 0 white, +1 red, as RGB.
 void picture_colour(double t, unsigned char rgb[3]);
+// The sequential scale's colour at t in [0, 1] (clipped): a five-stop approximation of viridis.
+void sequential_colour(double t, unsigned char rgb[3]);
 
 // `values` is rows x columns, row-major, row 0 at the top. Refuses mismatched sizes and empty axes; written
 // atomically (seis/io/atomic_file.hpp), a drawing or encoding failure named.

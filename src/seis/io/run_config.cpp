@@ -85,6 +85,11 @@ void check_ranges(const RunConfig& c) {
           " s must be finite and >= 0");
   require(std::isfinite(c.image_top) && (c.image_top >= 0 || c.image_top == -1), "--image-top ", c.image_top,
           " m must be >= 0 (0: no mute) or -1 (the acquisition's depth plus a wavelength)");
+  for (const auto& [flag, value] :
+       {std::pair{"--section-y", c.section_y}, std::pair{"--section-depth", c.section_depth}})
+    require(std::isfinite(value) && (value >= 0 || value == -1), flag, " ", value,
+            " m must be >= 0 (or -1: the default position)");
+  parse_gather_gain(c.gather_gain);
   if (!c.tile.empty()) parse_tile(c.tile);
 }
 
@@ -98,7 +103,8 @@ void add_options(CLI::App& app, RunConfig& c) {
       ->capture_default_str();
   app.add_option("--source", c.sources, "source position X,Y,Z (m); repeat for more (default: top centre)");
   app.add_option("--receivers", c.receivers,
-                 "N receivers on a line X0,Y0,Z0:X1,Y1,Z1:N (m; default: along x near the top)");
+                 "N receivers on a line X0,Y0,Z0:X1,Y1,Z1:N (m), or NY lines of NX from Y0 to Y1: ...:NXxNY (default: "
+                 "along x near the top)");
   app.add_option("--duration", c.duration, "simulated time (s)")->capture_default_str();
   app.add_option("--f0", c.f0, "wavelet peak frequency (Hz)")->capture_default_str();
   app.add_option("--wavelet", c.wavelet, "ricker | gaussian-derivative")->capture_default_str();
@@ -177,6 +183,19 @@ void add_options(CLI::App& app, RunConfig& c) {
                  "migration: the image muted above this depth (m; -1: the deepest source or receiver plus a "
                  "wavelength at the slowest velocity; 0: none)")
       ->capture_default_str();
+  app.add_option("--section-y", c.section_y,
+                 "the pictures' x-z sections at this y (m; -1: the source's, a migration's first shot's)")
+      ->capture_default_str();
+  app.add_option("--section-depth", c.section_depth,
+                 "the pictures' x-y sections at this depth (m; -1: the source's, a migration's strongest image depth)")
+      ->capture_default_str();
+  app.add_flag("--allow-in-layer", c.allow_in_layer,
+               "accept sources and receivers inside the absorbing layer (PML), with a warning; without it they are "
+               "refused");
+  app.add_option("--gather-gain", c.gather_gain,
+                 "the shot gathers' pictures: agc (0.25 s windows), agc:SECONDS, t2 (times t^2) or none (raw); the "
+                 "SEG-Y is never gained")
+      ->capture_default_str();
   app.add_option("--stack-every", c.stack_every,
                  "migration: seconds between each rank's partial stacks written (0: after every shot)")
       ->capture_default_str();
@@ -213,15 +232,34 @@ std::array<int, 2> parse_tile(const std::string& text) {
   return tile;
 }
 
+GatherGain parse_gather_gain(const std::string& text) {
+  GatherGain g;
+  if (text == "none") return g;
+  if (text == "t2") return g.kind = GatherGain::Kind::t2, g;
+  require(text == "agc" || text.rfind("agc:", 0) == 0, "--gather-gain '", text,
+          "': expected agc, agc:SECONDS, t2 or none");
+  g.kind = GatherGain::Kind::agc;
+  if (text.size() > 4) g.window = to_number(text.substr(4), "--gather-gain's window");
+  require(std::isfinite(g.window) && g.window > 0 && g.window <= 100, "--gather-gain '", text, "': the window ",
+          g.window, " s must be in (0, 100]");
+  return g;
+}
+
 Line parse_line(const std::string& text) {
   const auto parts = split(text, ':');
-  require(parts.size() == 3, "--receivers '", text, "': expected X0,Y0,Z0:X1,Y1,Z1:N");
+  require(parts.size() == 3, "--receivers '", text, "': expected X0,Y0,Z0:X1,Y1,Z1:N (a line) or ...:NXxNY (a patch)");
   Line l{};
   parse_point(parts[0], l.x0, l.y0, l.z0);
   parse_point(parts[1], l.x1, l.y1, l.z1);
-  l.count = to_int(parts[2], "--receivers count");
-  require(l.count >= 1 && l.count <= max_receivers, "--receivers '", text, "': N = ", l.count, " must be in 1..",
-          max_receivers);
+  const auto counts = split(parts[2], 'x');
+  require(counts.size() == 1 || counts.size() == 2, "--receivers '", text, "': the count is N or NXxNY");
+  l.count = to_int(counts[0], "--receivers count");
+  l.rows = counts.size() == 2 ? to_int(counts[1], "--receivers count") : 1;
+  const long long total = static_cast<long long>(l.count) * l.rows;
+  require(l.count >= 1 && l.rows >= 1 && total <= max_receivers, "--receivers '", text, "': N = ", total,
+          " must be in 1..", max_receivers);
+  require(l.rows == 1 || l.count == 1 || l.y0 != l.y1, "--receivers '", text,
+          "': a patch of rows needs Y1 other than Y0");
   return l;
 }
 

@@ -54,7 +54,12 @@ struct RunConfig {
   std::string born;         // a velocity perturbation (m/s, read as --model's files): Born modelling of the run's shot
   double stack_every = 60;  // s between a migration's partial stacks written (0: after every shot)
   double image_top = -1;    // m: the image muted above (-1: the deepest source or receiver plus a wavelength; 0: none)
-  std::string run_file;     // the TOML file read, if any
+  double section_y = -1;    // m: the pictures' x-z sections at this y (-1: the (first) source's)
+  double section_depth = -1;        // m: the pictures' x-y sections at this depth (-1: the source's; a migration: the
+                                    // depth of the image's largest |value|)
+  bool allow_in_layer = false;      // sources and receivers inside the absorbing layer: warned, not refused
+  std::string gather_gain = "agc";  // the gather pictures' gain: agc, agc:SECONDS, t2 or none (the SEG-Y is raw)
+  std::string run_file;             // the TOML file read, if any
   std::map<std::string, int> file_lines;  // the run file's keys and their lines
   std::string command_line;
 };
@@ -74,14 +79,25 @@ void read_run_text(const std::string& text, const std::string& name, RunConfig& 
 // model, the grid, the strategy) then name the line too. Other messages are returned as they are.
 std::string located(const RunConfig& config, const std::string& message);
 
-// "N" or "NXxNYxNZ"; "X,Y,Z"; "X0,Y0,Z0:X1,Y1,Z1:N" (N in 1..10^7 points, both ends included).
+// "N" or "NXxNYxNZ"; "X,Y,Z"; "X0,Y0,Z0:X1,Y1,Z1:N" (N in 1..10^7 points, both ends included) or ...:NXxNY.
 void parse_grid(const std::string& text, int& nx, int& ny, int& nz);
 std::array<int, 2> parse_tile(const std::string& text);  // "TXxTY", each in 1..2^20
 void parse_point(const std::string& text, double& x, double& y, double& z);
+// N points from (X0,Y0,Z0) to (X1,Y1,Z1), both ends included; with NXxNY, a patch of NY rows from Y0 to Y1, each of NX
+// points from X0 to X1 (x fastest), Z going from Z0 to Z1 along x.
 struct Line {
   double x0, y0, z0, x1, y1, z1;
   int count;
+  int rows = 1;
 };
 Line parse_line(const std::string& text);
+
+// --gather-gain: what the gather pictures apply before their colours (the SEG-Y stays raw). agc divides each sample
+// by the RMS of its trace over a window centred on it (`window` seconds; 0.25 by default); t2 multiplies by t^2.
+struct GatherGain {
+  enum class Kind { none, agc, t2 } kind = Kind::none;
+  double window = 0.25;
+};
+GatherGain parse_gather_gain(const std::string& text);
 
 }  // namespace seis::io
