@@ -9,6 +9,7 @@
 #include "seis/core/compat.hpp"
 #include "seis/core/error.hpp"
 #include "seis/imaging/born.hpp"
+#include "seis/io/copy_share.hpp"
 #include "seis/io/output_directory.hpp"
 #include "seis/io/picture.hpp"
 #include "seis/io/run_report.hpp"
@@ -67,6 +68,10 @@ int run_born(const mpi::World& world, const io::RunConfig& config, const StartUp
   facts.bytes_per_point = timing.bytes / timing.steps / points;
   facts.step_gb_per_s = timing.bytes / timing.seconds * 1e-9;
   facts.copy_gb_per_s = born.copy_gb_per_s();
+  const wave::CopyYardstick yardstick = wave::copy_yardstick(setup, wave::whole_grid(setup), memory.host_fields);
+  facts.copy_bytes = double(yardstick.bytes);
+  facts.last_level_cache_bytes = double(yardstick.cache_bytes);
+  facts.copy_on_device = !memory.host_fields;
   facts.launch = "born";
   facts.model_bytes_read_max = facts.model_bytes_read_total = double(model_bytes + perturbation_bytes);
   const std::string report = (dir / "run.json").string();
@@ -75,8 +80,11 @@ int run_born(const mpi::World& world, const io::RunConfig& config, const StartUp
   io::remove_stale_outputs(earlier);
   std::cout << std::setprecision(4) << "done: " << timing.seconds << " s, " << per_step * 1e3 << " ms/step, "
             << facts.gpts_per_s << " GPts/s, " << facts.bytes_per_point << " B/point -> " << facts.step_gb_per_s
-            << " GB/s = " << 100 * facts.step_gb_per_s / facts.copy_gb_per_s << "% of this run's copy ("
-            << facts.copy_gb_per_s << " GB/s)\nwrote:\n  " << segy << "\n  " << png << "\n  " << report << "\n";
+            << " GB/s = "
+            << io::describe(io::share_of_copy(facts.step_gb_per_s, facts.copy_gb_per_s, facts.copy_bytes,
+                                              facts.last_level_cache_bytes, facts.copy_on_device),
+                            facts.copy_gb_per_s)
+            << "\nwrote:\n  " << segy << "\n  " << png << "\n  " << report << "\n";
   return 0;
 }
 

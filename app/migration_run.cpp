@@ -19,6 +19,7 @@
 #include "seis/imaging/migration.hpp"
 #include "seis/imaging/shot_data.hpp"
 #include "seis/io/atomic_file.hpp"
+#include "seis/io/copy_share.hpp"
 #include "seis/io/fingerprint.hpp"
 #include "seis/io/gather.hpp"
 #include "seis/io/input_file.hpp"
@@ -248,7 +249,12 @@ io::ShotRecord migrate_shot(const io::RunConfig& c, const io::SurveyShot& shot, 
     record.gpts_per_s = point_steps / record.loop_seconds * 1e-9;
     record.gb_per_s = t.bytes / record.loop_seconds * 1e-9;
     record.bytes_per_point = t.bytes / point_steps;
-    record.percent_of_copy = 100.0 * record.gb_per_s / stack.migration().copy_gb_per_s();
+    constexpr bool host_fields = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Exec::memory_space>::accessible;
+    const wave::CopyYardstick yardstick = wave::copy_yardstick(s, wave::whole_grid(s), host_fields);
+    const io::CopyShare share = io::share_of_copy(record.gb_per_s, stack.migration().copy_gb_per_s(),
+                                                  double(yardstick.bytes), double(yardstick.cache_bytes), !host_fields);
+    record.percent_of_copy = share.percent;
+    record.copy_caveat = share.caveat;
     record.status = "imaged";
   } catch (const std::exception& e) {
     record.status = "failed";
@@ -262,7 +268,8 @@ io::ShotRecord migrate_shot(const io::RunConfig& c, const io::SurveyShot& shot, 
   if (record.status == "imaged")
     line << " (forward " << record.forward_seconds << " s, backward " << record.backward_seconds << " s, "
          << std::setprecision(1) << record.bytes_per_point << " B a point and step, " << std::setprecision(2)
-         << record.gb_per_s << " GB/s, " << record.percent_of_copy << "% of copy)";
+         << record.gb_per_s << " GB/s, " << record.percent_of_copy << "% of copy"
+         << (record.copy_caveat.empty() ? "" : ", not meaningful: " + record.copy_caveat) << ")";
   else
     line << ": " << record.error;
   std::cout << line.str() << "\n" << std::flush;

@@ -25,6 +25,7 @@
 #include "seis/core/error.hpp"
 #include "seis/core/layout.hpp"
 #include "seis/core/tuning.hpp"
+#include "seis/io/copy_share.hpp"
 #include "seis/io/output_directory.hpp"
 #include "seis/io/outputs.hpp"
 #include "seis/io/picture.hpp"
@@ -289,6 +290,7 @@ int run(const mpi::World& world, const io::RunConfig& config, const app::StartUp
       io::write_snapshot(raw, u, part, setup.h, step, step * setup.dt);
       write_slices((dir / stem.str()).string(), u, step * setup.dt, config, setup, part, world, files);
       files.push_back(raw);
+      files.push_back(raw + ".json");
     }
     if (config.checkpoint_every > 0 && step % config.checkpoint_every == 0)
       io::write_checkpoint(checkpoint, sim.state(), print);
@@ -323,6 +325,7 @@ int run(const mpi::World& world, const io::RunConfig& config, const app::StartUp
     const std::string raw = rank_file(dir, "wavefield-final", ".f32", world);
     io::write_snapshot(raw, u, part, setup.h, sim.step(), sim.step() * setup.dt);
     files.push_back(raw);
+    files.push_back(raw + ".json");
     write_slices((dir / "wavefield-final").string(), u, sim.step() * setup.dt, config, setup, part, world, files);
   }
 
@@ -351,6 +354,7 @@ int run(const mpi::World& world, const io::RunConfig& config, const app::StartUp
   facts.copy_gb_per_s = copy;
   facts.copy_bytes = world_copy_bytes;
   facts.last_level_cache_bytes = double(yardstick.cache_bytes);
+  facts.copy_on_device = !host_memory;
   facts.ranks = world.size();
   facts.tuning = tuning_state;
   facts.launch = tuning::describe(setup.launch);
@@ -366,9 +370,10 @@ int run(const mpi::World& world, const io::RunConfig& config, const app::StartUp
   io::write_run_report(report, config, setup, facts);
 
   std::cout << std::setprecision(4) << "done: " << facts.seconds_per_step * 1e3 << " ms/step, " << facts.gpts_per_s
-            << " GPts/s, " << facts.bytes_per_point << " B/point -> " << facts.step_gb_per_s
-            << " GB/s = " << (copy > 0 ? 100 * facts.step_gb_per_s / copy : 0) << "% of this run's copy (" << copy
-            << " GB/s)";
+            << " GPts/s, " << facts.bytes_per_point << " B/point -> " << facts.step_gb_per_s << " GB/s = "
+            << io::describe(io::share_of_copy(facts.step_gb_per_s, copy, world_copy_bytes, facts.last_level_cache_bytes,
+                                              facts.copy_on_device),
+                            copy);
   if (halo)
     std::cout << ", halos by " << halo_transport << ": " << halo_per_step * 1e3
               << " ms/step of host time on the slowest rank";

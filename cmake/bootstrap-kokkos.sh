@@ -19,10 +19,33 @@ jobs=$(nproc)
 
 log() { printf '[seistencil bootstrap] %s\n' "$*" >&2; }
 
+# build WHAT LOG ARGS...: cmake --build ARGS into LOG, a progress line (ninja's [done/total]) every 30 s, the log's
+# tail on failure.
+build() {
+  local what=$1 output=$2; shift 2
+  cmake --build "$@" > "$output" 2>&1 &
+  local pid=$! started=$SECONDS
+  while kill -0 "$pid" 2> /dev/null; do
+    sleep 5
+    if [ $(((SECONDS - started) % 30)) -lt 5 ]; then
+      log "building $what: $(grep -o '^\[[0-9]*/[0-9]*\]' "$output" | tail -1) after $((SECONDS - started)) s"
+    fi
+  done
+  wait "$pid" || { tail -n 60 "$output" >&2; exit 1; }
+  log "built $what in $((SECONDS - started)) s"
+}
+
 # deb-src entries are derived from the machine's own Debian sources (same URIs and suites), so no host name is
 # ever written here.
 ensure_deb_src() {
   if apt-cache showsrc trilinos 2>/dev/null | grep -q "^Version: ${trilinos_version}"; then return; fi
+  if [ "$(id -u)" -ne 0 ]; then
+    log "Kokkos's source comes from Debian's trilinos source package, whose deb-src entries this machine lacks;"
+    log "adding them (/etc/apt/sources.list.d/seistencil-deb-src.sources) and apt-get update need root: run this"
+    log "configure once as root, or use an installed Kokkos (3.4 or 4.x, with Kokkos Kernels): cmake ..."
+    log "-DKokkos_ROOT=/path/to/kokkos -DKokkosKernels_ROOT=/path/to/kokkos-kernels (docs/building.md)"
+    exit 1
+  fi
   local list=/etc/apt/sources.list.d/seistencil-deb-src.sources
   if [ -f /etc/apt/sources.list.d/debian.sources ]; then
     sed 's/^Types: deb$/Types: deb-src/' /etc/apt/sources.list.d/debian.sources > "$list"
@@ -91,9 +114,8 @@ cmake -S "$work/kokkos" -B "$work/build-kokkos" "${generator[@]}" -Wno-dev \
   -DCMAKE_CXX_STANDARD=17 -DCMAKE_CXX_EXTENSIONS=OFF -DKokkos_ENABLE_SERIAL=ON \
   "${backend_options[@]}" "${arch_flags[@]}" "${extra[@]}" > "$work/kokkos-configure.log" 2>&1 ||
   { tail -n 40 "$work/kokkos-configure.log" >&2; exit 1; }
-log "building Kokkos (-j$jobs)"
-cmake --build "$work/build-kokkos" -j "$jobs" > "$work/kokkos-build.log" 2>&1 ||
-  { tail -n 60 "$work/kokkos-build.log" >&2; exit 1; }
+log "building Kokkos (-j$jobs; a few minutes on 2 cores, more for CUDA)"
+build Kokkos "$work/kokkos-build.log" "$work/build-kokkos" -j "$jobs"
 cmake --install "$work/build-kokkos" > /dev/null
 
 # Kokkos Kernels header-only: every explicit instantiation off (with CUDA they take ~20 minutes on 2 cores).
@@ -110,9 +132,7 @@ cmake -S "$kernels_src" -B "$work/build-kernels" "${generator[@]}" -Wno-dev \
   -DKokkosKernels_ENABLE_TPL_CUBLAS=OFF -DKokkosKernels_ENABLE_TPL_CUSPARSE=OFF \
   "${eti_off[@]}" > "$work/kernels-configure.log" 2>&1 ||
   { tail -n 40 "$work/kernels-configure.log" >&2; exit 1; }
-log "building Kokkos Kernels"
-cmake --build "$work/build-kernels" -j "$jobs" > "$work/kernels-build.log" 2>&1 ||
-  { tail -n 60 "$work/kernels-build.log" >&2; exit 1; }
+build "Kokkos Kernels" "$work/kernels-build.log" "$work/build-kernels" -j "$jobs"
 cmake --install "$work/build-kernels" > /dev/null
 touch "$prefix/.seistencil-complete"
 log "installed into $prefix"

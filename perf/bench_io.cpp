@@ -13,6 +13,9 @@
 namespace seis::bench {
 namespace {
 
+// A case whose 10th and 90th percentile samples lie further apart than this, relative to the median, is warned of.
+constexpr double spread_warning = 0.2;
+
 std::array<int, 3> parse_grid(const std::string& text) {
   static const std::regex cube("([0-9]+)");
   static const std::regex box("([0-9]+)x([0-9]+)x([0-9]+)");
@@ -176,10 +179,23 @@ void print_report(std::ostream& out, const Report& report) {
         << (c.tile_x ? std::to_string(c.tile_x) + "x" + std::to_string(c.tile_y) : "-") << std::setw(3)
         << (c.stages ? std::to_string(c.stages) : "-") << std::setw(4) << (c.nontemporal ? "on" : "off") << std::fixed
         << std::setprecision(4) << std::setw(11) << c.time.median_s * 1e3 << std::setprecision(1) << std::setw(8)
-        << 100.0 * (c.time.p90_s - c.time.p10_s) / c.time.median_s << std::setw(9) << c.effective_gbs << std::setw(8)
-        << c.percent_of_copy << std::setprecision(2) << std::setw(8) << c.gpts << std::setprecision(1) << std::setw(9)
-        << c.gflops << std::setw(9) << c.verified << "\n";
+        << 100.0 * (c.time.p90_s - c.time.p10_s) / c.time.median_s << std::setw(9) << c.effective_gbs << std::setw(7)
+        << c.percent_of_copy << (c.percent_of_copy > 100 ? "*" : " ") << std::setprecision(2) << std::setw(8)
+        << c.gpts << std::setprecision(1) << std::setw(9) << c.gflops << std::setw(9) << c.verified << "\n";
   }
+  // Numbers that cannot be taken as they stand: marked and said, never printed as fact.
+  std::size_t above = 0, spread = 0;
+  for (const auto& c : report.cases) {
+    above += c.percent_of_copy > 100;
+    spread += c.time.median_s > 0 && (c.time.p90_s - c.time.p10_s) / c.time.median_s > spread_warning;
+  }
+  if (above > 0)
+    out << "* not meaningful: above 100% of the copy (the kernel's data stayed in cache where the copy's did not, or "
+           "the copy ran while the machine was loaded)\n";
+  if (spread > 0)
+    out << "warning: " << spread << " case(s) spread by more than " << 100 * spread_warning
+        << "% between their 10th and 90th percentile samples (a busy machine?): their times are uncertain; rerun "
+           "them on a quiet machine or with more --samples\n";
   for (const auto& t : report.tuning) {
     std::size_t refused = 0;
     for (const auto& candidate : t.candidates) refused += !candidate.refused.empty();

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Docs that stay true: every flag of seis-wave's and seis-bench's --help appears in its guide's options table and
 the other way round, and every quick-start command of README.md and docs/*.md that runs the OpenMP build
-(`build/openmp/app/seis-wave ...`, `build/openmp/perf/seis-bench ...` in a ```sh block) runs and exits 0.
+(`build/openmp/app/seis-wave ...`, `build/openmp/perf/seis-bench ...` in a ```sh block) and every ```python block
+(run by Debian's /usr/bin/python3, which the guides name) runs and exits 0, in the order each page gives them.
 
 usage: docs_check.py SOURCE_DIR SEIS_WAVE SEIS_BENCH WORKDIR
 """
@@ -46,31 +47,43 @@ work.mkdir(parents=True)
 (work / "docs").symlink_to(source / "docs")
 commands = []
 for page in [source / "README.md", *sorted((source / "docs").glob("*.md"))]:
-    block = False
-    lines = page.read_text().splitlines()
+    block = None
+    python = []
     joined = []
-    for line in lines:
+    for line in page.read_text().splitlines():
         if line.startswith("```"):
-            block = line.strip() == "```sh"
+            if block == "python":
+                joined.append(("python", "\n".join(python)))
+            block = line.strip()[3:] if block is None else None
+            python = []
             continue
-        if not block:
+        if block == "python":
+            python.append(line)
+        elif block == "sh":
+            if joined and joined[-1][0] == "sh" and joined[-1][1].endswith("\\"):
+                joined[-1] = ("sh", joined[-1][1][:-1] + " " + line.strip())
+            else:
+                joined.append(("sh", line))
+    for kind, text in joined:
+        if kind == "python":
+            commands.append((page.relative_to(source), "python", text))
             continue
-        if joined and joined[-1].endswith("\\"):
-            joined[-1] = joined[-1][:-1] + " " + line.strip()
-        else:
-            joined.append(line)
-    for line in joined:
-        command = line.split("  #")[0].strip()
+        command = text.split("  #")[0].strip()
         if any(command.startswith(p + " ") or command == p for p in programs):
-            commands.append((page.relative_to(source), command))
+            commands.append((page.relative_to(source), "sh", command))
 
-for page, command in commands:
+for page, kind, command in commands:
+    if kind == "python":
+        result = subprocess.run(["/usr/bin/python3", "-c", command], cwd=work, capture_output=True, text=True)
+        if result.returncode != 0:
+            failures.append(f"{page}: a python block exited {result.returncode}: {result.stderr.strip()[-300:]}")
+        continue
     program = next(p for p in programs if command.startswith(p))
     run = programs[program] + command[len(program):]
     result = subprocess.run(run, shell=True, cwd=work, capture_output=True, text=True)
     if result.returncode != 0:
         failures.append(f"{page}: `{command}` exited {result.returncode}: {result.stderr.strip()[-300:]}")
-print(f"{len(commands)} quick-start commands of README.md and docs/ run")
+print(f"{len(commands)} quick-start commands and python blocks of README.md and docs/ run")
 for f in failures:
     print("FAIL:", f, file=sys.stderr)
 sys.exit(1 if failures else 0)

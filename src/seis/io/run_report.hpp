@@ -16,6 +16,7 @@ struct RunFacts {
   // The copy yardstick's bytes read and written per pass (summed over ranks), and the host's last-level cache
   // (0 on GPUs): a yardstick smaller than the cache ran in it.
   double copy_bytes = 0, last_level_cache_bytes = 0;
+  bool copy_on_device = false;  // the yardstick ran in GPU memory
   int steps_done = 0, restarted_at = 0;
   // The seismogram's sample interval (s) and samples per trace (the steps resampled to it).
   double trace_dt = 0;

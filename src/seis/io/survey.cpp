@@ -94,6 +94,7 @@ json record_json(const ShotRecord& r) {
           {"gb_per_s", r.gb_per_s},
           {"compulsory_bytes_per_point", r.bytes_per_point},
           {"percent_of_copy", r.percent_of_copy},
+          {"percent_of_copy_caveat", r.copy_caveat},
           {"error", r.error},
           {"files", files}};
 }
@@ -190,6 +191,7 @@ std::optional<ShotRecord> read_shot_record(const std::string& directory, int num
     r.gb_per_s = j.value("gb_per_s", 0.0);
     r.bytes_per_point = j.value("compulsory_bytes_per_point", 0.0);
     r.percent_of_copy = j.value("percent_of_copy", 0.0);
+    r.copy_caveat = j.value("percent_of_copy_caveat", std::string());
     r.error = j.at("error").get<std::string>();
     for (const auto& f : j.at("files"))
       r.files.push_back(

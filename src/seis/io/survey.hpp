@@ -66,6 +66,7 @@ struct ShotRecord {
   double gb_per_s = 0;         // a migration's compulsory bytes over its time
   double bytes_per_point = 0;  // a migration's compulsory bytes per grid point and step, both passes together
   double percent_of_copy = 0;  // gb_per_s against the run's copy yardstick
+  std::string copy_caveat;     // why that share is not meaningful (empty: it is; seis/io/copy_share.hpp)
   std::string error;           // a failed shot's message
   std::vector<RecordedFile> files;
 };
