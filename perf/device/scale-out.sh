@@ -6,6 +6,7 @@
 #   same      a small grid on 1, 2 and 4 GPUs, direct (CUDA IPC) and staged: every seismogram's md5
 #   scale     weak (512^3 and 768^3 per GPU) and strong (1024^3) scaling, each beside its one-GPU run
 #   rescale   the weak 512^3 and x-split cases again, beside their one-GPU runs
+#   defaults  the weak and strong cases with seis-wave's default decomposition, beside the previous default (1x1x2)
 #   sanitize  compute-sanitizer memcheck (direct and staged) and racecheck (direct) on both ranks of a small x split
 # usage: perf/device/scale-out.sh STAGE...   (results in $OUT/scale-out.tar.gz, summaries on stdout)
 set -uo pipefail
@@ -44,6 +45,12 @@ for stage in "$@"; do
                                    s1024-4:4:1x2x2:1024 w768-4:4:1x2x2:768x1536x1536
                                    w512-2s:2:1x2x1:512x1024x512:--halo-transport@staged)
       run rescale "${cases[@]//@/ }" -- "${common[@]}" ;;
+    defaults)  # the tables' cases with the default decomposition (the least halo surface), beside the old default
+      cases=(b512:1:1x1x1:512 w512-2:2:default:512x1024x512 w512-2z:2:1x1x2:512x1024x512 b1024:1:1x1x1:1024
+             s1024-2:2:default:1024 s1024-2y:2:1x2x1:1024)
+      [ "$gpus" -lt 4 ] || cases+=(w512-4:4:default:512x1024x1024 b768:1:1x1x1:768 w768-4:4:default:768x1536x1536
+                                   s1024-4:4:default:1024)
+      run defaults "${cases[@]}" -- "${common[@]}" ;;
     sanitize)  # memcheck and racecheck on both ranks of a small direct (CUDA IPC) run split over x
       . perf/device/mpi-env.sh
       for check in memcheck:direct memcheck:staged racecheck:direct; do
