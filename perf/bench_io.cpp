@@ -180,8 +180,8 @@ void print_report(std::ostream& out, const Report& report) {
         << (c.stages ? std::to_string(c.stages) : "-") << std::setw(4) << (c.nontemporal ? "on" : "off") << std::fixed
         << std::setprecision(4) << std::setw(11) << c.time.median_s * 1e3 << std::setprecision(1) << std::setw(8)
         << 100.0 * (c.time.p90_s - c.time.p10_s) / c.time.median_s << std::setw(9) << c.effective_gbs << std::setw(7)
-        << c.percent_of_copy << (c.percent_of_copy > 100 ? "*" : " ") << std::setprecision(2) << std::setw(8)
-        << c.gpts << std::setprecision(1) << std::setw(9) << c.gflops << std::setw(9) << c.verified << "\n";
+        << c.percent_of_copy << (c.percent_of_copy > 100 ? "*" : " ") << std::setprecision(2) << std::setw(8) << c.gpts
+        << std::setprecision(1) << std::setw(9) << c.gflops << std::setw(9) << c.verified << "\n";
   }
   // Numbers that cannot be taken as they stand: marked and said, never printed as fact.
   std::size_t above = 0, spread = 0;
