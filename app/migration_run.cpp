@@ -22,7 +22,6 @@
 #include "seis/io/copy_share.hpp"
 #include "seis/io/fingerprint.hpp"
 #include "seis/io/gather.hpp"
-#include "seis/io/input_file.hpp"
 #include "seis/io/output_directory.hpp"
 #include "seis/io/picture.hpp"
 #include "seis/io/stack_file.hpp"
@@ -80,12 +79,8 @@ class StackPrint {
              const std::vector<io::SurveyShot>& shots)
       : c_(c), s_(s), shots_(shots) {
     std::ostringstream f;
-    f << std::hexfloat << "grid " << s.nx << "x" << s.ny << "x" << s.nz << "\nh " << s.h << "\nR " << s.radius
-      << "\ndt " << s.dt << "\nsteps " << s.steps << "\nboundary " << wave::to_string(s.boundary) << "\nndamp "
-      << s.ndamp << "\nstrategy " << wave::to_string(s.strategy) << "\nkernel " << wave::to_string(s.shape)
-      << "\nmodel " << c.model << "\nmodel_crc32 " << model_digest(c) << "\nsmooth " << c.smooth
-      << "\nimaging_condition " << c.imaging_condition << "\nimaging_interval " << plan.interval << "\nmute_velocity "
-      << c.mute_velocity;
+    f << grid_fingerprint(c, s, model_digest(c)) << std::hexfloat << "\nsmooth " << c.smooth << "\nimaging_condition "
+      << c.imaging_condition << "\nimaging_interval " << plan.interval << "\nmute_velocity " << c.mute_velocity;
     common_ = f.str();
   }
   std::string of(const std::vector<int>& numbers) const {
@@ -100,14 +95,14 @@ class StackPrint {
         continue;
       }
       place_shot(shot_config(c_, *shot), s);
+      const std::string gather = gather_path(c_, number);
+      std::error_code error;
       f << std::hexfloat << " sources";
       for (const auto& p : s.sources) f << " " << p.x << "," << p.y << "," << p.z;
       f << " receivers";
       for (const auto& p : s.receivers) f << " " << p.x << "," << p.y << "," << p.z;
       f << " wavelet " << wave::to_string(s.wavelet) << " f0 " << s.f0 << " data_crc32 "
-        << (io::file_kind(gather_path(c_, number)) == "a regular file"
-                ? std::to_string(io::file_crc32(gather_path(c_, number)))
-                : std::string("none"));
+        << (fs::is_regular_file(gather, error) ? std::to_string(io::file_crc32(gather)) : std::string("none"));
     }
     return f.str();
   }

@@ -161,13 +161,11 @@ std::string dispersion_warning(const wave::Setup& s, double f0, const mpi::World
 
 namespace {
 
-// What shapes a shot's data: the grid, the numerics, the model (its name and `model_crc32`), the wavelet and the
-// positions; strategy and kernel too, where they change the rounding.
+// What shapes a shot's data: the grid, the numerics, the model (its name and `model_crc32`, grid_fingerprint), the
+// wavelet and the positions.
 void setup_lines(std::ostream& f, const io::RunConfig& c, const wave::Setup& s, const std::string& model_crc32) {
-  f << std::hexfloat << "grid " << s.nx << "x" << s.ny << "x" << s.nz << "\nh " << s.h << "\nR " << s.radius << "\ndt "
-    << s.dt << "\nsteps " << s.steps << "\nboundary " << wave::to_string(s.boundary) << "\nndamp " << s.ndamp
-    << "\nstrategy " << wave::to_string(s.strategy) << "\nkernel " << wave::to_string(s.shape) << "\nmodel " << c.model
-    << "\nmodel_crc32 " << model_crc32 << "\nwavelet " << wave::to_string(s.wavelet) << "\nf0 " << s.f0 << "\nsources";
+  f << grid_fingerprint(c, s, model_crc32) << std::hexfloat << "\nwavelet " << wave::to_string(s.wavelet) << "\nf0 "
+    << s.f0 << "\nsources";
   for (const auto& p : s.sources) f << " " << p.x << "," << p.y << "," << p.z;
   f << "\nreceivers";
   for (const auto& p : s.receivers) f << " " << p.x << "," << p.y << "," << p.z;
@@ -181,6 +179,15 @@ std::string fingerprint(const io::RunConfig& c, const wave::Setup& s, const mpi:
     << grid.decomposition().text() << "\n";
   // The model's values, not only its name: a file edited in place at the same path is another run.
   setup_lines(f, c, s, std::to_string(io::crc32_of(s.velocity.data(), s.velocity.size() * sizeof(float))));
+  return f.str();
+}
+
+std::string grid_fingerprint(const io::RunConfig& c, const wave::Setup& s, const std::string& digest) {
+  std::ostringstream f;
+  f << std::hexfloat << "grid " << s.nx << "x" << s.ny << "x" << s.nz << "\nh " << s.h << "\nR " << s.radius << "\ndt "
+    << s.dt << "\nsteps " << s.steps << "\nboundary " << wave::to_string(s.boundary) << "\nndamp " << s.ndamp
+    << "\nstrategy " << wave::to_string(s.strategy) << "\nkernel " << wave::to_string(s.shape) << "\nmodel " << c.model
+    << "\nmodel_crc32 " << digest;
   return f.str();
 }
 

@@ -54,6 +54,10 @@ std::string dispersion_warning(const wave::Setup& s, double f0, const mpi::World
 // the part of the grid it holds.
 std::string fingerprint(const io::RunConfig& c, const wave::Setup& s, const mpi::Cartesian& grid);
 
+// The fingerprint's lines of the grid, the numerics (dt, steps, boundary and its thickness, strategy, kernel) and
+// the model (its name and `digest`), which a checkpoint, a survey's shot and a migration's stack all start with.
+std::string grid_fingerprint(const io::RunConfig& c, const wave::Setup& s, const std::string& digest);
+
 // The model's content as a fingerprint names it: a model file's CRC-32 (read whole), "built-in" for the others.
 std::string model_digest(const io::RunConfig& c);
 // What shapes the gather of the shot `s` holds (the grid, numerics, model by `digest`, wavelet, positions and the

@@ -121,12 +121,12 @@ void read_arrays(std::ifstream& in, const std::string& path, const Header& h, wa
 // Whether PATH holds a checkpoint with a sound header and the length it gives: a write stopped before its fsync
 // leaves a short .tmp (empty when the kill came before the first buffer flush).
 bool whole_checkpoint(const std::string& path) {
-  if (file_kind(path) != "a regular file") return false;
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(path, error)) return false;
   std::ifstream in(path, std::ios::binary);
   Header h{};
   std::string why;
   if (!read_checkpoint_header(in, h, why)) return false;
-  std::error_code error;
   const auto size = std::filesystem::file_size(path, error);
   return !error && size == expected_size(h);
 }

@@ -15,7 +15,6 @@
 #include <unistd.h>
 
 #include "seis/core/error.hpp"
-#include "seis/io/input_file.hpp"
 
 namespace seis::io {
 
@@ -43,7 +42,8 @@ std::optional<RunKind> record_kind(const fs::path& directory, const std::string&
     return RunKind::migration;
   if (starts(name, "shot-") && fs::path(name).extension() == ".json") {
     const std::string path = (directory / name).string();
-    if (file_kind(path) != "a regular file") return std::nullopt;
+    std::error_code error;
+    if (!fs::is_regular_file(path, error)) return std::nullopt;
     std::ifstream in(path);
     const nlohmann::json record = nlohmann::json::parse(in, nullptr, false);
     // Records of earlier versions hold no kind: those of a modelling survey (a migration's had forward times).

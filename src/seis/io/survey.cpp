@@ -231,7 +231,8 @@ void update_manifest(const std::string& path, const ShotRecord& record) {
   ::flock(lock, LOCK_EX);
   try {
     json manifest;
-    if (file_kind(path) == "a regular file") {
+    std::error_code error;
+    if (fs::is_regular_file(path, error)) {
       std::ifstream in(path);
       manifest = json::parse(in, nullptr, false);
     }
