@@ -4,13 +4,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "expect_error.hpp"
 #include "seis/imaging/migration.hpp"
 #include "seis/imaging/shot_data.hpp"
 #include "seis/wave/simulation.hpp"
+#include "test_fields.hpp"
 #include "wave_cases.hpp"
 
 namespace {
@@ -87,6 +90,74 @@ TEST(TEST_CATEGORY, MigrationRebuildsTheSourceWavefieldExactly) {
   }
   EXPECT_LE(worst, double(fields.size()) * std::ldexp(1.0, -24));
   EXPECT_GT(*std::max_element(kept.illumination.begin(), kept.illumination.end()), 0.0f);
+}
+
+// The correlation image against its definition: sum over the imaging steps n of u_s(n) u_r(N - n), u_s a forward
+// run of the source alone and u_r a run of the receivers alone injecting the traces (both plain simulations of
+// this backend, stepped separately and kept on the host), summed here in double; the illumination likewise, the
+// sum of u_s(n)^2. The migration's wavefields are bitwise those two (its source side rebuilt exactly,
+// MigrationRebuildsTheSourceWavefieldExactly; its receiver steps the engine's own), so only the float sums differ:
+// m products and m additions of m images, each rounding within 2^-24 of a partial sum no larger than the sum of
+// the terms' magnitudes, (2 m) 2^-24 of it at most, plus 2^-126 an operation where the wave's far edge is below
+// float's normal range (subnormal, or flushed). Random traces, an interval of 3 and segments of 12 (a segment
+// re-run between images), R = 4 and 8, the tile engine (imaging carried by the receiver's step) and a code shape
+// (a pass of its own).
+TEST(TEST_CATEGORY, CorrelationImageIsTheSumOfTheWavefieldsProducts) {
+  using seis::wave::Shape;
+  std::mt19937 rng(seis::test::test_seed());
+  for (const auto& [radius, shape] :
+       {std::pair{4, Shape::tile}, std::pair{8, Shape::tile}, std::pair{4, Shape::st_reg_fixed}}) {
+    auto s = migration_setup();
+    s.radius = radius;
+    s.shape = shape;
+    s.steps = 60;
+    s.dt = 0.9 * seis::wave::stable_dt(radius, s.h, s.vmax);
+    const int interval = 3, N = s.steps;
+    std::normal_distribution<float> draw;
+    std::vector<float> injected(s.receivers.size() * std::size_t(N));
+    for (float& x : injected) x = draw(rng);
+    seis::imaging::Migration<TEST_EXECSPACE> migration(s, {interval, 12}, std::size_t(1) << 32);
+    migration.migrate(s.sources, s.wavelet, s.f0, s.receivers, injected);
+
+    auto alone = s;
+    alone.receivers.clear();
+    seis::wave::Simulation<TEST_EXECSPACE> source(alone);
+    alone.sources.clear();
+    seis::wave::Simulation<TEST_EXECSPACE> receiver(alone);
+    receiver.new_shot(s.receivers, injected, {});
+    std::vector<std::vector<float>> u_s;
+    for (int n = 0; n < N; n += interval) {
+      source.advance(n - source.step());
+      u_s.push_back(source.wavefield());
+    }
+    const std::size_t points = u_s.front().size();
+    std::vector<double> image(points, 0.0), image_size(points, 0.0), illumination(points, 0.0);
+    for (int index = int(u_s.size()) - 1; index >= 0; --index) {
+      receiver.advance(N - index * interval - receiver.step());
+      const auto u_r = receiver.wavefield();
+      const auto& u = u_s[std::size_t(index)];
+      for (std::size_t p = 0; p < points; ++p) {
+        image[p] += double(u[p]) * u_r[p];
+        image_size[p] += std::abs(double(u[p]) * u_r[p]);
+        illumination[p] += double(u[p]) * u[p];
+      }
+    }
+    const double m = double(u_s.size());
+    const auto expect_sums = [&](const std::vector<float>& got, const std::vector<double>& sum,
+                                 const std::vector<double>& magnitude, const char* what) {
+      std::size_t wrong = 0, first = 0;
+      for (std::size_t p = 0; p < points; ++p)
+        if (!(std::abs(got[p] - sum[p]) <= 2 * m * (std::ldexp(1.0, -24) * magnitude[p] + std::ldexp(1.0, -126))) &&
+            wrong++ == 0)
+          first = p;
+      EXPECT_EQ(wrong, 0u) << what << ", R = " << radius << ", " << seis::wave::to_string(shape) << ": point " << first
+                           << " is " << got[first] << ", the sum " << sum[first] << " (of magnitude "
+                           << magnitude[first] << "), seed " << seis::test::test_seed();
+      EXPECT_GT(*std::max_element(magnitude.begin(), magnitude.end()), 0.0);
+    };
+    expect_sums(migration.image(), image, image_size, "the image");
+    expect_sums(migration.illumination(), illumination, illumination, "the illumination");
+  }
 }
 
 // A flat reflector, 2000 m/s over 2400 m/s between grid planes 25 and 26 (255 m), imaged at its depth: the largest
