@@ -11,8 +11,7 @@ namespace seis::reference {
 using wave::Boundary;
 
 WaveReference::WaveReference(const wave::Setup& setup, const std::optional<FloatRounding>& rounding)
-    : s_(setup), pad_(setup.radius) {
-  if (rounding) rounding_.emplace(rounding->seed);
+    : s_(setup), pad_(setup.radius), rounding_error_(rounding) {
   wave::validate(s_, static_cast<std::size_t>(-1));
   sx_ = s_.nx + 2 * pad_;
   sy_ = s_.ny + 2 * pad_;
@@ -63,12 +62,7 @@ double WaveReference::lap_magnitude(const std::vector<double>& f, int i, int j, 
   return sum;
 }
 
-double WaveReference::held(double value) const { return rounding_ ? double(float(value)) : value; }
-
-double WaveReference::rounding_error(double magnitude, int operations) {
-  if (!rounding_) return 0.0;
-  return normal_(*rounding_) * std::sqrt(operations / 3.0) * std::ldexp(1.0, -24) * magnitude;
-}
+double WaveReference::held(double value) const { return rounding_error_.on() ? double(float(value)) : value; }
 
 bool WaveReference::in_pml(int i, int j, int k) const {
   const int d = s_.boundary == Boundary::pml ? s_.ndamp : 0;
@@ -100,7 +94,7 @@ void WaveReference::advance(int steps) {
         magnitude += std::abs(term);
       }
       // The recording's own roundings: 8 products and 7 sums.
-      traces_[r * std::size_t(s_.steps) + std::size_t(step_)] = sum + rounding_error(magnitude, 15);
+      traces_[r * std::size_t(s_.steps) + std::size_t(step_)] = sum + rounding_error_(magnitude, 15);
     }
     for (int k = 0; k < s_.nz; ++k)
       for (int j = 0; j < s_.ny; ++j)
@@ -110,15 +104,16 @@ void WaveReference::advance(int steps) {
           // The update's roundings: 6R + 3 in the Laplacian, 2 in the leapfrog (the PML's adds a few, counted there).
           const int operations = 6 * s_.radius + 5;
           const double magnitude =
-              rounding_ ? 2.0 * std::abs(u_[c]) + std::abs(u_prev_[c]) + q_[c] * lap_magnitude(u_, i, j, k) : 0.0;
+              rounding_error_.on() ? 2.0 * std::abs(u_[c]) + std::abs(u_prev_[c]) + q_[c] * lap_magnitude(u_, i, j, k)
+                                   : 0.0;
           if (!in_pml(i, j, k)) {
-            u_prev_[c] = 2.0 * u_[c] - u_prev_[c] + q_[c] * l + rounding_error(magnitude, operations);
+            u_prev_[c] = 2.0 * u_[c] - u_prev_[c] + q_[c] * l + rounding_error_(magnitude, operations);
             continue;
           }
           const double eta = damping(i, j, k);
           u_prev_[c] =
               ((2.0 + 2.0 * eta - eta * eta) * u_[c] - u_prev_[c] + q_[c] * (l + phi_[c])) / (1.0 + 2.0 * eta) +
-              rounding_error(magnitude + q_[c] * std::abs(phi_[c]), operations + 8);
+              rounding_error_(magnitude + q_[c] * std::abs(phi_[c]), operations + 8);
           double gradient = 0, gradient_magnitude = 0;
           const int index[3] = {i, j, k};
           for (int a = 0; a < 3; ++a) {
@@ -127,7 +122,7 @@ void WaveReference::advance(int steps) {
             gradient_magnitude += std::abs(g) * (std::abs(after) + std::abs(before));
           }
           phi_[c] = (phi_[c] - gradient) / (1.0 + eta) +
-                    rounding_error((std::abs(phi_[c]) + gradient_magnitude) / (1.0 + eta), 16);
+                    rounding_error_((std::abs(phi_[c]) + gradient_magnitude) / (1.0 + eta), 16);
         }
     const double amplitude = held(wave::wavelet(s_.wavelet, s_.f0, step_ * s_.dt) / (s_.h * s_.h * s_.h));
     for (const wave::Point& p : s_.sources) {
@@ -135,7 +130,7 @@ void WaveReference::advance(int steps) {
       for (int c = 0; c < 8; ++c) {
         const std::size_t o = at(st.i[c], st.j[c], st.k[c]);
         const double term = held(st.w[c]) * q_[o] * amplitude;
-        u_prev_[o] += term + rounding_error(std::abs(u_prev_[o]) + std::abs(term), 4);
+        u_prev_[o] += term + rounding_error_(std::abs(u_prev_[o]) + std::abs(term), 4);
       }
     }
     std::swap(u_, u_prev_);

@@ -1,6 +1,7 @@
 #pragma once
 // The double-precision host oracle of the wave simulation: the same equations, PML, sources and receivers as
 // seis::wave::Simulation, written as plain loops over every point, one branch per point, no tiling.
+#include <cmath>
 #include <optional>
 #include <random>
 #include <vector>
@@ -16,6 +17,24 @@ namespace seis::reference {
 // u = 2^-24 relative). A run with it against one without is the error float32 arithmetic is expected to make.
 struct FloatRounding {
   unsigned long long seed = 1;
+};
+
+// The model's errors, drawn in sequence from the seed; all zero without a model.
+class RoundingErrors {
+ public:
+  explicit RoundingErrors(const std::optional<FloatRounding>& model) {
+    if (model) engine_.emplace(model->seed);
+  }
+  bool on() const { return engine_.has_value(); }
+  // The error of `operations` roundings of terms of total magnitude `magnitude`.
+  double operator()(double magnitude, int operations) {
+    if (!engine_) return 0.0;
+    return normal_(*engine_) * std::sqrt(operations / 3.0) * std::ldexp(1.0, -24) * magnitude;
+  }
+
+ private:
+  std::optional<std::mt19937_64> engine_;
+  std::normal_distribution<double> normal_;
 };
 
 class WaveReference {
@@ -39,22 +58,20 @@ class WaveReference {
   const std::vector<double>& padded_phi() const { return phi_; }
   void add_to_u(const std::vector<double>& padded);
   double lap(const std::vector<double>& f, int i, int j, int k) const;
+  double lap_magnitude(const std::vector<double>& f, int i, int j, int k) const;  // sum |w| |f|
   double q(int i, int j, int k) const { return q_[at(i, j, k)]; }
   bool in_pml(int i, int j, int k) const;
   double damping(int i, int j, int k) const;
   double gradient_weight(int axis, int index) const;
 
  private:
-  double lap_magnitude(const std::vector<double>& f, int i, int j, int k) const;  // sum |w| |f|
-  double rounding_error(double magnitude, int operations);
   double held(double value) const;  // an input as the run holds it: rounded to float under the rounding model
   wave::Setup s_;
   int pad_ = 0, sx_ = 0, sy_ = 0;
   std::vector<double> u_, u_prev_, phi_, q_, eta_x_, eta_y_, eta_z_, w_;
   std::vector<double> traces_;
   int step_ = 0;
-  std::optional<std::mt19937_64> rounding_;
-  std::normal_distribution<double> normal_;
+  RoundingErrors rounding_error_;
 };
 
 // The leapfrog scheme's conserved energy (constant between source pulses when the walls are zero and there is no
