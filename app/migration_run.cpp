@@ -45,8 +45,8 @@ double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::
 std::vector<float> observed_traces(const std::string& path, const wave::Setup& s) {
   require(s.sources.size() == 1, "a migrated shot fires one source (a gather holds one source position), this one ",
           s.sources.size());
-  const io::Gather g = io::read_gather(path);
-  io::check_gather(g, path, {s.receivers, s.sources[0], g.samples, g.dt});
+  io::Gather g = io::read_gather(path);
+  io::fit_gather(g, path, {s.receivers, s.sources[0], g.samples, g.dt});
   const double nyquist = 0.5 / wave::wavelet_upper_frequency(s.wavelet, s.f0);
   require(g.dt <= nyquist, path, ": sample interval ", g.dt, " s is coarser than the wavelet's Nyquist interval ",
           nyquist, " s (f0 ", s.f0, " Hz)");

@@ -11,6 +11,7 @@
 #include <functional>
 #include <random>
 #include <string>
+#include <utility>
 
 #include "seis/core/error.hpp"
 #include "seis/io/gather.hpp"
@@ -86,7 +87,7 @@ void expect_near(const Point& a, const Point& b, double tolerance) {
 
 TEST(Gather, ReadsBackWhatSeisWaveWrote) {
   const Recorded r = recorded("gather-own");
-  const auto g = seis::io::read_gather(r.path);
+  auto g = seis::io::read_gather(r.path);
   EXPECT_EQ(g.samples, 37);
   EXPECT_DOUBLE_EQ(g.dt, 0.002);
   EXPECT_EQ(g.record, 12);
@@ -94,35 +95,72 @@ TEST(Gather, ReadsBackWhatSeisWaveWrote) {
   expect_near(g.source, r.geometry.source, 0.005);
   ASSERT_EQ(g.receivers.size(), 5u);
   for (int n = 0; n < 5; ++n) expect_near(g.receivers[n], r.geometry.receivers[n], 0.005);
-  EXPECT_EQ(refusal([&] { seis::io::check_gather(g, r.path, r.geometry); }), "");
+  EXPECT_EQ(refusal([&] { seis::io::fit_gather(g, r.path, r.geometry); }), "");
   fs::remove(r.path);
 }
 
-// Decimetres under scalar -10, units of 2 m under +2 (a positive scalar multiplies) and metres under 0 (read as 1),
-// for the coordinates and the elevation alike: each position within half its unit.
-TEST(Gather, AppliesTheScalarsAsSegyDefinesThem) {
-  for (const int scalar : {-10, 2, 0}) {
+// The coordinate scalar (bytes 71-72) for x and y, the elevation scalar (69-70) for the depths, each as SEG-Y
+// defines it: decimetres under -10, units of 2 m under +2 (a positive scalar multiplies), metres under 0 (read as
+// 1), millimetres under -1000; the two scalars differ in every case (one applied for the other moves a position by
+// a factor of 5 at least), and each position lies within half its unit.
+TEST(Gather, AppliesTheCoordinateAndElevationScalarsEachToItsOwn) {
+  for (const auto& [xy, elevation] : {std::pair{-10, 2}, std::pair{2, -10}, std::pair{0, -1000}, std::pair{-1000, 0}}) {
     const Recorded r = recorded("gather-scalars");
-    const double unit = scalar < 0 ? 1.0 / -scalar : scalar > 0 ? scalar : 1.0;
+    const auto unit = [](int scalar) { return scalar < 0 ? 1.0 / -scalar : scalar > 0 ? scalar : 1.0; };
     edit_headers(r.path, [&](int, char* h) {
-      for (const int f : {SEGY_TR_SOURCE_X, SEGY_TR_SOURCE_Y, SEGY_TR_SOURCE_DEPTH, SEGY_TR_GROUP_X, SEGY_TR_GROUP_Y,
-                          SEGY_TR_RECV_GROUP_ELEV})
-        segy_set_field(h, f, int(std::lround(get(h, f) / 100.0 / unit)));
-      segy_set_field(h, SEGY_TR_SOURCE_GROUP_SCALAR, scalar);
-      segy_set_field(h, SEGY_TR_ELEV_SCALAR, scalar);
+      for (const int f : {SEGY_TR_SOURCE_X, SEGY_TR_SOURCE_Y, SEGY_TR_GROUP_X, SEGY_TR_GROUP_Y})
+        segy_set_field(h, f, int(std::lround(get(h, f) / 100.0 / unit(xy))));
+      for (const int f : {SEGY_TR_SOURCE_DEPTH, SEGY_TR_RECV_GROUP_ELEV})
+        segy_set_field(h, f, int(std::lround(get(h, f) / 100.0 / unit(elevation))));
+      segy_set_field(h, SEGY_TR_SOURCE_GROUP_SCALAR, xy);
+      segy_set_field(h, SEGY_TR_ELEV_SCALAR, elevation);
     });
     const auto g = seis::io::read_gather(r.path);
-    SCOPED_TRACE(scalar);
-    expect_near(g.source, r.geometry.source, unit / 2 + 0.005);
-    for (int n = 0; n < 5; ++n) expect_near(g.receivers[n], r.geometry.receivers[n], unit / 2 + 0.005);
+    SCOPED_TRACE("coordinate scalar " + std::to_string(xy) + ", elevation scalar " + std::to_string(elevation));
+    const double horizontal = unit(xy) / 2 + 0.005, vertical = unit(elevation) / 2 + 0.005;
+    const auto expect_at = [&](const Point& got, const Point& want) {
+      EXPECT_NEAR(got.x, want.x, horizontal);
+      EXPECT_NEAR(got.y, want.y, horizontal);
+      EXPECT_NEAR(got.z, want.z, vertical);
+    };
+    expect_at(g.source, r.geometry.source);
+    for (int n = 0; n < 5; ++n) expect_at(g.receivers[n], r.geometry.receivers[n]);
     fs::remove(r.path);
+  }
+}
+
+// Files that segyio's Python writer made (tests/data/segy/make_layouts.py), not the project: IBM floats, little-endian
+// bytes, two extended textual headers, traces in another order than the run's receivers; the coordinate and
+// elevation scalars differ in each. Every one reads as the same shot, its traces in the run's order once fitted.
+TEST(Gather, ReadsLayoutsThatSegyioWrote) {
+  GatherGeometry run;
+  run.source = {120, 80, 30};
+  for (int r = 0; r < 5; ++r) run.receivers.push_back({50.0 + 20 * r, 40.0 + 10 * r, 10.0 + 5 * r});
+  run.samples = 12;
+  run.dt = 0.002;
+  for (const char* name :
+       {"ibm-big-endian.sgy", "ieee-little-endian.sgy", "extended-textual-headers.sgy", "traces-reordered.sgy"}) {
+    SCOPED_TRACE(name);
+    const std::string path = std::string(SEIS_TEST_DATA) + "/segy/" + name;
+    auto g = seis::io::read_gather(path);
+    EXPECT_EQ(g.record, 7);
+    EXPECT_EQ(refusal([&] { seis::io::fit_gather(g, path, run); }), "");
+    expect_near(g.source, run.source, 1e-9);
+    ASSERT_EQ(g.receivers.size(), 5u);
+    for (int r = 0; r < 5; ++r) {
+      expect_near(g.receivers[std::size_t(r)], run.receivers[std::size_t(r)], 1e-9);
+      for (int t = 0; t < 12; ++t) EXPECT_EQ(g.traces[std::size_t(r * 12 + t)], (t - 3 * r) / 8.0f) << r << " " << t;
+    }
   }
 }
 
 TEST(Gather, RefusesWhatDoesNotFitTheRun) {
   const Recorded r = recorded("gather-refusals");
   const auto g = seis::io::read_gather(r.path);
-  const auto check = [&](const GatherGeometry& e) { return refusal([&] { seis::io::check_gather(g, r.path, e); }); };
+  const auto check = [&](const GatherGeometry& e) {
+    auto copy = g;
+    return refusal([&] { seis::io::fit_gather(copy, r.path, e); });
+  };
   GatherGeometry e = r.geometry;
   e.receivers.pop_back();
   EXPECT_NE(check(e).find("5 traces, the run has 4 receivers"), std::string::npos) << check(e);
@@ -134,7 +172,15 @@ TEST(Gather, RefusesWhatDoesNotFitTheRun) {
   EXPECT_NE(check(e).find("sample interval 2000 us, the run's is 1000 us"), std::string::npos) << check(e);
   e = r.geometry;
   e.receivers[3].y += 0.5;
-  EXPECT_NE(check(e).find("trace 4 recorded at (850.9, 540.5, 25) m, the run's receiver 4 is at (850.904, 541, 25) m"),
+  EXPECT_NE(
+      check(e).find("the run's receiver 4 at (850.904, 541, 25) m has no trace within 0.01 m: the nearest is trace "
+                    "4 at (850.9, 540.5, 25) m, 0.5"),
+      std::string::npos)
+      << check(e);
+  // Two receivers' positions exchanged in the run: each trace is another receiver's.
+  e = r.geometry;
+  e.receivers[1] = e.receivers[0];
+  EXPECT_NE(check(e).find("the run's receiver 2 at (100.004, 600.5, 10) m has no trace of its own: trace 1 at"),
             std::string::npos)
       << check(e);
   e = r.geometry;

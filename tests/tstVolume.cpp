@@ -59,6 +59,19 @@ TEST(Volume, SegyReadsBackAsAModelWithItsHeaders) {
 
 // A spike at (i, j, k) = (7, 2, 5) and a dip at (1, 2, 0) of a 10 x 4 x 6 volume: the x-z section at y index 2
 // shows both, the x-y slice at depth index 5 the spike only, each in its cell (depth and y grow downwards).
+// A model that segyio's Python writer made little-endian in IBM floats (tests/data/segy/make_layouts.py): read as
+// the big-endian IEEE ones are, column (i, j) from trace j nx + i.
+TEST(Volume, ReadsALittleEndianIbmModelThatSegyioWrote) {
+  const int nx = 2, ny = 3, nz = 4;
+  const auto v = seis::io::read_velocity_segy(std::string(SEIS_TEST_DATA) + "/segy/velocity-ibm-little-endian.sgy",
+                                              nx, ny, nz);
+  ASSERT_EQ(v.size(), std::size_t(nx * ny * nz));
+  for (int k = 0; k < nz; ++k)
+    for (int j = 0; j < ny; ++j)
+      for (int i = 0; i < nx; ++i)
+        EXPECT_EQ(v[std::size_t((k * ny + j) * nx + i)], 1500.0f + 100 * i + 10 * j + k) << i << " " << j << " " << k;
+}
+
 TEST(Volume, SectionsShowEachPointInItsCell) {
   const int nx = 10, ny = 4, nz = 6;
   std::vector<float> v(std::size_t(nx) * ny * nz, 0.0f);

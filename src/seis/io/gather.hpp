@@ -32,10 +32,12 @@ struct GatherGeometry {
   double dt = 0;  // s
 };
 
-// Refuses a gather that does not fit `expected`: another trace count, number of samples or sample interval, or a
-// receiver or the source farther than `tolerance` metres from where the run puts it (seis-wave stores centimetres:
-// 0.01 m allows its rounding), naming the value found, the one expected and the trace.
-void check_gather(const Gather& gather, const std::string& path, const GatherGeometry& expected,
-                  double tolerance = 0.01);
+// Puts the gather's traces in the run's receiver order and refuses a gather that does not fit `expected`: another
+// trace count, number of samples or sample interval, the source farther than `tolerance` metres from where the run
+// puts it (seis-wave stores centimetres: 0.01 m allows its rounding), or a receiver of the run with no trace of its
+// own within `tolerance` of it, naming the value found, the one expected and the trace or receiver. Traces in the
+// run's order are kept as they are; others are matched to the receivers by position (the nearest unmatched trace
+// within `tolerance`), so that a gather sorted otherwise (by offset, by channel) images as the run's own.
+void fit_gather(Gather& gather, const std::string& path, const GatherGeometry& expected, double tolerance = 0.01);
 
 }  // namespace seis::io

@@ -1,23 +1,18 @@
 // Recorded gathers read through segyio's C API, and checked against a run's geometry.
-#include <segyio/segy.h>
-
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
 #include <memory>
 #include <sstream>
+#include <utility>
 
 #include "seis/core/error.hpp"
 #include "seis/io/gather.hpp"
-#include "seis/io/input_file.hpp"
+#include "seis/io/segy_input.hpp"
 
 namespace seis::io {
 
 namespace {
-
-struct Closer {
-  void operator()(segy_file* f) const { segy_close(f); }
-};
 
 int field(const char* header, int which, const std::string& path, int trace) {
   int value = 0;
@@ -40,33 +35,22 @@ double distance(const wave::Point& a, const wave::Point& b) {
 }  // namespace
 
 Gather read_gather(const std::string& path) {
-  require_regular_file(path, "gather");
-  std::unique_ptr<segy_file, Closer> file(segy_open(path.c_str(), "rb"));
-  require(file != nullptr, "gather ", path, ": cannot be opened");
-  char binary[SEGY_BINARY_HEADER_SIZE];
-  require(segy_binheader(file.get(), binary) == SEGY_OK, "gather ", path, ": binary header unreadable");
+  SegyInput in = open_segy(path, "gather");
   Gather g;
-  g.samples = segy_samples(binary);
-  const int format = segy_format(binary);
+  g.samples = in.samples;
   int interval = 0;
-  require(segy_get_bfield(binary, SEGY_BIN_INTERVAL, &interval) == SEGY_OK, "gather ", path,
+  require(segy_get_bfield(in.binary, SEGY_BIN_INTERVAL, &interval) == SEGY_OK, "gather ", path,
           ": binary header unreadable");
-  require(format == SEGY_IEEE_FLOAT_4_BYTE || format == SEGY_IBM_FLOAT_4_BYTE, "gather ", path, ": sample format ",
-          format, " (IEEE or IBM float32 needed)");
-  require(g.samples > 0 && interval > 0, "gather ", path, ": ", g.samples, " samples at ", interval,
-          " us in the binary header (both must be positive)");
+  require(interval > 0, "gather ", path, ": a sample interval of ", interval,
+          " us in the binary header (it must be positive)");
   g.dt = interval * 1e-6;
-  const long trace0 = segy_trace0(binary);
-  const int bytes = segy_trsize(format, g.samples);
-  int count = 0;
-  require(segy_traces(file.get(), &count, trace0, bytes) == SEGY_OK && count > 0, "gather ", path,
-          ": no whole trace of ", g.samples, " samples after the headers");
+  const int count = in.traces;
   g.receivers.resize(std::size_t(count));
   g.traces.resize(std::size_t(count) * std::size_t(g.samples));
   for (int t = 0; t < count; ++t) {
     char header[SEGY_TRACE_HEADER_SIZE];
-    require(segy_traceheader(file.get(), t, header, trace0, bytes) == SEGY_OK, "gather ", path, ": trace ", t + 1,
-            ": header unreadable");
+    require(segy_traceheader(in.file.get(), t, header, in.trace0, in.trace_bytes) == SEGY_OK, "gather ", path,
+            ": trace ", t + 1, ": header unreadable");
     const int samples = field(header, SEGY_TR_SAMPLE_COUNT, path, t);
     const int trace_interval = field(header, SEGY_TR_SAMPLE_INTER, path, t);
     require(samples == g.samples, "gather ", path, ": trace ", t + 1, " has ", samples,
@@ -92,8 +76,8 @@ Gather read_gather(const std::string& path) {
             source.y, ", ", source.z, ") m, trace 1 at (", g.source.x, ", ", g.source.y, ", ", g.source.z,
             ") m: a gather holds one shot");
     float* samples_of = g.traces.data() + std::size_t(t) * std::size_t(g.samples);
-    require(segy_readtrace(file.get(), t, samples_of, trace0, bytes) == SEGY_OK &&
-                segy_to_native(format, g.samples, samples_of) == SEGY_OK,
+    require(segy_readtrace(in.file.get(), t, samples_of, in.trace0, in.trace_bytes) == SEGY_OK &&
+                segy_to_native(in.format, g.samples, samples_of) == SEGY_OK,
             "gather ", path, ": trace ", t + 1, " unreadable");
     // A NaN or an infinity would spread through the receiver wavefield into the whole image.
     const float* bad = std::find_if(samples_of, samples_of + g.samples, [](float v) { return !std::isfinite(v); });
@@ -103,7 +87,7 @@ Gather read_gather(const std::string& path) {
   return g;
 }
 
-void check_gather(const Gather& g, const std::string& path, const GatherGeometry& expected, double tolerance) {
+void fit_gather(Gather& g, const std::string& path, const GatherGeometry& expected, double tolerance) {
   require(g.receivers.size() == expected.receivers.size(), "gather ", path, ": ", g.receivers.size(),
           " traces, the run has ", expected.receivers.size(), " receivers");
   require(g.samples == expected.samples, "gather ", path, ": ", g.samples, " samples per trace, the run needs ",
@@ -119,12 +103,52 @@ void check_gather(const Gather& g, const std::string& path, const GatherGeometry
   require(distance(g.source, expected.source) <= tolerance, "gather ", path, ": source at ", place(g.source),
           ", the run's at ", place(expected.source), " (", distance(g.source, expected.source), " m apart, ", tolerance,
           " m allowed)");
-  for (std::size_t r = 0; r < g.receivers.size(); ++r) {
-    const double apart = distance(g.receivers[r], expected.receivers[r]);
-    require(apart <= tolerance, "gather ", path, ": trace ", r + 1, " recorded at ", place(g.receivers[r]),
-            ", the run's receiver ", r + 1, " is at ", place(expected.receivers[r]), " (", apart, " m apart, ",
-            tolerance, " m allowed)");
+  const std::size_t count = g.receivers.size();
+  bool in_order = true;
+  for (std::size_t r = 0; r < count && in_order; ++r)
+    in_order = distance(g.receivers[r], expected.receivers[r]) <= tolerance;
+  if (in_order) return;
+  // Traces by x, each receiver's candidates those within tolerance of its x.
+  std::vector<std::size_t> by_x(count);
+  for (std::size_t t = 0; t < count; ++t) by_x[t] = t;
+  std::sort(by_x.begin(), by_x.end(),
+            [&](std::size_t a, std::size_t b) { return g.receivers[a].x < g.receivers[b].x; });
+  std::vector<char> taken(count, 0);
+  std::vector<std::size_t> trace_of(count);
+  for (std::size_t r = 0; r < count; ++r) {
+    const wave::Point& want = expected.receivers[r];
+    auto first = std::lower_bound(by_x.begin(), by_x.end(), want.x - tolerance,
+                                  [&](std::size_t t, double x) { return g.receivers[t].x < x; });
+    std::size_t best = count, nearest = count;
+    for (auto it = first; it != by_x.end() && g.receivers[*it].x <= want.x + tolerance; ++it) {
+      const double apart = distance(g.receivers[*it], want);
+      if (apart > tolerance) continue;
+      if (nearest == count || apart < distance(g.receivers[nearest], want)) nearest = *it;
+      if (!taken[*it] && (best == count || apart < distance(g.receivers[best], want))) best = *it;
+    }
+    if (best == count) {
+      std::size_t closest = 0;
+      for (std::size_t t = 1; t < count; ++t)
+        if (distance(g.receivers[t], want) < distance(g.receivers[closest], want)) closest = t;
+      require(nearest == count, "gather ", path, ": the run's receiver ", r + 1, " at ", place(want),
+              " has no trace of its own: trace ", nearest + 1, " at ", place(g.receivers[nearest]),
+              " is another receiver's");
+      require(false, "gather ", path, ": the run's receiver ", r + 1, " at ", place(want), " has no trace within ",
+              tolerance, " m: the nearest is trace ", closest + 1, " at ", place(g.receivers[closest]), ", ",
+              distance(g.receivers[closest], want), " m apart");
+    }
+    taken[best] = 1;
+    trace_of[r] = best;
   }
+  const std::size_t n = std::size_t(g.samples);
+  std::vector<float> traces(g.traces.size());
+  std::vector<wave::Point> receivers(count);
+  for (std::size_t r = 0; r < count; ++r) {
+    std::copy_n(g.traces.begin() + std::ptrdiff_t(trace_of[r] * n), n, traces.begin() + std::ptrdiff_t(r * n));
+    receivers[r] = g.receivers[trace_of[r]];
+  }
+  g.traces = std::move(traces);
+  g.receivers = std::move(receivers);
 }
 
 }  // namespace seis::io

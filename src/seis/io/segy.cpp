@@ -12,8 +12,8 @@
 
 #include "seis/core/error.hpp"
 #include "seis/io/atomic_file.hpp"
-#include "seis/io/input_file.hpp"
 #include "seis/io/outputs.hpp"
+#include "seis/io/segy_input.hpp"
 #include "seis/io/volume.hpp"
 
 namespace seis::io {
@@ -184,28 +184,19 @@ std::vector<float> read_velocity_segy(const std::string& path, int nx, int ny, i
 
 std::vector<float> read_velocity_segy(const std::string& path, const wave::Subdomain& part, std::size_t* bytes_read) {
   const int nx = part.global[0], ny = part.global[1], nz = part.global[2];
-  regular_file_or_none(path, "velocity model");
-  File file(segy_open(path.c_str(), "rb"));
-  require(file != nullptr, "velocity model ", path, ": cannot be opened");
-  char binary[SEGY_BINARY_HEADER_SIZE];
-  check(segy_binheader(file.get(), binary), "reading the binary header", path);
-  const int samples = segy_samples(binary);
-  const int format = segy_format(binary);
-  const long trace0 = segy_trace0(binary);
+  const SegyInput in = open_segy(path, "velocity model");
+  const int samples = in.samples, format = in.format, bytes = in.trace_bytes;
+  const long trace0 = in.trace0;
   require(samples == nz, "velocity model ", path, ": ", samples, " samples per trace, the grid has nz = ", nz);
-  require(format == SEGY_IEEE_FLOAT_4_BYTE || format == SEGY_IBM_FLOAT_4_BYTE, "velocity model ", path,
-          ": sample format ", format, " (IEEE or IBM float32 needed)");
-  const int bytes = segy_trsize(format, samples);
-  int traces = 0;
-  check(segy_traces(file.get(), &traces, trace0, bytes), "counting traces", path);
-  require(traces == nx * ny, "velocity model ", path, ": ", traces, " traces, the grid needs nx * ny = ", nx * ny);
+  require(in.traces == nx * ny, "velocity model ", path, ": ", in.traces,
+          " traces, the grid needs nx * ny = ", nx * ny);
   // The part's traces, each from its first to its last depth.
   const int* o = part.offset;
   const int* n = part.size;
   std::vector<float> velocity(part.points()), trace(static_cast<std::size_t>(n[2]));
   for (int j = o[1]; j < o[1] + n[1]; ++j)
     for (int i = o[0]; i < o[0] + n[0]; ++i) {
-      check(segy_readsubtr(file.get(), j * nx + i, o[2], o[2] + n[2], 1, trace.data(), nullptr, trace0, bytes),
+      check(segy_readsubtr(in.file.get(), j * nx + i, o[2], o[2] + n[2], 1, trace.data(), nullptr, trace0, bytes),
             "reading a trace", path);
       check(segy_to_native(format, n[2], trace.data()), "conversion", path);
       for (int k = 0; k < n[2]; ++k)
