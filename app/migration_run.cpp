@@ -477,11 +477,11 @@ int run_migration(const mpi::World& world, const io::RunConfig& config, const St
     RankStack stack(config, setup, plan, print, std::stoi(generation_text), world.rank());
     copy_gb_per_s = stack.migration().copy_gb_per_s();
     mpi::SharedCounter counter(world);
-    for (int n = counter.next(); std::size_t(n) < pending.size(); n = counter.next()) {
-      failed += migrate_shot(config, shots[std::size_t(pending[std::size_t(n)])], setup, stack, world.rank(), checked)
-                    .status == "failed";
+    deal_shots(counter, nullptr, pending.size(), [&](std::size_t n) {
+      failed +=
+          migrate_shot(config, shots[std::size_t(pending[n])], setup, stack, world.rank(), checked).status == "failed";
       stack.write_if_due(config.stack_every, false);
-    }
+    });
     const auto shots_end = Clock::now();
     shots_seconds = world.max(std::chrono::duration<double>(shots_end - shots_start).count());
     stack.write_if_due(config.stack_every, true);

@@ -42,38 +42,6 @@ std::vector<float> part_of(std::vector<float>&& whole, const wave::Subdomain& p)
   return part;
 }
 
-// The shots still to run, in the file's order: all of them, or on --restart those not complete. A new survey
-// refuses an output directory holding another's shots, which it would otherwise overwrite; a restart refuses a
-// complete shot whose gather other inputs would change (`expected` gives a shot's fingerprint now), naming what
-// changed, before any shot runs.
-std::vector<int> shots_to_run(const io::RunConfig& c, const std::vector<io::SurveyShot>& shots,
-                              const std::function<std::string(const io::SurveyShot&)>& expected,
-                              std::vector<io::ShotRecord>& records, int& skipped) {
-  std::vector<int> pending;
-  skipped = 0;
-  for (const io::SurveyShot& shot : shots) {
-    const auto record = io::read_shot_record(c.output, shot.number);
-    require(c.restart || !record, "--output ", c.output, " holds an earlier survey's ", io::shot_stem(shot.number),
-            ".json: --restart resumes that survey; a new one needs another --output");
-    if (record && io::shot_complete(c.output, *record)) {
-      const std::string now = expected(shot);
-      require(record->fingerprint == now, "--restart: ", io::shot_stem(shot.number), " (survey ", c.survey, " line ",
-              shot.line, ") was run with other inputs than this restart's; they differ in ",
-              record->fingerprint.empty() ? std::string("everything (its record holds no fingerprint)")
-                                          : io::fingerprint_difference(record->fingerprint, now, "its record"),
-              ". A restart continues the same survey: run the new one with another --output");
-      records.push_back(*record);
-      ++skipped;
-      continue;
-    }
-    io::ShotRecord r;
-    r.number = shot.number;
-    records.push_back(r);
-    pending.push_back(shot.number);
-  }
-  return pending;
-}
-
 struct Team {
   const mpi::World& world;  // every rank of the survey
   const mpi::World& group;  // the ranks that run a shot together
@@ -304,13 +272,9 @@ int run_survey(const mpi::World& world, const io::RunConfig& config, const Start
   {
     ShotFinisher leader(config, seismogram);
     ShotFinisher* finisher = group->rank() == 0 ? &leader : nullptr;
-    while (true) {
-      std::string next = group->rank() == 0 ? std::to_string(counter.next()) : std::string();
-      group->broadcast(next);
-      const std::size_t n = std::stoul(next);
-      if (n >= pending.size()) break;
+    deal_shots(counter, group.get(), pending.size(), [&](std::size_t n) {
       run_shot(config, shots[std::size_t(pending[n] - 1)], team, setup, part, finisher);
-    }
+    });
     leader.wait();
   }
 

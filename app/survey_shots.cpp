@@ -7,6 +7,7 @@
 #include "run_setup.hpp"
 #include "seis/core/compat.hpp"
 #include "seis/core/error.hpp"
+#include "seis/io/fingerprint.hpp"
 #include "shot_run.hpp"
 
 namespace seis::app {
@@ -19,6 +20,45 @@ io::RunConfig shot_config(const io::RunConfig& c, const io::SurveyShot& shot) {
   if (shot.f0) s.f0 = *shot.f0;
   s.shot = shot.number;
   return s;
+}
+
+std::vector<int> shots_to_run(const io::RunConfig& c, const std::vector<io::SurveyShot>& shots,
+                              const std::function<std::string(const io::SurveyShot&)>& expected,
+                              std::vector<io::ShotRecord>& records, int& skipped) {
+  std::vector<int> pending;
+  skipped = 0;
+  for (const io::SurveyShot& shot : shots) {
+    const auto record = io::read_shot_record(c.output, shot.number);
+    require(c.restart || !record, "--output ", c.output, " holds an earlier survey's ", io::shot_stem(shot.number),
+            ".json: --restart resumes that survey; a new one needs another --output");
+    if (record && io::shot_complete(c.output, *record)) {
+      const std::string now = expected(shot);
+      require(record->fingerprint == now, "--restart: ", io::shot_stem(shot.number), " (survey ", c.survey, " line ",
+              shot.line, ") was run with other inputs than this restart's; they differ in ",
+              record->fingerprint.empty() ? std::string("everything (its record holds no fingerprint)")
+                                          : io::fingerprint_difference(record->fingerprint, now, "its record"),
+              ". A restart continues the same survey: run the new one with another --output");
+      records.push_back(*record);
+      ++skipped;
+      continue;
+    }
+    io::ShotRecord r;
+    r.number = shot.number;
+    records.push_back(r);
+    pending.push_back(shot.number);
+  }
+  return pending;
+}
+
+void deal_shots(mpi::SharedCounter& counter, const mpi::World* group, std::size_t count,
+                const std::function<void(std::size_t)>& run) {
+  while (true) {
+    std::string next = group == nullptr || group->rank() == 0 ? std::to_string(counter.next()) : std::string();
+    if (group != nullptr) group->broadcast(next);
+    const std::size_t n = std::stoul(next);
+    if (n >= count) return;
+    run(n);
+  }
 }
 
 void validate_shots(const io::RunConfig& c, const std::vector<io::SurveyShot>& shots, wave::Setup& s,

@@ -16,6 +16,21 @@ namespace seis::app {
 // The flags a shot's entry stands for: a survey's shot is the single run these flags make.
 io::RunConfig shot_config(const io::RunConfig& c, const io::SurveyShot& shot);
 
+// The shots still to run, in the file's order: all of them, or on --restart those not complete (their records and
+// files in c.output). A new survey refuses an output directory holding another's shots, which it would otherwise
+// overwrite; a restart refuses a complete shot whose gather other inputs would change (`expected` gives a shot's
+// fingerprint now), naming what changed, before any shot runs. `records` gets every shot's record (the complete
+// ones as read, a fresh one for each pending), `skipped` the complete ones' count.
+std::vector<int> shots_to_run(const io::RunConfig& c, const std::vector<io::SurveyShot>& shots,
+                              const std::function<std::string(const io::SurveyShot&)>& expected,
+                              std::vector<io::ShotRecord>& records, int& skipped);
+
+// Deals `count` shots (0 .. count - 1) over the groups that share `counter`: a group's first rank takes the next
+// from the counter (whichever group asks first gets it), and every rank of the group runs it; without a group,
+// each rank takes its own. Each shot goes to one group once; returns when the counter has passed the last.
+void deal_shots(mpi::SharedCounter& counter, const mpi::World* group, std::size_t count,
+                const std::function<void(std::size_t)>& run);
+
 // Every shot placed and checked against the grid (and by `also`, where given) before the first one runs; a bad one
 // is refused with its line.
 void validate_shots(const io::RunConfig& c, const std::vector<io::SurveyShot>& shots, wave::Setup& s,

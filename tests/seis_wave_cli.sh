@@ -27,9 +27,20 @@ grep -q "restarted from .* at step" "$work/restart.log"
 cmp "$work/whole/seismogram.sgy" "$work/killed/seismogram.sgy"
 echo "restart: seismogram identical ($(grep -o 'at step [0-9]*' "$work/restart.log"))"
 
-for f in shot-gather.png wavefield-final-xz.png wavefield-final-xy.png wavefield-final.f32 wavefield-final.f32.json run.json; do
-  [ -s "$work/whole/$f" ] || { echo "FAIL: $f missing" >&2; exit 1; }
-done
+# The pictures are PNGs of a plausible size (not merely files), the snapshot holds the grid's floats.
+/usr/bin/python3 - "$work/whole" <<'PY' || { echo "FAIL: the run's pictures or snapshot" >&2; exit 1; }
+import json, os, struct, sys
+d = sys.argv[1]
+for name in ["shot-gather.png", "wavefield-final-xz.png", "wavefield-final-xy.png"]:
+    head = open(os.path.join(d, name), "rb").read(24)
+    assert head[:8] == b"\x89PNG\r\n\x1a\n" and head[12:16] == b"IHDR", name
+    width, height = struct.unpack(">II", head[16:24])
+    assert 200 <= width <= 4000 and 150 <= height <= 4000, (name, width, height)
+meta = json.load(open(os.path.join(d, "wavefield-final.f32.json")))
+points = meta["shape_zyx"][0] * meta["shape_zyx"][1] * meta["shape_zyx"][2]
+assert os.path.getsize(os.path.join(d, "wavefield-final.f32")) == 4 * points, (meta, points)
+json.load(open(os.path.join(d, "run.json")))
+PY
 
 /usr/bin/python3 - "$work/whole/seismogram.sgy" "$work/whole/run.json" <<'PY'
 import json, sys

@@ -63,8 +63,8 @@ TEST(Volume, SegyReadsBackAsAModelWithItsHeaders) {
 // the big-endian IEEE ones are, column (i, j) from trace j nx + i.
 TEST(Volume, ReadsALittleEndianIbmModelThatSegyioWrote) {
   const int nx = 2, ny = 3, nz = 4;
-  const auto v = seis::io::read_velocity_segy(std::string(SEIS_TEST_DATA) + "/segy/velocity-ibm-little-endian.sgy",
-                                              nx, ny, nz);
+  const auto v =
+      seis::io::read_velocity_segy(std::string(SEIS_TEST_DATA) + "/segy/velocity-ibm-little-endian.sgy", nx, ny, nz);
   ASSERT_EQ(v.size(), std::size_t(nx * ny * nz));
   for (int k = 0; k < nz; ++k)
     for (int j = 0; j < ny; ++j)
