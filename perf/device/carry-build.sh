@@ -7,7 +7,7 @@ set -euo pipefail
 build=$1 dir=$2
 rm -rf "$dir" && mkdir -p "$dir/app" "$dir/perf" "$dir/tests" "$dir/lib"
 for f in app/seis-wave app/seis-wave-serial perf/seis-bench tests/seis_tests_Cuda tests/seis_core_tests \
-         tests/seis_io_tests; do
+         tests/seis_io_tests tests/seis_app_tests; do
   [ ! -x "$build/$f" ] || cp "$build/$f" "$dir/$f"
 done
 find "$dir" -type f -perm -u+x -print0 | xargs -0 ldd 2>/dev/null | awk '/=> \//{print $3}' | sort -u |
