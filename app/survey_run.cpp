@@ -12,7 +12,6 @@
 #include "run_setup.hpp"
 #include "seis/core/compat.hpp"
 #include "seis/core/error.hpp"
-#include "seis/io/fingerprint.hpp"
 #include "seis/io/output_directory.hpp"
 #include "seis/io/outputs.hpp"
 #include "seis/io/picture.hpp"
