@@ -6,14 +6,15 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <random>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "expect_error.hpp"
 #include "seis/imaging/migration.hpp"
 #include "seis/imaging/shot_data.hpp"
+#include "seis/kernels/team_launch.hpp"
 #include "seis/wave/simulation.hpp"
 #include "test_fields.hpp"
 #include "wave_cases.hpp"
@@ -107,8 +108,13 @@ TEST(TEST_CATEGORY, MigrationRebuildsTheSourceWavefieldExactly) {
 TEST(TEST_CATEGORY, CorrelationImageIsTheSumOfTheWavefieldsProducts) {
   using seis::wave::Shape;
   std::mt19937 rng(seis::test::test_seed());
-  for (const auto& [radius, shape] :
-       {std::pair{4, Shape::tile}, std::pair{8, Shape::tile}, std::pair{4, Shape::st_reg_fixed}}) {
+  struct Case {
+    int radius;
+    Shape shape;
+  };
+  for (const Case c : {Case{4, Shape::tile}, Case{8, Shape::tile}, Case{4, Shape::st_reg_fixed}}) {
+    const int radius = c.radius;
+    const Shape shape = c.shape;
     auto s = migration_setup();
     s.radius = radius;
     s.shape = shape;
@@ -243,27 +249,49 @@ TEST(TEST_CATEGORY, MigrationRefusesWhatItCannotDo) {
 
 namespace {
 
-// The bytes live in one memory space, and their peak, as Kokkos' allocation hooks report them.
+// The bytes the project's views (labels "seis::...") hold live in one memory space, and their peak, as Kokkos'
+// allocation hooks report them. Kokkos' own (its "Kokkos::..." team scratch and reduction buffers, sized by the
+// device's resident teams, not by the grid: 52 MB on an H200 for this 40^3 grid) are the runtime's.
 struct Allocations {
   static inline std::string space;
   static inline long long live = 0, peak = 0;
-  static void allocated(const Kokkos_Profiling_SpaceHandle handle, const char*, const void*, const uint64_t bytes) {
-    if (space != handle.name) return;
-    live += (long long)bytes;
-    peak = std::max(peak, live);
+  static inline std::map<std::string, long long> by_label, at_peak;  // live bytes per label, now and at the peak
+  static bool counted(const Kokkos_Profiling_SpaceHandle& handle, const char* label) {
+    return space == handle.name && std::string(label).rfind("seis::", 0) == 0;
   }
-  static void freed(const Kokkos_Profiling_SpaceHandle handle, const char*, const void*, const uint64_t bytes) {
-    if (space == handle.name) live -= (long long)bytes;
+  static void allocated(const Kokkos_Profiling_SpaceHandle handle, const char* label, const void*,
+                        const uint64_t bytes) {
+    if (!counted(handle, label)) return;
+    live += (long long)bytes;
+    by_label[label] += (long long)bytes;
+    if (live > peak) peak = live, at_peak = by_label;
+  }
+  static void freed(const Kokkos_Profiling_SpaceHandle handle, const char* label, const void*, const uint64_t bytes) {
+    if (!counted(handle, label)) return;
+    live -= (long long)bytes;
+    by_label[label] -= (long long)bytes;
+  }
+  // The labels live at the peak, largest first.
+  static std::string peak_labels() {
+    std::vector<std::pair<long long, std::string>> sizes;
+    for (const auto& [label, bytes] : at_peak)
+      if (bytes > 0) sizes.emplace_back(bytes, label);
+    std::sort(sizes.rbegin(), sizes.rend());
+    std::string text;
+    for (const auto& [bytes, label] : sizes) text += "\n  " + label + ": " + std::to_string(bytes);
+    return text;
   }
 };
 
 }  // namespace
 
 // The plan says what a migration holds, and is the least it can: the bytes a migration allocates in the backend's
-// memory space (Kokkos' allocation hooks) peak at its total_bytes while it is built and migrates a shot (within 1%:
-// the plan counts fields, not the few KB of damping profiles and corner weights; 15 KB of 14 MB here); every other
+// memory space (Kokkos' allocation hooks) peak at its total_bytes while it is built and migrates a shot, within 1%
+// and the two simulations' reduction buffers for largest_magnitude (4 KiB each on hosts, 1 MiB on GPUs: fixed, not
+// counted by the plan; the damping profiles and corner weights make the rest, 15 KB of 14 MB on hosts); every other
 // segment of the interval needs more; the interval is the largest whose imaging rate keeps the wavelet's band
-// (2.5 f0, wave::wavelet_upper_frequency's contract) below Nyquist.
+// (2.5 f0, wave::wavelet_upper_frequency's contract) below Nyquist. The GPU run found a 64 MiB staging buffer for
+// the model that a small grid did not need.
 TEST(TEST_CATEGORY, MigrationPlanIsWhatItAllocatesAndTheLeast) {
   const auto s = migration_setup();
   const auto plan = seis::imaging::plan_migration(s, {}, std::size_t(1) << 40);
@@ -275,6 +303,7 @@ TEST(TEST_CATEGORY, MigrationPlanIsWhatItAllocatesAndTheLeast) {
 
   Allocations::space = TEST_EXECSPACE::memory_space::name();
   Allocations::live = Allocations::peak = 0;
+  Allocations::by_label.clear();
   Kokkos::Tools::Experimental::set_allocate_data_callback(Allocations::allocated);
   Kokkos::Tools::Experimental::set_deallocate_data_callback(Allocations::freed);
   {
@@ -284,6 +313,9 @@ TEST(TEST_CATEGORY, MigrationPlanIsWhatItAllocatesAndTheLeast) {
   }
   Kokkos::Tools::Experimental::set_allocate_data_callback(nullptr);
   Kokkos::Tools::Experimental::set_deallocate_data_callback(nullptr);
-  EXPECT_LE(std::abs(double(Allocations::peak) - double(plan.total_bytes)), 0.01 * double(plan.total_bytes))
-      << "the migration's allocations peaked at " << Allocations::peak << " bytes, its plan says " << plan.total_bytes;
+  const double reductions = 2.0 * 4 * (seis::is_gpu_space<TEST_EXECSPACE>() ? 1 << 18 : 1 << 10);
+  EXPECT_LE(std::abs(double(Allocations::peak) - reductions - double(plan.total_bytes)),
+            0.01 * double(plan.total_bytes))
+      << "the migration's allocations peaked at " << Allocations::peak << " bytes, its plan says " << plan.total_bytes
+      << "; live at the peak:" << Allocations::peak_labels();
 }

@@ -141,7 +141,9 @@ void fill_q(const Setup& s, const Subdomain& part, const FieldLayout& layout, fl
   // The box's floats from the part's first point of a plane to its last: the rows between, whole.
   const std::size_t first = std::size_t(o[1] - box.offset[1]) * row + std::size_t(o[0] - box.offset[0]);
   const std::size_t span = std::size_t(n[1] - 1) * row + std::size_t(n[0]);
-  const int slab = int(std::max<std::size_t>(1, (std::size_t(1) << 24) / plane));
+  // Planes staged at a time: 2^24 floats' worth, no more than the part has (a whole 2^24-float buffer for a small
+  // part was 64 MiB of device memory no plan counted).
+  const int slab = int(std::clamp<std::size_t>((std::size_t(1) << 24) / plane, 1, std::size_t(n[2])));
   constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible;
   Kokkos::View<float*, Memory> staging;
   if (!host) staging = Kokkos::View<float*, Memory>("seis::wave::model slab", std::size_t(slab - 1) * plane + span);
