@@ -152,7 +152,8 @@ refused() {  # refused NAME EXPECTED-MESSAGE ARGS...
   ! ls "$work/$name"/stack-* > /dev/null 2>&1 || fail "$name: a shot was imaged"
 }
 one=(--migrate "$work/data/shot-00001.sgy" --f0 15 --source 150,200,100)
-refused receivers "trace 1 recorded at (80, 200, 100) m, the run's receiver 1 is at (90, 200, 100) m" "${common[@]}" "${one[@]}" \
+refused receivers "the run's receiver 2 at (99.58333333, 200, 100) m has no trace within 0.01 m: the nearest is trace 3" \
+  "${common[@]}" "${one[@]}" \
   --receivers 90,200,100:320,200,100:25
 refused count "25 traces, the run has 24 receivers" "${common[@]}" "${one[@]}" --receivers 80,200,100:310,200,100:24
 refused grid "velocity model" --grid 41 --spacing 10 --ndamp 8 --model "$work/model.f32" --duration 0.36 "${one[@]}" \
