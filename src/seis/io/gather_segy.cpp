@@ -127,15 +127,16 @@ void fit_gather(Gather& g, const std::string& path, const GatherGeometry& expect
       if (!taken[*it] && (best == count || apart < distance(g.receivers[best], want))) best = *it;
     }
     if (best == count) {
+      // Each message built only when it is the one: the arguments are evaluated whether or not it is.
+      if (nearest != count)
+        fail("gather ", path, ": the run's receiver ", r + 1, " at ", place(want), " has no trace of its own: trace ",
+             nearest + 1, " at ", place(g.receivers[nearest]), " is another receiver's");
       std::size_t closest = 0;
       for (std::size_t t = 1; t < count; ++t)
         if (distance(g.receivers[t], want) < distance(g.receivers[closest], want)) closest = t;
-      require(nearest == count, "gather ", path, ": the run's receiver ", r + 1, " at ", place(want),
-              " has no trace of its own: trace ", nearest + 1, " at ", place(g.receivers[nearest]),
-              " is another receiver's");
-      require(false, "gather ", path, ": the run's receiver ", r + 1, " at ", place(want), " has no trace within ",
-              tolerance, " m: the nearest is trace ", closest + 1, " at ", place(g.receivers[closest]), ", ",
-              distance(g.receivers[closest], want), " m apart");
+      fail("gather ", path, ": the run's receiver ", r + 1, " at ", place(want), " has no trace within ", tolerance,
+           " m: the nearest is trace ", closest + 1, " at ", place(g.receivers[closest]), ", ",
+           distance(g.receivers[closest], want), " m apart");
     }
     taken[best] = 1;
     trace_of[r] = best;
