@@ -78,13 +78,11 @@ void check_layer_positions(const io::RunConfig& c, const wave::Setup& s, bool& w
 
 wave::Decomposition decomposition_of(const io::RunConfig& c, int ranks) {
   if (!c.decomposition.empty()) return wave::parse_decomposition(c.decomposition);
-  int nx = 0, ny = 0, nz = 0;
-  io::parse_grid(c.grid, nx, ny, nz);
-  return wave::default_decomposition(ranks, nx, ny, nz, c.radius);
+  return wave::default_decomposition(ranks, c.grid[0], c.grid[1], c.grid[2], c.radius);
 }
 
 void place_shot(const io::RunConfig& c, wave::Setup& s) {
-  s.wavelet = wave::parse_wavelet(c.wavelet);
+  s.wavelet = c.wavelet;
   s.f0 = c.f0;
   const int margin = s.boundary == wave::Boundary::pml ? s.ndamp : 0;
   const double depth = std::min(margin + 2, s.nz - 1) * s.h;
@@ -115,13 +113,13 @@ wave::Setup make_setup(const io::RunConfig& c, const std::function<wave::Subdoma
                        std::size_t host_available_bytes, bool host_fields, wave::Subdomain& part,
                        std::size_t& model_bytes_read) {
   wave::Setup s;
-  io::parse_grid(c.grid, s.nx, s.ny, s.nz);
+  s.nx = c.grid[0], s.ny = c.grid[1], s.nz = c.grid[2];
   s.h = c.spacing;
   s.radius = c.radius;
-  s.boundary = wave::parse_boundary(c.boundary);
+  s.boundary = c.boundary;
   s.ndamp = c.ndamp;
-  s.strategy = c.strategy.empty() ? wave::default_strategy : wave::parse_strategy(c.strategy);
-  s.shape = wave::parse_shape(c.kernel);
+  s.strategy = c.strategy;
+  s.shape = c.kernel;
   part = decompose(s);
   // Before the model is allocated: a grid too large for the device or the host is refused without touching memory.
   wave::check_memory(s, part, available_bytes);

@@ -136,7 +136,7 @@ void run_shot(const io::RunConfig& c, const io::SurveyShot& shot, Team& team, wa
   }
   try {
     if (team.sim) {
-      team.sim->new_shot(setup.sources, setup.receivers, setup.wavelet, setup.f0);
+      team.sim->new_shot(setup);
     } else {
       team.halo = team.grid.halo(team.halo_options);
       team.sim = std::make_unique<wave::Simulation<Exec>>(setup, part, team.halo.get());

@@ -16,7 +16,7 @@ io::RunConfig shot_config(const io::RunConfig& c, const io::SurveyShot& shot) {
   io::RunConfig s = c;
   s.sources = shot.sources;
   if (!shot.receivers.empty()) s.receivers = shot.receivers;
-  if (!shot.wavelet.empty()) s.wavelet = shot.wavelet;
+  if (shot.wavelet) s.wavelet = *shot.wavelet;
   if (shot.f0) s.f0 = *shot.f0;
   s.shot = shot.number;
   return s;

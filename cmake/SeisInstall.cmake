@@ -1,16 +1,18 @@
-# cmake --install: the executables, the libraries seis_core, seis_kernels and seis_wave with their headers, and a
-# CMake package, so that another project does find_package(seistencil) and links seistencil::core, ::kernels and
-# ::wave. The package finds the Kokkos seistencil was built with by itself: the bootstrapped one installed beside
+# cmake --install: the executables, the libraries of the library's folders (core, kernels, wave, imaging, operators,
+# reference) with their headers and no others (the command line's io and mpi stay inside), and a CMake package, so
+# that another project does find_package(seistencil) and links seistencil::operators (or ::core, ::kernels, ::wave,
+# ::imaging, ::reference). The package finds the Kokkos seistencil was built with by itself: the bootstrapped one installed beside
 # it, or an installed one (Kokkos_DIR, Kokkos_ROOT or the prefix path, as for any package).
 include(CMakePackageConfigHelpers)
 
-set_target_properties(seis_core PROPERTIES EXPORT_NAME core)
-set_target_properties(seis_kernels PROPERTIES EXPORT_NAME kernels)
-set_target_properties(seis_wave PROPERTIES EXPORT_NAME wave)
-install(TARGETS seis_core seis_kernels seis_wave EXPORT seistencilTargets
-        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/src/seis DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
-        FILES_MATCHING PATTERN "*.hpp")
+set(SEIS_EXPORTED_FOLDERS core kernels wave imaging operators reference)
+foreach(folder IN LISTS SEIS_EXPORTED_FOLDERS)
+  set_target_properties(seis_${folder} PROPERTIES EXPORT_NAME ${folder})
+  install(TARGETS seis_${folder} EXPORT seistencilTargets
+          ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/src/seis/${folder} DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/seis
+          FILES_MATCHING PATTERN "*.hpp")
+endforeach()
 
 set(executables seis-wave)
 if(TARGET seis-wave-serial)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs a build (cmake --install) into a scratch prefix and builds tests/consumer against it with
-# find_package(seistencil): the package, its exported targets, its headers and its Kokkos are found, the consumer
-# runs, and the installed executables answer --version.
+# find_package(seistencil): the package, its exported targets, its headers (those of exported libraries only, each
+# compiling alone) and its Kokkos are found, the consumer runs, and the installed executables answer --version.
 # usage: install_consumer.sh BUILD_DIR WORKDIR
 set -euo pipefail
 build=$1 work=$2
@@ -30,5 +30,12 @@ case $built_with in
 esac
 ! grep -rq "/.cache/seistencil" "$work/prefix/lib/cmake/seistencil" ||
   { echo "FAIL: the installed package names the build's Kokkos cache" >&2; exit 1; }
+for folder in io mpi; do
+  [ ! -e "$work/prefix/include/seis/$folder" ] ||
+    { echo "FAIL: the headers of seis/$folder, a library the package does not export, were installed" >&2; exit 1; }
+done
+headers=$(find "$work/prefix/include/seis" -name '*.hpp' | wc -l)
+[ "$headers" -gt 50 ] || { echo "FAIL: only $headers headers installed" >&2; exit 1; }
 "$work/build/consumer"
-echo "installed: $(cd "$work/prefix" && find . -type f | wc -l) files; the consumer built against them and ran"
+echo "installed: $(cd "$work/prefix" && find . -type f | wc -l) files; the consumer built against them and ran;" \
+  "each of the $headers headers compiled alone"

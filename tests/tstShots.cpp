@@ -43,25 +43,25 @@ TEST(Shots, AnEntryIsTheSingleRunItsFlagsMake) {
   seis::io::RunConfig run;
   run.receivers = "100,100,50:500,100,50:9";
   run.f0 = 9.0;
-  run.wavelet = "ricker";
-  run.grid = "48x40x36";
+  run.wavelet = seis::wave::WaveletKind::ricker;
+  run.grid = {48, 40, 36};
   const auto shots = four_shots();
   const auto first = seis::app::shot_config(run, shots[0]), second = seis::app::shot_config(run, shots[1]),
              third = seis::app::shot_config(run, shots[2]);
   EXPECT_EQ(first.sources, std::vector<std::string>{"300,100,60"});
   EXPECT_EQ(first.receivers, run.receivers);
-  EXPECT_EQ(first.wavelet, "ricker");
+  EXPECT_EQ(first.wavelet, seis::wave::WaveletKind::ricker);
   EXPECT_EQ(first.f0, 9.0);
   EXPECT_EQ(first.shot, 1);
   EXPECT_EQ(second.receivers, "100,200,70:500,200,70:5");
-  EXPECT_EQ(second.wavelet, "gaussian-derivative");
+  EXPECT_EQ(second.wavelet, seis::wave::WaveletKind::gaussian_derivative);
   EXPECT_EQ(second.f0, 9.0);
   EXPECT_EQ(second.shot, 2);
   EXPECT_EQ(third.sources, (std::vector<std::string>{"200,100,60", "250,100,60"}));
   EXPECT_EQ(third.f0, 6.5);
   EXPECT_EQ(third.receivers, run.receivers);
   EXPECT_EQ(third.shot, 3);
-  EXPECT_EQ(third.grid, "48x40x36");
+  EXPECT_EQ(third.grid, run.grid);
 }
 
 struct Directory {

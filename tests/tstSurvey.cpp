@@ -39,13 +39,13 @@ f0 = 8
   EXPECT_EQ(shots[0].line, 3);
   EXPECT_EQ(shots[0].sources, std::vector<std::string>{"1,2,3"});
   EXPECT_EQ(shots[0].receivers, "0,0,0:10,0,0:3");
-  EXPECT_EQ(shots[0].wavelet, "");
+  EXPECT_FALSE(shots[0].wavelet);
   EXPECT_EQ(shots[0].f0, 12.0);
   EXPECT_EQ(shots[1].number, 2);
   EXPECT_EQ(shots[1].line, 5);
   EXPECT_EQ(shots[1].sources, (std::vector<std::string>{"4,5,6", "7,8,9"}));
   EXPECT_EQ(shots[1].receivers, "1,1,1:2,2,2:2");
-  EXPECT_EQ(shots[1].wavelet, "gaussian-derivative");
+  EXPECT_EQ(shots[1].wavelet, seis::wave::WaveletKind::gaussian_derivative);
   EXPECT_EQ(shots[1].f0, 8.0);
 }
 

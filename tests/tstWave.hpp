@@ -400,7 +400,7 @@ TEST(TEST_CATEGORY, WaveStepCarriesTheImagingCondition) {
   Floats f("f", done.layout().size), squares("squares", done.layout().size);
   Kokkos::deep_copy(f, 1.0f);
   done.correlate_next_step(f, squares, squares);
-  done.new_shot(done.setup().sources, done.setup().receivers, done.setup().wavelet, done.setup().f0);
+  done.new_shot(done.setup());
   done.advance(done.setup().steps);
   const auto untouched = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), squares);
   EXPECT_EQ(std::count(untouched.data(), untouched.data() + untouched.size(), 0.0f), std::ptrdiff_t(untouched.size()));
@@ -436,7 +436,7 @@ TEST(TEST_CATEGORY, WaveNewShotIsBitwiseAFreshSimulation) {
                      << shape.name << " " << seis::wave::to_string(strategy) << ", the first shot stopped at " << stop);
         Simulation<Exec> reused(first);
         reused.advance(stop);
-        reused.new_shot(second.sources, second.receivers, second.wavelet, second.f0);
+        reused.new_shot(second);
         EXPECT_EQ(reused.step(), 0);
         reused.advance(second.steps);
         const auto t = reused.traces();
@@ -447,7 +447,8 @@ TEST(TEST_CATEGORY, WaveNewShotIsBitwiseAFreshSimulation) {
       }
     }
   Simulation<Exec> sim(base);
-  EXPECT_THROW(sim.new_shot({{1e6, 0.0, 0.0}}, base.receivers, base.wavelet, base.f0), seis::InvalidArgument);
+  EXPECT_THROW(sim.new_shot(seis::wave::Acquisition{{{1e6, 0.0, 0.0}}, base.receivers, base.wavelet, base.f0}),
+               seis::InvalidArgument);
 }
 
 // The stability watch's reduction: the largest |u| of the field, infinity where a value is NaN, and the value a
@@ -516,6 +517,59 @@ TEST(TEST_CATEGORY, WavePartsMatchWhole) {
         }
       }
     }
+}
+
+// What Kokkos' tools see: each step a region inside the advance, and a part sharing faces the halo's two halves
+// inside the step; every region closed. Kokkos' own regions (a version may name its copies) are left out.
+std::vector<std::string>& regions_seen() {
+  static std::vector<std::string> seen;
+  return seen;
+}
+std::vector<std::string>& regions_open() {
+  static std::vector<std::string> open;
+  return open;
+}
+void region_pushed(const char* name) {
+  regions_open().emplace_back(name);
+  if (regions_open().back().rfind("seis::", 0) == 0) regions_seen().push_back(regions_open().back());
+}
+void region_popped() {
+  if (regions_open().back().rfind("seis::", 0) == 0) regions_seen().emplace_back("end");
+  regions_open().pop_back();
+}
+
+TEST(TEST_CATEGORY, WaveNamesItsRegionsForTools) {
+  namespace tools = Kokkos::Tools::Experimental;
+  std::mt19937 rng(seis::test::test_seed());
+  auto setup = agreement_setup(4, rng);
+  setup.steps = 2;
+  regions_seen().clear();
+  tools::set_push_region_callback(region_pushed);
+  tools::set_pop_region_callback(region_popped);
+  {
+    Simulation<Exec> whole(setup);
+    whole.advance(2);
+    seis::test::SplitRun<Exec> split(setup, seis::wave::Decomposition{{1, 2, 1}});
+    split.part[0]->begin_step();
+    split.part[1]->begin_step();
+    split.part[0]->finish_step();
+  }
+  tools::set_push_region_callback(nullptr);
+  tools::set_pop_region_callback(nullptr);
+  EXPECT_TRUE(regions_open().empty());
+  const std::vector<std::string> expected = {"seis::wave::advance",
+                                             "seis::wave::step",
+                                             "end",
+                                             "seis::wave::step",
+                                             "end",
+                                             "end",  // the whole grid's advance
+                                             "seis::wave::halo_send",
+                                             "end",
+                                             "seis::wave::halo_send",
+                                             "end",
+                                             "seis::wave::halo_receive",
+                                             "end"};
+  EXPECT_EQ(regions_seen(), expected);
 }
 
 // The PML absorbs: once the wavefront has left the inner region, the scheme's energy there is below 1e-3 of its

@@ -232,7 +232,7 @@ TEST(RunFile, ReadsKeysAndKeepsFlags) {
       "grid = \"64x48x32\"\nspacing = 12.5\nsource = [\"1,2,3\", \"4,5,6\"]\nf0 = 20\n"
       "restart = true\n",
       "run.toml", c, {"f0"});
-  EXPECT_EQ(c.grid, "64x48x32");
+  EXPECT_EQ(c.grid, (std::array<int, 3>{64, 48, 32}));
   EXPECT_DOUBLE_EQ(c.spacing, 12.5);
   ASSERT_EQ(c.sources.size(), 2u);
   EXPECT_EQ(c.sources[1], "4,5,6");
@@ -253,6 +253,10 @@ TEST(RunFile, NamesTheLineOfAnError) {
   EXPECT_NE(message("grid = \"8\"\n\nspeling = 3\n").find("line 3: unknown key 'speling'"), std::string::npos);
   EXPECT_NE(message("grid = \"8\"\nspacing = = 3\n").find("line 2"), std::string::npos);
   EXPECT_NE(message("radius = \"four\"\n").find("radius"), std::string::npos);
+  // Names become typed values as they are read: a wrong one is refused at its line.
+  EXPECT_NE(message("\nstrategy = \"fast\"\n").find("line 2: unknown strategy 'fast'"), std::string::npos);
+  EXPECT_NE(message("kernel = \"tyle\"\n").find("line 1: unknown kernel 'tyle'"), std::string::npos);
+  EXPECT_NE(message("grid = \"8x8\"\n").find("line 1: --grid '8x8'"), std::string::npos);
   EXPECT_NE(message("spacing = [1, [2]]\n").find("line 1"), std::string::npos);
   // A boolean only for a flag, a value only for a key that takes one; no command-line questions.
   EXPECT_NE(message("grid = true\n").find("line 1: key 'grid' takes a value"), std::string::npos);
@@ -278,14 +282,14 @@ TEST(RunFile, SurvivesRandomAndTruncatedInput) {
   // The whole text parses, with every value as written: the fuzz below starts from a file that is valid.
   seis::io::RunConfig parsed;
   seis::io::read_run_text(valid, "fuzz.toml", parsed, {});
-  EXPECT_EQ(parsed.grid, "64x48x32");
+  EXPECT_EQ(parsed.grid, (std::array<int, 3>{64, 48, 32}));
   EXPECT_DOUBLE_EQ(parsed.spacing, 12.5);
   EXPECT_EQ(parsed.model, "homogeneous:2000");
   ASSERT_EQ(parsed.sources.size(), 1u);
   EXPECT_EQ(parsed.sources[0], "1,2,3");
   EXPECT_EQ(parsed.receivers, "0,0,0:100,0,0:5");
   EXPECT_DOUBLE_EQ(parsed.duration, 0.5);
-  EXPECT_EQ(parsed.strategy, "two");
+  EXPECT_EQ(parsed.strategy, seis::wave::Strategy::two);
   EXPECT_TRUE(parsed.quiet);
   for (std::size_t n = 0; n <= valid.size(); ++n) survive(valid.substr(0, n));
   std::uniform_int_distribution<int> byte(0, 255);

@@ -196,6 +196,19 @@ std::string host_processor_name();
 // OpenMP threads pinned one per place (Kokkos warns without it) unless the environment says otherwise; call
 // before Kokkos::initialize.
 void default_thread_placement();
+// Kokkos::initialize with `threads` host threads (0: Kokkos' choice): InitArguments before Kokkos 3.7,
+// InitializationSettings after (4.x has no InitArguments).
+inline void initialize(int threads) {
+#if KOKKOS_VERSION >= 30700
+  Kokkos::InitializationSettings settings;
+  if (threads > 0) settings.set_num_threads(threads);
+  Kokkos::initialize(settings);
+#else
+  Kokkos::InitArguments arguments;
+  arguments.num_threads = threads > 0 ? threads : -1;
+  Kokkos::initialize(arguments);
+#endif
+}
 // "OMP_PROC_BIND=... OMP_PLACES=..." as this process sees them, for the reports of host backends.
 std::string thread_placement();
 // The same for ExecSpace's reports: empty where its threads are not the host's.

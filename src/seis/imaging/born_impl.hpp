@@ -4,6 +4,7 @@
 #include <string>
 
 #include "seis/core/error.hpp"
+#include "seis/core/profiling_region.hpp"
 #include "seis/imaging/born.hpp"
 #include "seis/imaging/step_terms.hpp"
 #include "seis/wave/simulation.hpp"
@@ -92,8 +93,9 @@ std::vector<float> Born<ExecSpace>::model(const std::vector<float>& dq, BornTimi
     Kokkos::deep_copy(m.dq, host);
   }
   const wave::Setup& b = m.background.setup();
-  m.background.new_shot(b.sources, {}, b.wavelet, b.f0);
-  m.scattered.new_shot({}, s.receivers, s.wavelet, s.f0);
+  m.background.new_shot(wave::Acquisition{b.sources, {}, b.wavelet, b.f0});
+  m.scattered.new_shot(wave::Acquisition{{}, s.receivers, s.wavelet, s.f0});
+  const ProfilingRegion modelling("seis::imaging::born");
   Kokkos::Timer timer;
   for (int n = 0; n < s.steps; ++n) {
     Kokkos::deep_copy(m.before, m.background.previous_field());

@@ -7,6 +7,7 @@
 
 #include "seis/core/error.hpp"
 #include "seis/core/host_parallel.hpp"
+#include "seis/core/profiling_region.hpp"
 #include "seis/imaging/migration.hpp"
 #include "seis/imaging/step_terms.hpp"
 #include "seis/wave/shape.hpp"
@@ -175,47 +176,55 @@ MigrationTiming Migration<ExecSpace>::migrate(const std::vector<wave::Point>& so
           receivers.size() * std::size_t(m.steps()));
   MigrationTiming timing;
   timing.steps = m.steps();
-  m.source.new_shot(sources, {}, wavelet, f0);
+  m.source.new_shot(wave::Acquisition{sources, {}, wavelet, f0});
   m.receiver.new_shot(receivers, injected, {});
   if (m.layer) m.layer->clear();
   m.source_steps = m.images = m.states_moved = 0;
   Kokkos::Timer timer;
   // Forward: a state kept at each segment's start; the last segment's wavefields kept at once.
   m.source.drop_kept();
-  for (int start = 0; start < m.steps(); start += p.segment) {
-    if (start + p.segment < m.steps()) {
-      m.source.keep();
-      m.source.advance(p.segment);
-      m.source_steps += p.segment;
-      ++m.states_moved;
-    } else {
-      m.fill(start);
+  {
+    const ProfilingRegion forward("seis::imaging::forward");
+    for (int start = 0; start < m.steps(); start += p.segment) {
+      if (start + p.segment < m.steps()) {
+        m.source.keep();
+        m.source.advance(p.segment);
+        m.source_steps += p.segment;
+        ++m.states_moved;
+      } else {
+        m.fill(start);
+      }
     }
+    Kokkos::fence();
   }
-  Kokkos::fence();
   timing.forward_seconds = timer.seconds();
   timer.reset();
   // Backward: segments last first; within each, the receiver wavefield at step N - n meets the source's at n
   // (receiver step m holds the data of samples N - 1 ... N - m injected, time N - m); the adjoint's Born weight of
   // step n meets lambda_{n + 1}, the receiver wavefield at step N - n - 1.
-  for (int segment = p.states; segment >= 0; --segment) {
-    const int start = segment * p.segment;
-    if (segment < p.states) {
-      // The later segment's last image (its start, n > 0) is armed, and its kept field is about to be refilled: the
-      // receiver's next step, due anyway, adds it now.
-      m.advance_receiver(m.receiver.step() + 1);
-      m.source.return_to(segment);
-      ++m.states_moved;
-      m.fill(start);
+  {
+    const ProfilingRegion backward("seis::imaging::backward");
+    for (int segment = p.states; segment >= 0; --segment) {
+      const int start = segment * p.segment;
+      if (segment < p.states) {
+        // The later segment's last image (its start, n > 0) is armed, and its kept field is about to be refilled:
+        // the receiver's next step, due anyway, adds it now.
+        m.advance_receiver(m.receiver.step() + 1);
+        const ProfilingRegion refill("seis::imaging::refill");
+        m.source.return_to(segment);
+        ++m.states_moved;
+        m.fill(start);
+      }
+      const int last = std::min(m.steps() - 1, start + p.segment - 1);
+      for (int n = start + (last - start) / p.interval * p.interval; n >= start; n -= p.interval) {
+        m.advance_receiver(m.steps() - n - (m.adjoint() ? 1 : 0));
+        ++m.images;
+        const ProfilingRegion condition("seis::imaging::condition");
+        m.image_step(n, m.snapshots[std::size_t((n - start) / p.interval)]);
+      }
     }
-    const int last = std::min(m.steps() - 1, start + p.segment - 1);
-    for (int n = start + (last - start) / p.interval * p.interval; n >= start; n -= p.interval) {
-      m.advance_receiver(m.steps() - n - (m.adjoint() ? 1 : 0));
-      ++m.images;
-      m.image_step(n, m.snapshots[std::size_t((n - start) / p.interval)]);
-    }
+    Kokkos::fence();
   }
-  Kokkos::fence();
   m.source.drop_kept();
   timing.backward_seconds = timer.seconds();
   const double points = double(m.source.layout().size);

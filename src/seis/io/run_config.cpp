@@ -93,9 +93,24 @@ void check_ranges(const RunConfig& c) {
   if (!c.tile.empty()) parse_tile(c.tile);
 }
 
+std::string grid_text(const std::array<int, 3>& n) {
+  return std::to_string(n[0]) + "x" + std::to_string(n[1]) + "x" + std::to_string(n[2]);
+}
+
+// An option whose text becomes a typed value as it is read (a bad one refused there, naming it); the help shows the
+// default's text.
+template <class T, class Parse>
+CLI::Option* add_parsed(CLI::App& app, const std::string& name, T& value, Parse parse, const std::string& shown,
+                        const std::string& help) {
+  return app
+      .add_option_function<std::string>(
+          name, [&value, parse](const std::string& text) { value = parse(text); }, help)
+      ->default_str(shown);
+}
+
 void add_options(CLI::App& app, RunConfig& c) {
   app.add_option("--config", c.run_file, "TOML run file: keys are these flags' long names (flags override it)");
-  app.add_option("--grid", c.grid, "grid points N or NXxNYxNZ, the PML included")->capture_default_str();
+  add_parsed(app, "--grid", c.grid, parse_grid, grid_text(c.grid), "grid points N or NXxNYxNZ, the PML included");
   app.add_option("--spacing", c.spacing, "grid spacing h (m)")->capture_default_str();
   app.add_option("--model", c.model,
                  "velocity model: homogeneous:V (m/s) | layered (built in: layers and a fast body) | FILE (.sgy/.segy "
@@ -107,16 +122,16 @@ void add_options(CLI::App& app, RunConfig& c) {
                  "along x near the top)");
   app.add_option("--duration", c.duration, "simulated time (s)")->capture_default_str();
   app.add_option("--f0", c.f0, "wavelet peak frequency (Hz)")->capture_default_str();
-  app.add_option("--wavelet", c.wavelet, "ricker | gaussian-derivative")->capture_default_str();
+  add_parsed(app, "--wavelet", c.wavelet, wave::parse_wavelet, wave::to_string(c.wavelet),
+             "ricker | gaussian-derivative");
   app.add_option("--radius", c.radius, "stencil radius R (order 2R in space), 1..8")->capture_default_str();
-  app.add_option("--boundary", c.boundary, "pml | none (zero walls)")->capture_default_str();
+  add_parsed(app, "--boundary", c.boundary, wave::parse_boundary, wave::to_string(c.boundary),
+             "pml | none (zero walls)");
   app.add_option("--ndamp", c.ndamp, "PML thickness (points)")->capture_default_str();
-  app.add_option("--strategy", c.strategy,
-                 "unified | two | seven (domain decomposition of the step) [default: unified]");
-  app.add_option("--kernel", c.kernel,
-                 "kernel of the step: tile (this library's tile engine) or one of the CPE'21 paper's code shapes "
-                 "(--list)")
-      ->capture_default_str();
+  add_parsed(app, "--strategy", c.strategy, wave::parse_strategy, wave::to_string(c.strategy),
+             "unified | two | seven (domain decomposition of the step)");
+  add_parsed(app, "--kernel", c.kernel, wave::parse_shape, wave::to_string(c.kernel),
+             "kernel of the step: tile (this library's tile engine) or one of the CPE'21 paper's code shapes (--list)");
   app.add_flag("--list", c.list, "list the kernels (name, family, default GPU tile) and exit");
   app.add_option("--cfl", c.cfl, "time step as a fraction of the stability bound")->capture_default_str();
   app.add_option("--dt", c.dt, "time step (s), overrides --cfl; refused above the stability bound");
@@ -203,13 +218,14 @@ void add_options(CLI::App& app, RunConfig& c) {
 
 }  // namespace
 
-void parse_grid(const std::string& text, int& nx, int& ny, int& nz) {
+std::array<int, 3> parse_grid(const std::string& text) {
   const auto parts = split(text, 'x');
   require(parts.size() == 1 || parts.size() == 3, "--grid '", text, "': expected N or NXxNYxNZ");
-  nx = to_int(parts[0], "--grid");
-  ny = parts.size() == 3 ? to_int(parts[1], "--grid") : nx;
-  nz = parts.size() == 3 ? to_int(parts[2], "--grid") : nx;
-  require(nx >= 1 && ny >= 1 && nz >= 1, "--grid '", text, "': sizes must be >= 1");
+  const int nx = to_int(parts[0], "--grid");
+  const std::array<int, 3> n{nx, parts.size() == 3 ? to_int(parts[1], "--grid") : nx,
+                             parts.size() == 3 ? to_int(parts[2], "--grid") : nx};
+  require(n[0] >= 1 && n[1] >= 1 && n[2] >= 1, "--grid '", text, "': sizes must be >= 1");
+  return n;
 }
 
 void parse_point(const std::string& text, double& x, double& y, double& z) {
@@ -284,19 +300,13 @@ std::string toml_type(const toml::node& node) {
   }
 }
 
-// The values whose syntax is checked when they are used (the grid, positions, names of strategies, kernels,
-// boundaries, wavelets, decompositions), checked as the run file is read so that a refusal names its line.
+// The values whose syntax is checked when they are used (positions, decompositions), checked as the run file is
+// read so that a refusal names its line.
 void check_syntax(const std::string& key, const RunConfig& c) {
-  int n = 0;
   double x = 0;
-  if (key == "grid") parse_grid(c.grid, n, n, n);
   if (key == "source")
     for (const std::string& p : c.sources) parse_point(p, x, x, x);
   if (key == "receivers") parse_line(c.receivers);
-  if (key == "strategy") wave::parse_strategy(c.strategy);
-  if (key == "boundary") wave::parse_boundary(c.boundary);
-  if (key == "wavelet") wave::parse_wavelet(c.wavelet);
-  if (key == "kernel") wave::parse_shape(c.kernel);
   if (key == "decomposition") wave::parse_decomposition(c.decomposition);
 }
 
@@ -379,12 +389,14 @@ void read_run_text(const std::string& text, const std::string& name, RunConfig& 
       try {
         one.parse(reversed);
       } catch (const CLI::ParseError& e) {
-        fail(where, ": ", e.what());
+        fail(e.what());
       }
     };
+    // Once alone, where a refusal (of CLI11, of a typed value's parsing, of the ranges) is given the key's line;
+    // then into the whole, where the same arguments are known to parse.
     RunConfig alone;
-    apply(alone);
     try {
+      apply(alone);
       check_ranges(alone);
       check_syntax(k, alone);
     } catch (const InvalidArgument& e) {

@@ -1,29 +1,32 @@
 #pragma once
 // seis-wave's parameters, from the command line (CLI11) and an optional TOML run file (toml++): flags override the
-// run file, which overrides the defaults. Host-only: no Kokkos, no device compiler.
+// run file, which overrides the defaults (the library's, wave::Setup's parts, where the library has one). Names and
+// sizes are parsed once, here, into typed values. Host-only: no Kokkos, no device compiler.
 #include <array>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "seis/wave/setup.hpp"
+
 namespace seis::io {
 
 struct RunConfig {
-  std::string grid = "150x150x100";  // N or NXxNYxNZ, points (the PML included)
-  double spacing = 20.0;             // m
-  std::string model = "layered";     // homogeneous:V | layered | FILE (.sgy/.segy: SEG-Y, else raw float32)
-  std::vector<std::string> sources;  // "X,Y,Z" in m; empty: one at the top centre
-  std::string receivers;             // "X0,Y0,Z0:X1,Y1,Z1:N"; empty: a line along x near the top
-  double duration = 1.5;             // s
-  double f0 = 7.0;                   // Hz: the default grid and model carry 2.5 f0 at R = 4 without visible dispersion
-  std::string wavelet = "ricker";
-  int radius = 4;
-  std::string boundary = "pml";
-  int ndamp = 20;
-  std::string strategy;         // empty: the backend's default (wave::default_strategy)
-  std::string kernel = "tile";  // seis/wave/shape.hpp
-  bool list = false;            // print the kernels and exit
-  double cfl = 0.8;
+  std::array<int, 3> grid{150, 150, 100};  // points (the PML included): N or NXxNYxNZ
+  double spacing = wave::Grid{}.h;         // m
+  std::string model = "layered";           // homogeneous:V | layered | FILE (.sgy/.segy: SEG-Y, else raw float32)
+  std::vector<std::string> sources;        // "X,Y,Z" in m; empty: one at the top centre
+  std::string receivers;                   // "X0,Y0,Z0:X1,Y1,Z1:N"; empty: a line along x near the top
+  double duration = 1.5;                   // s
+  double f0 = wave::Acquisition{}.f0;      // Hz
+  wave::WaveletKind wavelet = wave::Acquisition{}.wavelet;
+  int radius = wave::Numerics{}.radius;
+  wave::Boundary boundary = wave::Numerics{}.boundary;
+  int ndamp = wave::Grid{}.ndamp;
+  wave::Strategy strategy = wave::Numerics{}.strategy;
+  wave::Shape kernel = wave::Numerics{}.shape;  // seis/wave/shape.hpp
+  bool list = false;                            // print the kernels and exit
+  double cfl = wave::default_cfl;
   double dt = 0;  // s; 0: cfl times the stability bound
   std::string output = "seis-wave-out";
   int snapshot_every = 0;    // steps; 0: one snapshot at the end
@@ -80,7 +83,7 @@ void read_run_text(const std::string& text, const std::string& name, RunConfig& 
 std::string located(const RunConfig& config, const std::string& message);
 
 // "N" or "NXxNYxNZ"; "X,Y,Z"; "X0,Y0,Z0:X1,Y1,Z1:N" (N in 1..10^7 points, both ends included) or ...:NXxNY.
-void parse_grid(const std::string& text, int& nx, int& ny, int& nz);
+std::array<int, 3> parse_grid(const std::string& text);
 std::array<int, 2> parse_tile(const std::string& text);  // "TXxTY", each in 1..2^20
 void parse_point(const std::string& text, double& x, double& y, double& z);
 // N points from (X0,Y0,Z0) to (X1,Y1,Z1), both ends included; with NXxNY, a patch of NY rows from Y0 to Y1, each of NX

@@ -20,10 +20,7 @@ namespace seis::io {
 
 namespace {
 
-struct Closer {
-  void operator()(segy_file* f) const { segy_close(f); }
-};
-using File = std::unique_ptr<segy_file, Closer>;
+using File = std::unique_ptr<segy_file, SegyCloser>;
 
 void check(int status, const std::string& what, const std::string& path) {
   require(status == SEGY_OK, "SEG-Y ", path, ": ", what, " failed (segyio error ", status, ")");

@@ -14,8 +14,8 @@ struct SegyCloser {
 };
 
 struct SegyInput {
-  std::unique_ptr<segy_file, SegyCloser> file;
-  char binary[SEGY_BINARY_HEADER_SIZE] = {};  // as segyio returns it: big-endian whatever the file's order
+  std::unique_ptr<segy_file, SegyCloser> file;  // closed with the input
+  char binary[SEGY_BINARY_HEADER_SIZE] = {};    // as segyio returns it: big-endian whatever the file's order
   bool little_endian = false;
   int format = 0;       // SEGY_IBM_FLOAT_4_BYTE or SEGY_IEEE_FLOAT_4_BYTE (others refused)
   int samples = 0;      // per trace, from the binary header

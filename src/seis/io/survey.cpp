@@ -49,7 +49,11 @@ void read_shot_keys(const toml::table& table, const std::string& name, SurveySho
     if (k == "receivers") {
       shot.receivers = text_value(node, name, k);
     } else if (k == "wavelet") {
-      shot.wavelet = text_value(node, name, k);
+      try {
+        shot.wavelet = wave::parse_wavelet(text_value(node, name, k));
+      } catch (const InvalidArgument& e) {
+        fail("survey ", name, " line ", line_of(node), ": ", e.what());
+      }
     } else if (k == "f0") {
       shot.f0 = number_value(node, name, k);
     } else if (in_shot && k == "source") {

@@ -17,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "seis/wave/setup.hpp"
+
 namespace seis::io {
 
 constexpr std::uintmax_t max_survey_bytes = std::uintmax_t(16) << 20;
@@ -26,8 +28,9 @@ struct SurveyShot {
   int number = 0;  // 1, 2, ... in the file's order: the field record number and the file names' NNNNN
   int line = 0;    // the file's line of its [[shot]]
   std::vector<std::string> sources;
-  std::string receivers, wavelet;  // empty: the run's
-  std::optional<double> f0;        // none: the run's
+  std::string receivers;                     // empty: the run's
+  std::optional<wave::WaveletKind> wavelet;  // none: the run's
+  std::optional<double> f0;                  // none: the run's
 };
 
 // Refuses (seis::InvalidArgument, naming the file and line) a file larger than max_survey_bytes or with more than

@@ -78,8 +78,8 @@ std::size_t required_bytes(const Setup& s, const Subdomain& part) {
 }
 
 namespace {
-void require_inside(const Setup& s, const Point& p, const char* what, std::size_t index) {
-  const double ex = (s.nx - 1) * s.h, ey = (s.ny - 1) * s.h, ez = (s.nz - 1) * s.h;
+void require_inside(const Grid& g, const Point& p, const char* what, std::size_t index) {
+  const double ex = (g.nx - 1) * g.h, ey = (g.ny - 1) * g.h, ez = (g.nz - 1) * g.h;
   require(std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z) && p.x >= 0 && p.y >= 0 && p.z >= 0 &&
               p.x <= ex && p.y <= ey && p.z <= ez,
           what, " ", index, " at (", p.x, ", ", p.y, ", ", p.z, ") m is outside the grid [0, ", ex, "] x [0, ", ey,
@@ -125,14 +125,14 @@ VelocityRange check_velocities(const Setup& s) {
        k + box.offset[2], ") must be finite and in [", min_velocity, ", ", max_velocity, "] m/s");
 }
 
-VelocityRange velocity_range(const Setup& s) {
+VelocityRange velocity_range(const Medium& m) {
   return host_parallel_reduce(
-      s.velocity.size(), VelocityRange{max_velocity, 0.0f},
+      m.velocity.size(), VelocityRange{max_velocity, 0.0f},
       [&](std::size_t begin, std::size_t end) {
         VelocityRange r{max_velocity, 0.0f};
         for (std::size_t q = begin; q < end; ++q) {
-          r.lowest = std::min(r.lowest, s.velocity[q]);
-          r.highest = std::max(r.highest, s.velocity[q]);
+          r.lowest = std::min(r.lowest, m.velocity[q]);
+          r.highest = std::max(r.highest, m.velocity[q]);
         }
         return r;
       },
@@ -274,26 +274,19 @@ Subdomain model_box(const Setup& s) {
   return box;
 }
 
-float model_vmax(const Setup& s) {
-  if (s.vmax > 0) return s.vmax;
-  return velocity_range(s).highest;
+float model_vmax(const Medium& m) {
+  if (m.vmax > 0) return m.vmax;
+  return velocity_range(m).highest;
 }
 
 Setup without_model(const Setup& s) {
-  Setup t;
-  t.nx = s.nx, t.ny = s.ny, t.nz = s.nz;
-  t.h = s.h, t.radius = s.radius, t.dt = s.dt, t.steps = s.steps;
-  t.boundary = s.boundary, t.ndamp = s.ndamp, t.strategy = s.strategy, t.shape = s.shape;
-  t.model_part = s.model_part;
-  t.vmax = model_vmax(s);
-  t.sources = s.sources, t.receivers = s.receivers;
-  t.wavelet = s.wavelet, t.f0 = s.f0, t.launch = s.launch;
-  return t;
+  return Setup{static_cast<const Grid&>(s), Medium{{}, s.model_part, model_vmax(s)}, static_cast<const Acquisition&>(s),
+               static_cast<const Numerics&>(s)};
 }
 
-Stencil8 trilinear(const Setup& s, const Point& p) {
-  const double g[3] = {p.x / s.h, p.y / s.h, p.z / s.h};
-  const int n[3] = {s.nx, s.ny, s.nz};
+Stencil8 trilinear(const Grid& grid, const Point& p) {
+  const double g[3] = {p.x / grid.h, p.y / grid.h, p.z / grid.h};
+  const int n[3] = {grid.nx, grid.ny, grid.nz};
   int base[3];
   double frac[3];
   for (int a = 0; a < 3; ++a) {
@@ -303,9 +296,9 @@ Stencil8 trilinear(const Setup& s, const Point& p) {
   Stencil8 st{};
   for (int c = 0; c < 8; ++c) {
     const int dx = c & 1, dy = (c >> 1) & 1, dz = (c >> 2) & 1;
-    st.i[c] = std::min(base[0] + dx, s.nx - 1);
-    st.j[c] = std::min(base[1] + dy, s.ny - 1);
-    st.k[c] = std::min(base[2] + dz, s.nz - 1);
+    st.i[c] = std::min(base[0] + dx, n[0] - 1);
+    st.j[c] = std::min(base[1] + dy, n[1] - 1);
+    st.k[c] = std::min(base[2] + dz, n[2] - 1);
     st.w[c] = (dx ? frac[0] : 1 - frac[0]) * (dy ? frac[1] : 1 - frac[1]) * (dz ? frac[2] : 1 - frac[2]);
   }
   return st;

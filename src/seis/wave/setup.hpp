@@ -33,28 +33,50 @@ struct Point {
   double x = 0, y = 0, z = 0;
 };
 
-struct Setup {
-  int nx = 0, ny = 0, nz = 0;  // grid points, the PML included
+// A run is four parts, each owning its data, so that what needs one part takes that part alone; the defaults of a
+// run that names nothing are theirs (seis-wave's flags start from them).
+// Where the points are: the grid's size on each axis and its spacing, the absorbing layer included.
+struct Grid {
+  int nx = 0, ny = 0, nz = 0;  // grid points, the absorbing layer included
   double h = 20.0;             // grid spacing (m), the same on every axis
-  int radius = 4;              // stencil radius R: order 2R in space
-  double dt = 0.0;             // time step (s); see stable_dt
-  int steps = 0;
-  Boundary boundary = Boundary::pml;
-  int ndamp = 27;  // PML thickness in points
-  Strategy strategy = Strategy::two;
-  Shape shape = Shape::tile;    // the kernel of the step (shape.hpp)
+  int ndamp = 20;              // the absorbing layer's thickness (points) on each face, inside nx, ny, nz
+};
+
+// What the waves travel through.
+struct Medium {
   std::vector<float> velocity;  // model_box's values (m/s), x fastest, then y, then z (depth); see without_model
   // The part of the grid `velocity` holds: a rank of a decomposed run reads only its own. Size 0: the whole grid.
   Subdomain model_part;
   // The whole model's largest velocity (m/s), which dt and the PML's damping follow: every part of a decomposed run
   // uses the same. 0: the largest of `velocity`.
   float vmax = 0;
+};
+
+// One shot: where it fires, what, and where it is recorded.
+struct Acquisition {
   std::vector<Point> sources;  // all fire the same wavelet
   std::vector<Point> receivers;
   WaveletKind wavelet = WaveletKind::ricker;
-  double f0 = 15.0;  // peak frequency (Hz)
+  // Peak frequency (Hz): the default grid and model (20 m, 1500 m/s and up) carry 2.5 f0 at R = 4 without visible
+  // dispersion.
+  double f0 = 7.0;
+};
+
+// How the equation is discretised and run.
+struct Numerics {
+  int radius = 4;   // stencil radius R: order 2R in space
+  double dt = 0.0;  // time step (s); see stable_dt
+  int steps = 0;
+  Boundary boundary = Boundary::pml;
+  Strategy strategy = default_strategy;
+  Shape shape = Shape::tile;  // the kernel of the step (shape.hpp)
   LaunchOptions launch{};
 };
+
+// The time step of a run that names none, as a fraction of the stability bound (stable_dt).
+inline constexpr double default_cfl = 0.8;
+
+struct Setup : Grid, Medium, Acquisition, Numerics {};
 
 // Everything needed to continue a run bit for bit: the two time levels and phi as stored (u and u_prev in the
 // padded layout, halo included), and the receivers' weighted corner values recorded so far
@@ -117,7 +139,7 @@ struct VelocityRange {
 // Refuses a model holding such a velocity; returns its range (one pass for both).
 VelocityRange check_velocities(const Setup& s);
 // The range without the check, NaNs passed over.
-VelocityRange velocity_range(const Setup& s);
+VelocityRange velocity_range(const Medium& m);
 // What validate checks of the shot alone (its sources, receivers and f0), cheap enough for every shot of a survey.
 void validate_shot(const Setup& s);
 
@@ -130,11 +152,11 @@ std::vector<float> sum_corners(const std::vector<float>& corners, std::size_t re
 // The part of the grid the setup's velocity holds (model_part, or the whole grid), and the whole model's largest
 // velocity (vmax, or the largest of velocity).
 Subdomain model_box(const Setup& s);
-float model_vmax(const Setup& s);
+float model_vmax(const Medium& m);
 
 // `s` without its velocity values (vmax set to the model's largest, model_part kept): what a Simulation keeps once
-// q is made, instead of a second copy of the model (0.54 GB at 512^3, 0.2 s to copy: perf/NOTES.md 111). Every
-// other member is copied: a member added to Setup is added there too.
+// q is made, instead of a second copy of the model (0.54 GB at 512^3, 0.2 s to copy: perf/NOTES.md 111). The grid,
+// acquisition and numerics are copied whole.
 Setup without_model(const Setup& s);
 
 // Trilinear weights of a position: the eight grid points around it (interior indices) and their weights.
@@ -142,6 +164,6 @@ struct Stencil8 {
   int i[8], j[8], k[8];
   double w[8];
 };
-Stencil8 trilinear(const Setup& s, const Point& p);
+Stencil8 trilinear(const Grid& g, const Point& p);
 
 }  // namespace seis::wave

@@ -43,7 +43,7 @@ class Simulation {
   // Starts again at step 0 with other sources, receivers and wavelet (a survey's next shot): the fields are zeroed;
   // the model, PML, launch configuration and halo connection are kept. What follows is bitwise what a new
   // Simulation of the same setup would compute. Refuses sources or receivers outside the grid.
-  void new_shot(const std::vector<Point>& sources, const std::vector<Point>& receivers, WaveletKind wavelet, double f0);
+  void new_shot(const Acquisition& shot);
   // The same with a trace per source ([source][sample], setup().steps samples each, in the wavelet's units) in place
   // of the wavelet: recorded data injected at the receivers' positions, as reverse-time migration does. Refused for
   // the 3.5D shapes, whose fused two steps inject one wavelet.
@@ -130,8 +130,7 @@ class Simulation {
   // The sources (each firing its own row of `source_traces`, or all the wavelet where null), receivers and traces.
   void place_shot(const std::vector<float>* source_traces = nullptr);
   // The shot checked against the grid, then the fields zeroed, step 0 and the shot placed (new_shot's two forms).
-  void restart_shot(const std::vector<Point>& sources, const std::vector<Point>& receivers, WaveletKind kind, double f0,
-                    const std::vector<float>* source_traces);
+  void restart_shot(const Acquisition& shot, const std::vector<float>* source_traces);
   void record_receivers(const float* u, int n);   // the receivers at step n from u
   void two_steps();                               // steps n + 1 and n + 2 in one launch (3.5D shapes)
   void require_one_part(const char* what) const;  // a driver's terms: one part, a one-step kernel

@@ -12,6 +12,7 @@
 #include "seis/core/compat.hpp"
 #include "seis/core/device_copy.hpp"
 #include "seis/core/fast_divisor.hpp"
+#include "seis/core/profiling_region.hpp"
 #include "seis/kernels/copy.hpp"
 #include "seis/kernels/radius_dispatch.hpp"
 #include "seis/kernels/tile_engine.hpp"
@@ -568,9 +569,8 @@ void Simulation<ExecSpace>::place_shot(const std::vector<float>* source_traces) 
 }
 
 template <class ExecSpace>
-void Simulation<ExecSpace>::new_shot(const std::vector<Point>& sources, const std::vector<Point>& receivers,
-                                     WaveletKind kind, double f0) {
-  restart_shot(sources, receivers, kind, f0, nullptr);
+void Simulation<ExecSpace>::new_shot(const Acquisition& shot) {
+  restart_shot(shot, nullptr);
 }
 
 template <class ExecSpace>
@@ -581,20 +581,17 @@ void Simulation<ExecSpace>::new_shot(const std::vector<Point>& sources, const st
   const std::size_t samples = sources.size() * std::size_t(setup_.steps);
   require(source_traces.size() == samples, "source traces hold ", source_traces.size(), " samples, ", sources.size(),
           " sources x ", setup_.steps, " steps need ", samples);
-  restart_shot(sources, receivers, setup_.wavelet, setup_.f0, &source_traces);
+  restart_shot(Acquisition{sources, receivers, setup_.wavelet, setup_.f0}, &source_traces);
 }
 
 template <class ExecSpace>
-void Simulation<ExecSpace>::restart_shot(const std::vector<Point>& sources, const std::vector<Point>& receivers,
-                                         WaveletKind kind, double f0, const std::vector<float>* source_traces) {
-  Setup shot;
-  shot.nx = setup_.nx, shot.ny = setup_.ny, shot.nz = setup_.nz, shot.h = setup_.h;
-  shot.sources = sources, shot.receivers = receivers, shot.wavelet = kind, shot.f0 = f0;
-  validate_shot(shot);
-  setup_.sources = sources;
-  setup_.receivers = receivers;
-  setup_.wavelet = kind;
-  setup_.f0 = f0;
+void Simulation<ExecSpace>::restart_shot(const Acquisition& shot, const std::vector<float>* source_traces) {
+  // The shot against the grid alone: the Nyquist check of f0 against dt is the run's (validate).
+  Setup alone;
+  static_cast<Grid&>(alone) = setup_;
+  static_cast<Acquisition&>(alone) = shot;
+  validate_shot(alone);
+  static_cast<Acquisition&>(setup_) = shot;
   Impl& m = *impl_;
   Kokkos::fence();
   for (auto* field : {&m.u, &m.u_prev, &m.spare_1, &m.spare_2})
@@ -613,8 +610,10 @@ Simulation<ExecSpace>::~Simulation() = default;
 
 template <class ExecSpace>
 void Simulation<ExecSpace>::advance(int steps) {
+  const ProfilingRegion advancing("seis::wave::advance");
   const int last = std::min(setup_.steps, step_ + std::max(steps, 0));
   while (step_ < last) {
+    const ProfilingRegion step("seis::wave::step");
     if (steps_per_launch(setup_.shape) == 2 && step_ + 2 <= last) {
       two_steps();
     } else {
@@ -669,6 +668,7 @@ void Simulation<ExecSpace>::begin_step() {
   // Each shared face is packed on its own instance once the previous step is done, and leaves as soon as it is
   // packed: a direct transport's pack writes into the neighbour's memory, then marks it there on the device; a
   // message transport's waits for its pack (and its copy to the host) only after the core has been enqueued.
+  const ProfilingRegion sending("seis::wave::halo_send");
   Kokkos::Timer timer;
   const bool direct = halo_->path() == HaloExchange::Path::direct;
   m.instances.fork();
@@ -710,17 +710,20 @@ void Simulation<ExecSpace>::finish_step() {
     // halos; the step ends once both are done. The seven strategy forks from instance 0 and stays there.
     const bool beside = setup_.strategy != Strategy::seven;
     const ExecSpace& boundary = beside ? m.instances[boundary_instance] : main;
-    Kokkos::Timer timer;
-    const bool direct = halo_->path() == HaloExchange::Path::direct;
-    if (!direct) halo_->finish();
-    for (int f = 0; f < face_count; ++f) {
-      if (!part_.neighbour[f]) continue;
-      if (direct) halo_->arrived(f, step_, compat::native_stream(boundary));
-      if (m.staged) Kokkos::deep_copy(boundary, m.receive[f], m.receive_host[f]);
-      copy_box<false>(boundary, m.u.data(), layout_, m.receive_box[f],
-                      direct ? halo_->inbox(f, step_) : m.receive[f].data());
+    {
+      const ProfilingRegion receiving("seis::wave::halo_receive");
+      Kokkos::Timer timer;
+      const bool direct = halo_->path() == HaloExchange::Path::direct;
+      if (!direct) halo_->finish();
+      for (int f = 0; f < face_count; ++f) {
+        if (!part_.neighbour[f]) continue;
+        if (direct) halo_->arrived(f, step_, compat::native_stream(boundary));
+        if (m.staged) Kokkos::deep_copy(boundary, m.receive[f], m.receive_host[f]);
+        copy_box<false>(boundary, m.u.data(), layout_, m.receive_box[f],
+                        direct ? halo_->inbox(f, step_) : m.receive[f].data());
+      }
+      halo_seconds_ += timer.seconds();
     }
-    halo_seconds_ += timer.seconds();
     for (const Box& layer : m.face_layer)
       if (layer.points() > 0) step_region(m, setup_, layout_, pml_, layer, boundary);
     if (beside) m.instances.order(0, boundary_instance);

@@ -17,7 +17,7 @@ std::string Decomposition::text() const {
   return std::to_string(parts[0]) + "x" + std::to_string(parts[1]) + "x" + std::to_string(parts[2]);
 }
 
-Subdomain whole_grid(const Setup& s) { return whole_grid(s.nx, s.ny, s.nz); }
+Subdomain whole_grid(const Grid& g) { return whole_grid(g.nx, g.ny, g.nz); }
 
 Subdomain whole_grid(int nx, int ny, int nz) {
   Subdomain d;

@@ -9,6 +9,7 @@
 namespace seis::wave {
 
 struct Setup;
+struct Grid;
 
 // The six faces a part may share with a neighbour. A face's opposite is f ^ 1: what leaves through face f arrives
 // at the neighbour's face f ^ 1.
@@ -43,7 +44,7 @@ struct Decomposition {
 };
 
 // The undecomposed grid of a setup, or of nx x ny x nz points.
-Subdomain whole_grid(const Setup& s);
+Subdomain whole_grid(const Grid& g);
 Subdomain whole_grid(int nx, int ny, int nz);
 
 // Part `coord` of a decomposition. y and z: sizes differ by at most one point, the larger ones first; x: whole

@@ -1,0 +1,92 @@
+#include "seis/operators/acoustic.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include "seis/core/compat.hpp"
+#include "seis/core/error.hpp"
+#include "seis/imaging/shot_data.hpp"
+#include "seis/operators/acoustic_engine.hpp"
+
+namespace seis::operators {
+
+namespace {
+
+// 2 v dt^2 x at every point: dq from dv, and (the same diagonal) the gradient in v from the one in q.
+std::vector<float> times_dq_dv(const wave::Setup& s, const std::vector<float>& x, const char* what) {
+  require(x.size() == s.velocity.size(), what, " holds ", x.size(), " values, the ", s.nx, "x", s.ny, "x", s.nz,
+          " model ", s.velocity.size());
+  const double factor = 2.0 * s.dt * s.dt;
+  std::vector<float> out(x.size());
+  for (std::size_t p = 0; p < x.size(); ++p) out[p] = static_cast<float>(factor * s.velocity[p] * x[p]);
+  return out;
+}
+
+void require_traces(const wave::Setup& s, const std::vector<float>& traces, const char* what) {
+  const std::size_t samples = s.receivers.size() * std::size_t(s.steps);
+  require(traces.size() == samples, what, " holds ", traces.size(), " samples, ", s.receivers.size(), " receivers x ",
+          s.steps, " steps need ", samples);
+}
+
+bool started_here = false;
+
+}  // namespace
+
+Acoustic::Acoustic(const wave::Grid& grid, const wave::Medium& medium, const wave::Numerics& numerics,
+                   const std::string& backend, std::size_t available_bytes) {
+  static_cast<wave::Grid&>(setup_) = grid;
+  static_cast<wave::Medium&>(setup_) = medium;
+  static_cast<wave::Numerics&>(setup_) = numerics;
+  require(setup_.model_part.points() == 0 || setup_.model_part.whole(),
+          "the operators step the whole grid: the medium must hold all of it");
+  require(setup_.steps > 0, "steps ", setup_.steps, " must be > 0");
+  if (setup_.dt == 0) {
+    const float vmax = setup_.vmax > 0 ? setup_.vmax : wave::check_velocities(setup_).highest;
+    setup_.dt = wave::default_cfl * wave::stable_dt(setup_.radius, setup_.h, vmax);
+  }
+  wave::validate(setup_, available_bytes);
+  engine_ = make_engine(backend, available_bytes, backend_);
+}
+
+Acoustic::~Acoustic() = default;
+
+wave::Setup Acoustic::shot_setup(const wave::Acquisition& shot) const {
+  wave::Setup s = setup_;
+  static_cast<wave::Acquisition&>(s) = shot;
+  wave::validate_shot(s);
+  return s;
+}
+
+std::vector<float> Acoustic::forward(const wave::Acquisition& shot) const { return engine_->forward(shot_setup(shot)); }
+
+std::vector<float> Acoustic::born(const wave::Acquisition& shot, const std::vector<float>& dv) const {
+  const auto dq = times_dq_dv(setup_, dv, "dv");
+  return engine_->born(shot_setup(shot), dq);
+}
+
+std::vector<float> Acoustic::adjoint(const wave::Acquisition& shot, const std::vector<float>& residual) const {
+  const wave::Setup s = shot_setup(shot);
+  require_traces(s, residual, "the residual");
+  const auto image = engine_->adjoint(s, imaging::adjoint_sources(residual, s.receivers.size(), s.steps, s.h));
+  return times_dq_dv(setup_, image, "the image");
+}
+
+Acoustic::Image Acoustic::rtm(const wave::Acquisition& shot, const std::vector<float>& observed) const {
+  const wave::Setup s = shot_setup(shot);
+  require_traces(s, observed, "the observed data");
+  return engine_->rtm(s, imaging::backward_sources(observed, s.receivers.size(), s.steps, s.dt));
+}
+
+void start_runtime(int threads) {
+  if (Kokkos::is_initialized()) return;
+  compat::default_thread_placement();
+  compat::initialize(threads);
+  started_here = true;
+}
+
+void stop_runtime() {
+  if (!started_here || !Kokkos::is_initialized()) return;
+  Kokkos::finalize();
+  started_here = false;
+}
+
+}  // namespace seis::operators

@@ -1,0 +1,74 @@
+#pragma once
+// The library's front door: the constant-density acoustic operators of one model, for any shot, in SI units
+// (metres, seconds, m/s), on any backend the build has. For a shot (wave::Acquisition) over the model (velocity v):
+//   forward   the data d = F(v): the receivers' traces;
+//   born      the data's first-order change J dv from a velocity perturbation dv (m/s);
+//   adjoint   J^T r, the exact transpose of born for that shot: the gradient of 1/2 |F(v) - d_obs|^2 when r is the
+//             residual F(v) - d_obs (the dot-product test <J dv, r> = <dv, J^T r> holds to float rounding);
+//   rtm       reverse-time migration of observed data: the zero-lag correlation image and its illumination.
+// Data are [receiver][sample], numerics.steps samples a trace at the time step dt, sample n being u at t = n dt;
+// models, perturbations and images have one value per grid point, x fastest, then y, then z (depth). The scheme is
+// linear in q = v^2 dt^2 (imaging/born.hpp); the operators apply dq = 2 v dt^2 dv and its transpose, so that a
+// caller never sees q. Plain host data in and out: no Kokkos type in this header.
+#include <cstddef>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "seis/wave/setup.hpp"
+
+namespace seis::operators {
+
+class Acoustic {
+ public:
+  // The grid, the model on all of it, and the scheme: dt 0 takes wave::default_cfl of the stability bound; steps
+  // must be set. `backend`: one of backends() (empty: the first, the build's default). Refuses, naming the value
+  // and the limit, what wave::validate refuses (memory against `available_bytes` included) before allocating.
+  Acoustic(const wave::Grid& grid, const wave::Medium& medium, const wave::Numerics& numerics,
+           const std::string& backend = "", std::size_t available_bytes = std::numeric_limits<std::size_t>::max());
+  ~Acoustic();
+  Acoustic(const Acoustic&) = delete;
+  Acoustic& operator=(const Acoustic&) = delete;
+
+  // What every operator steps: the grid, model and scheme (dt filled in), without a shot.
+  const wave::Setup& setup() const { return setup_; }
+  const std::string& backend() const { return backend_; }
+
+  std::vector<float> forward(const wave::Acquisition& shot) const;
+  std::vector<float> born(const wave::Acquisition& shot, const std::vector<float>& dv) const;
+  // The shot's receivers must lie outside the absorbing layer, where the step's injection is the recording's
+  // transpose.
+  std::vector<float> adjoint(const wave::Acquisition& shot, const std::vector<float>& residual) const;
+  struct Image {
+    std::vector<float> image, illumination;  // illumination: the source wavefield's sum of u^2 over the steps
+  };
+  Image rtm(const wave::Acquisition& shot, const std::vector<float>& observed) const;
+
+  // What runs a call on one backend: the engines of seis/wave and seis/imaging, built for the call's shot (`s`,
+  // validated) and freed on return; dq and the image in q, traces as the engines take them.
+  struct Engine {
+    virtual ~Engine() = default;
+    virtual std::vector<float> forward(const wave::Setup& s) const = 0;
+    virtual std::vector<float> born(const wave::Setup& s, const std::vector<float>& dq) const = 0;
+    virtual std::vector<float> adjoint(const wave::Setup& s, const std::vector<float>& injected) const = 0;
+    virtual Image rtm(const wave::Setup& s, const std::vector<float>& injected) const = 0;
+  };
+
+ private:
+  wave::Setup setup_;
+  std::string backend_;
+  std::unique_ptr<Engine> engine_;
+
+  wave::Setup shot_setup(const wave::Acquisition& shot) const;
+};
+
+// The backends this build runs the operators on (Kokkos' names: Cuda, HIP, OpenMP, Serial), its default first.
+std::vector<std::string> backends();
+
+// Kokkos started for a program that has not started it (Python, say): with `threads` host threads (0: Kokkos'
+// choice); stop_runtime() finalises it when start_runtime started it, once every Acoustic is gone.
+void start_runtime(int threads = 0);
+void stop_runtime();
+
+}  // namespace seis::operators

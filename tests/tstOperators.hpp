@@ -1,0 +1,157 @@
+// The acoustic operators (seis/operators/acoustic.hpp) on this backend: forward is the simulation, born and adjoint
+// are each other's transpose in velocity units, and adjoint of the residual is the misfit's gradient (a Taylor
+// test).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "expect_error.hpp"
+#include "operator_checks.hpp"
+#include "seis/operators/acoustic.hpp"
+#include "seis/wave/simulation.hpp"
+#include "test_fields.hpp"
+#include "wave_cases.hpp"
+
+namespace {
+
+// The operators on this topic's backend.
+struct Operators : seis::operators::Acoustic {
+  explicit Operators(const seis::wave::Setup& s) : Acoustic(s, s, s, TEST_EXECSPACE::name()) {}
+};
+
+// 28 x 24 x 22 points of 10 m, PML 4, a random 1500-3000 m/s model, dt left to the operators; a shot whose
+// receivers' corners all lie inside the inner region (the adjoint injects where the step's D3 = 1).
+struct Case {
+  seis::wave::Setup model;
+  seis::wave::Acquisition shot;
+};
+
+Case operator_case(int radius, std::mt19937& rng) {
+  Case c;
+  c.model = seis::test::box_setup(28, 24, 22, 10.0, 2000.0f, radius);
+  seis::test::randomise_velocity(c.model, 1500.0f, 3000.0f, rng);
+  c.model.ndamp = 4;
+  c.model.steps = 70;
+  c.shot.sources = {{121.3, 102.7, 60.1}};
+  c.shot.f0 = 40.0;
+  for (int n = 0; n < 7; ++n) c.shot.receivers.push_back({45.0 + n * 30.0, 42.0 + n * 20.0, 48.0 + n * 18.0});
+  return c;
+}
+
+using seis::test::dot;
+using seis::test::gaussian;
+
+double misfit(const std::vector<float>& data, const std::vector<float>& observed) {
+  double sum = 0;
+  for (std::size_t n = 0; n < data.size(); ++n)
+    sum += 0.5 * (double(data[n]) - observed[n]) * (double(data[n]) - observed[n]);
+  return sum;
+}
+
+std::vector<float> plus(const std::vector<float>& v, double h, const std::vector<float>& dv) {
+  std::vector<float> out(v.size());
+  for (std::size_t p = 0; p < v.size(); ++p) out[p] = float(v[p] + h * dv[p]);
+  return out;
+}
+
+}  // namespace
+
+// forward is a simulation of the shot over the model, with dt the default fraction of the stability bound.
+TEST(TEST_CATEGORY, OperatorsForwardIsTheShotsSimulation) {
+  std::mt19937 rng(seis::test::test_seed());
+  const Case c = operator_case(4, rng);
+  const Operators ops(c.model);
+  const float vmax = seis::wave::velocity_range(c.model).highest;
+  EXPECT_EQ(ops.setup().dt, seis::wave::default_cfl * seis::wave::stable_dt(4, c.model.h, vmax));
+  EXPECT_EQ(ops.backend(), TEST_EXECSPACE::name());
+  seis::wave::Setup s = ops.setup();
+  static_cast<seis::wave::Acquisition&>(s) = c.shot;
+  seis::wave::Simulation<TEST_EXECSPACE> simulation(s);
+  simulation.advance(s.steps);
+  const auto expected = simulation.traces();
+  const auto data = ops.forward(c.shot);
+  ASSERT_EQ(data.size(), c.shot.receivers.size() * std::size_t(s.steps));
+  EXPECT_EQ(0, std::memcmp(data.data(), expected.data(), data.size() * sizeof(float)));
+}
+
+// <J dv, r> = <dv, J^T r> with dv in m/s, J = born, J^T = adjoint: the step engine's dot-product bound
+// (tstBornEngine.hpp: K = N (6R + 20) float32 roundings per point) with one rounding more on each side, dv's and the
+// image's scaling by 2 v dt^2.
+TEST(TEST_CATEGORY, OperatorsBornAndAdjointAreTransposesInVelocity) {
+  std::mt19937 rng(seis::test::test_seed());
+  for (int radius : {2, 4}) {
+    const Case c = operator_case(radius, rng);
+    const Operators ops(c.model);
+    const auto dv = gaussian<float>(c.model.velocity.size(), rng);
+    const auto r = gaussian<float>(c.shot.receivers.size() * std::size_t(c.model.steps), rng);
+    const auto jdv = ops.born(c.shot, dv);
+    const auto jtr = ops.adjoint(c.shot, r);
+    const double forward = dot(jdv, r), backward = dot(dv, jtr);
+    const double spread = std::sqrt(2.0 * c.model.steps * (6.0 * radius + 22) / 3.0) * std::ldexp(1.0, -24);
+    const double scale = std::sqrt(std::max(dot(jdv, jdv), dot(jtr, jtr)));
+    EXPECT_GT(scale, 0.0);
+    EXPECT_LE(std::abs(forward - backward), 5.0 * spread * scale)
+        << "R = " << radius << ": <J dv, r> = " << forward << ", <dv, J^T r> = " << backward;
+  }
+}
+
+// The misfit J(v) = 1/2 |F(v) - d|^2 against data of a model 2% faster, g = adjoint(F(v) - d): the remainder
+// E(h) = J(v + h dv) - J(v) - h <g, dv> of a correct gradient is the Taylor series' next term, c2 h^2 + c3 h^3, and
+// falls by 4 (1 + a h) / (1 + a h / 2), a = c3 / c2, as h halves; a gradient with any error leaves a term in h.
+// Successive terms differ by about the phase the perturbation shifts the data by: dv random at 1% rms per point
+// averages over the ~20 points of a path to 0.2% of its travel time (0.1 s): 0.2 ms, 0.13 rad at 2.5 f0 = 100 Hz, so
+// 4 (1 +- 0.07) at h = 1; 4 +- 1 is allowed, the rest for float32 rounding (E at h = 1/8 is 1e-3 of J, rounding
+// 1e-6). Where the gradient were zero, E would be J's whole change: it must explain most of it.
+TEST(TEST_CATEGORY, OperatorsAdjointOfTheResidualIsTheMisfitsGradient) {
+  std::mt19937 rng(seis::test::test_seed());
+  // One dt for every model (left to the operators, each would follow its own largest velocity).
+  const Case c = [&] {
+    Case fixed = operator_case(4, rng);
+    fixed.model.dt = Operators(fixed.model).setup().dt / 1.1;
+    return fixed;
+  }();
+  const Operators ops(c.model);
+  auto other = c.model;
+  for (float& v : other.velocity) v *= 1.02f;
+  const auto observed = Operators(other).forward(c.shot);
+  const auto data = ops.forward(c.shot);
+  std::vector<float> residual(data.size());
+  for (std::size_t n = 0; n < data.size(); ++n) residual[n] = data[n] - observed[n];
+  const auto g = ops.adjoint(c.shot, residual);
+  const double j0 = misfit(data, observed);
+  std::vector<float> dv = gaussian<float>(c.model.velocity.size(), rng);
+  for (std::size_t p = 0; p < dv.size(); ++p) dv[p] *= 0.01f * c.model.velocity[p];
+  const double slope = dot(g, dv);
+  std::vector<double> first, second;
+  for (double h = 1.0; h >= 1.0 / 8; h /= 2) {
+    seis::wave::Setup moved = c.model;
+    moved.velocity = plus(c.model.velocity, h, dv);
+    const double j = misfit(Operators(moved).forward(c.shot), observed);
+    first.push_back(std::abs(j - j0));
+    second.push_back(std::abs(j - j0 - h * slope));
+  }
+  for (std::size_t k = 0; k + 1 < second.size(); ++k) {
+    EXPECT_NEAR(second[k] / second[k + 1], 4.0, 1.0)
+        << "h = 2^-" << k << ": " << second[k] << " then " << second[k + 1];
+  }
+  EXPECT_LT(second.back(), 0.5 * first.back()) << "J changed by " << first.back() << ", h <g, dv> = " << slope / 8;
+}
+
+// Refused before a step, naming the value: data of the wrong size, a model of the wrong size, no steps.
+TEST(TEST_CATEGORY, OperatorsRefuseWhatDoesNotFit) {
+  using seis::test::expect_error_mentioning;
+  std::mt19937 rng(seis::test::test_seed());
+  const Case c = operator_case(4, rng);
+  const Operators ops(c.model);
+  expect_error_mentioning([&] { ops.born(c.shot, std::vector<float>(5)); }, "dv holds 5 values");
+  expect_error_mentioning([&] { ops.adjoint(c.shot, std::vector<float>(3)); }, "the residual holds 3 samples");
+  expect_error_mentioning([&] { ops.rtm(c.shot, std::vector<float>(3)); }, "the observed data holds 3 samples");
+  auto none = c.model;
+  none.steps = 0;
+  expect_error_mentioning([&] { Operators{none}; }, "steps 0");
+  expect_error_mentioning([&] { seis::operators::Acoustic(c.model, c.model, c.model, "Fortran"); },
+                          "backend 'Fortran' is not in this build");
+}
