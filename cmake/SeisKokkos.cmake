@@ -33,6 +33,12 @@ elseif(SEIS_BACKEND STREQUAL "HIP")
 endif()
 
 set(SEIS_KOKKOS_DEVICE ${SEIS_BACKEND})
+# The Python module (SEIS_PYTHON): host backends without the sanitizers; everything position-independent for it.
+set(SEIS_PYTHON_MODULE OFF)
+if(SEIS_PYTHON AND SEIS_BACKEND STREQUAL "OPENMP" AND NOT SEIS_SANITIZE)
+  set(SEIS_PYTHON_MODULE ON)
+  set(CMAKE_POSITION_INDEPENDENT_CODE ON)
+endif()
 add_subdirectory(${CMAKE_CURRENT_LIST_DIR}/kokkos_probe ${CMAKE_BINARY_DIR}/kokkos_probe)
 if(SEIS_KOKKOS_PROBE_ACCEPTED AND NOT SEIS_KOKKOS_PROBE_KERNELS_FOUND)
   set(SEIS_KOKKOS_PROBE_ACCEPTED FALSE)
@@ -86,7 +92,12 @@ else()
   endforeach()
   string(SHA256 patch_hash "${patch_text}")
   string(SUBSTRING "${patch_hash}" 0 10 patch_hash)
-  string(SHA256 options_hash "${SEIS_KOKKOS_OPTIONS}")
+  # The Python module links Kokkos into a shared object: its static libraries compiled position-independent.
+  set(bootstrap_options "${SEIS_KOKKOS_OPTIONS}")
+  if(SEIS_PYTHON_MODULE)
+    string(STRIP "${bootstrap_options} -DCMAKE_POSITION_INDEPENDENT_CODE=ON" bootstrap_options)
+  endif()
+  string(SHA256 options_hash "${bootstrap_options}")
   string(SUBSTRING "${options_hash}" 0 8 options_hash)
 
   set(compiler_key "${CMAKE_CXX_COMPILER_ID}-${CMAKE_CXX_COMPILER_VERSION}")
@@ -104,7 +115,7 @@ else()
     file(REMOVE_RECURSE "${prefix}")
     execute_process(
       COMMAND bash "${CMAKE_CURRENT_LIST_DIR}/bootstrap-kokkos.sh" "${prefix}" "${SEIS_BACKEND}" "${SEIS_KOKKOS_ARCH}"
-              "${CMAKE_CXX_COMPILER}" Release "${SEIS_KOKKOS_OPTIONS}"
+              "${CMAKE_CXX_COMPILER}" Release "${bootstrap_options}"
       RESULT_VARIABLE bootstrap_failed)
     if(bootstrap_failed)
       file(LOCK "${cache_root}/${cache_key}.lock" RELEASE)

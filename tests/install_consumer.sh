@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs a build (cmake --install) into a scratch prefix and builds tests/consumer against it with
 # find_package(seistencil): the package, its exported targets, its headers (those of exported libraries only, each
-# compiling alone) and its Kokkos are found, the consumer runs, and the installed executables answer --version.
+# compiling alone) and its Kokkos are found, the C++ examples build and run, and the installed executables answer
+# --version.
 # usage: install_consumer.sh BUILD_DIR WORKDIR
 set -euo pipefail
 build=$1 work=$2
@@ -15,6 +16,7 @@ done
 generator=()
 command -v ninja > /dev/null && generator=(-G Ninja)
 cmake -S "$here/consumer" -B "$work/build" "${generator[@]}" -DCMAKE_PREFIX_PATH="$work/prefix" \
+  -DSEIS_EXAMPLES_DIR="$here/../examples/cpp" \
   -DCMAKE_BUILD_TYPE=Release > "$work/configure.log" 2>&1 || { cat "$work/configure.log" >&2; exit 1; }
 cmake --build "$work/build" > "$work/build.log" 2>&1 || { tail -30 "$work/build.log" >&2; exit 1; }
 # The package finds its Kokkos by itself: where this build bootstrapped one, the copy installed beside it, so that
@@ -36,6 +38,8 @@ for folder in io mpi; do
 done
 headers=$(find "$work/prefix/include/seis" -name '*.hpp' | wc -l)
 [ "$headers" -gt 50 ] || { echo "FAIL: only $headers headers installed" >&2; exit 1; }
-"$work/build/consumer"
-echo "installed: $(cd "$work/prefix" && find . -type f | wc -l) files; the consumer built against them and ran;" \
+for example in laplacian forward_shot born_dot_test; do
+  OMP_NUM_THREADS=2 "$work/build/examples/example_$example"
+done
+echo "installed: $(cd "$work/prefix" && find . -type f | wc -l) files; the examples built against them and ran;" \
   "each of the $headers headers compiled alone"

@@ -1,0 +1,34 @@
+"""seistencil: high-order finite-difference acoustic wave operators on Kokkos (CPU or GPU).
+
+Units are SI (m, s, m/s, Hz). Arrays are float32 in C order: a model, perturbation or image is indexed
+[z, y, x] with shape (nz, ny, nx); data are [receiver, sample] with shape (receivers, steps), sample n being the
+wavefield at t = n dt. Other dtypes or orders are accepted and converted (a copy).
+"""
+import atexit
+
+from ._core import (Acoustic, Acquisition, Grid, InvalidArgument, Medium, Numerics, backends,
+                    illumination_normalised, laplacian_filter, read_gather, read_velocity, start_runtime,
+                    stop_runtime)
+
+__all__ = ["Acoustic", "Acquisition", "Grid", "InvalidArgument", "Medium", "Numerics", "backends",
+           "illumination_normalised", "laplacian_filter", "migrate", "read_gather", "read_velocity", "survey"]
+
+# Kokkos starts with the module (unless the program has started it) and stops at exit; the operators hold no
+# device memory between calls, so nothing outlives it.
+start_runtime()
+atexit.register(stop_runtime)
+
+
+def survey(acoustic, shots):
+    """Each shot's data, (receivers, steps), in the order of `shots`."""
+    return [acoustic.forward(shot) for shot in shots]
+
+
+def migrate(acoustic, shots, observed):
+    """The stacked reverse-time migration of `observed` (one array per shot): (image, illumination)."""
+    image = illumination = None
+    for shot, data in zip(shots, observed, strict=True):
+        one, lit = acoustic.rtm(shot, data)
+        image = one if image is None else image + one
+        illumination = lit if illumination is None else illumination + lit
+    return image, illumination

@@ -1,0 +1,227 @@
+// The Python module seistencil._core: the operators over numpy arrays. Host-only (pybind11): the engines run on the
+// build's backends behind seis/operators/acoustic.hpp, which holds no Kokkos type. Arrays are float32 in C order:
+// a model or image is indexed [z, y, x] (x fastest, as the library stores it), data [receiver, sample].
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "seis/core/error.hpp"
+#include "seis/imaging/shot_data.hpp"
+#include "seis/io/gather.hpp"
+#include "seis/io/outputs.hpp"
+#include "seis/operators/acoustic.hpp"
+
+namespace py = pybind11;
+using seis::operators::Acoustic;
+using seis::wave::Acquisition;
+using seis::wave::Grid;
+using seis::wave::Medium;
+using seis::wave::Numerics;
+using seis::wave::Point;
+
+namespace {
+
+using Floats = py::array_t<float, py::array::c_style | py::array::forcecast>;
+
+std::vector<float> flat(const Floats& a) { return {a.data(), a.data() + a.size()}; }
+
+Floats shaped(const std::vector<float>& values, std::vector<py::ssize_t> shape) {
+  Floats out(shape);
+  std::copy(values.begin(), values.end(), out.mutable_data());
+  return out;
+}
+
+Floats volume(const Acoustic& a, const std::vector<float>& values) {
+  const auto& s = a.setup();
+  return shaped(values, {s.nz, s.ny, s.nx});
+}
+
+Floats traces(const Acoustic& a, const Acquisition& shot, const std::vector<float>& values) {
+  return shaped(values, {py::ssize_t(shot.receivers.size()), a.setup().steps});
+}
+
+// A model-sized array as the grid holds it: [z, y, x].
+std::vector<float> model_values(const Grid& g, const Floats& a, const char* what) {
+  seis::require(a.ndim() == 3 && a.shape(0) == g.nz && a.shape(1) == g.ny && a.shape(2) == g.nx, what,
+                " must have the grid's shape (nz, ny, nx) = (", g.nz, ", ", g.ny, ", ", g.nx, ")");
+  return flat(a);
+}
+
+std::vector<float> data_values(const Acoustic& a, const Acquisition& shot, const Floats& d, const char* what) {
+  const py::ssize_t receivers = py::ssize_t(shot.receivers.size()), steps = a.setup().steps;
+  seis::require(d.ndim() == 2 && d.shape(0) == receivers && d.shape(1) == steps, what,
+                " must have the shape (receivers, steps) = (", receivers, ", ", steps, ")");
+  return flat(d);
+}
+
+std::vector<Point> points(const py::object& positions) {
+  const auto xyz = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(positions);
+  seis::require(xyz && (xyz.ndim() == 2 && xyz.shape(1) == 3), "positions must be an (n, 3) array of x, y, z in m");
+  std::vector<Point> out;
+  for (py::ssize_t n = 0; n < xyz.shape(0); ++n) out.push_back({xyz.at(n, 0), xyz.at(n, 1), xyz.at(n, 2)});
+  return out;
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "seistencil's acoustic operators (forward, Born, adjoint, reverse-time migration) over numpy arrays";
+  py::register_exception<seis::InvalidArgument>(m, "InvalidArgument", PyExc_ValueError);
+
+  py::class_<Grid>(m, "Grid", "the grid: points per axis (the absorbing layer included), spacing h (m), layer points")
+      .def(py::init([](int nx, int ny, int nz, double h, int ndamp) {
+             return Grid{nx, ny, nz, h, ndamp};
+           }),
+           py::arg("nx"), py::arg("ny"), py::arg("nz"), py::arg("h") = Grid{}.h, py::arg("ndamp") = Grid{}.ndamp)
+      .def_readwrite("nx", &Grid::nx)
+      .def_readwrite("ny", &Grid::ny)
+      .def_readwrite("nz", &Grid::nz)
+      .def_readwrite("h", &Grid::h)
+      .def_readwrite("ndamp", &Grid::ndamp)
+      .def_property_readonly("shape", [](const Grid& g) { return py::make_tuple(g.nz, g.ny, g.nx); });
+
+  py::class_<Medium>(m, "Medium",
+                     "the velocity model (m/s), an array of the grid's shape (nz, ny, nx); vmax: the velocity the "
+                     "time step and the absorbing layer's damping follow (0: the model's largest; models whose data "
+                     "are compared must share it)")
+      .def(py::init([](const Grid& g, const Floats& velocity, float vmax) {
+             Medium medium;
+             medium.velocity = model_values(g, velocity, "velocity");
+             medium.vmax = vmax;
+             return medium;
+           }),
+           py::arg("grid"), py::arg("velocity"), py::arg("vmax") = 0.0f);
+
+  py::class_<Numerics>(m, "Numerics", "the scheme: steps, dt (s; 0: 0.8 of the stability bound), radius R, ...")
+      .def(py::init([](int steps, double dt, int radius, const std::string& boundary, const std::string& strategy,
+                       const std::string& kernel) {
+             Numerics n;
+             n.steps = steps, n.dt = dt, n.radius = radius;
+             n.boundary = seis::wave::parse_boundary(boundary);
+             n.strategy = seis::wave::parse_strategy(strategy);
+             n.shape = seis::wave::parse_shape(kernel);
+             return n;
+           }),
+           py::arg("steps"), py::arg("dt") = 0.0, py::arg("radius") = Numerics{}.radius,
+           py::arg("boundary") = seis::wave::to_string(Numerics{}.boundary),
+           py::arg("strategy") = seis::wave::to_string(Numerics{}.strategy),
+           py::arg("kernel") = seis::wave::to_string(Numerics{}.shape))
+      .def_readwrite("steps", &Numerics::steps)
+      .def_readwrite("dt", &Numerics::dt)
+      .def_readwrite("radius", &Numerics::radius);
+
+  py::class_<Acquisition>(m, "Acquisition", "a shot: sources and receivers ((n, 3) arrays of x, y, z in m), wavelet")
+      .def(py::init([](const py::object& sources, const py::object& receivers, const std::string& wavelet, double f0) {
+             return Acquisition{points(sources), points(receivers), seis::wave::parse_wavelet(wavelet), f0};
+           }),
+           py::arg("sources"), py::arg("receivers"), py::arg("wavelet") = seis::wave::to_string(Acquisition{}.wavelet),
+           py::arg("f0") = Acquisition{}.f0)
+      .def_property_readonly("receiver_count", [](const Acquisition& a) { return a.receivers.size(); })
+      .def_readwrite("f0", &Acquisition::f0);
+
+  py::class_<Acoustic>(m, "Acoustic", "the acoustic operators of one model, for any shot")
+      .def(py::init([](const Grid& g, const Medium& medium, const Numerics& n, const std::string& backend) {
+             return std::make_unique<Acoustic>(g, medium, n, backend);
+           }),
+           py::arg("grid"), py::arg("medium"), py::arg("numerics"), py::arg("backend") = "")
+      .def_property_readonly("dt", [](const Acoustic& a) { return a.setup().dt; })
+      .def_property_readonly("steps", [](const Acoustic& a) { return a.setup().steps; })
+      .def_property_readonly("backend", &Acoustic::backend)
+      .def(
+          "forward",
+          [](const Acoustic& a, const Acquisition& shot) {
+            std::vector<float> d;
+            {
+              py::gil_scoped_release free;
+              d = a.forward(shot);
+            }
+            return traces(a, shot, d);
+          },
+          py::arg("shot"), "the shot's data, (receivers, steps): sample n is u at t = n dt")
+      .def(
+          "born",
+          [](const Acoustic& a, const Acquisition& shot, const Floats& dv) {
+            const auto x = model_values(a.setup(), dv, "dv");
+            std::vector<float> d;
+            {
+              py::gil_scoped_release free;
+              d = a.born(shot, x);
+            }
+            return traces(a, shot, d);
+          },
+          py::arg("shot"), py::arg("dv"), "the data's first-order change from dv (m/s), (receivers, steps)")
+      .def(
+          "adjoint",
+          [](const Acoustic& a, const Acquisition& shot, const Floats& residual) {
+            const auto r = data_values(a, shot, residual, "the residual");
+            std::vector<float> g;
+            {
+              py::gil_scoped_release free;
+              g = a.adjoint(shot, r);
+            }
+            return volume(a, g);
+          },
+          py::arg("shot"), py::arg("residual"), "born's exact transpose: the gradient in v, (nz, ny, nx)")
+      .def(
+          "rtm",
+          [](const Acoustic& a, const Acquisition& shot, const Floats& observed) {
+            const auto d = data_values(a, shot, observed, "the observed data");
+            Acoustic::Image image;
+            {
+              py::gil_scoped_release free;
+              image = a.rtm(shot, d);
+            }
+            return py::make_tuple(volume(a, image.image), volume(a, image.illumination));
+          },
+          py::arg("shot"), py::arg("observed"), "reverse-time migration: (image, illumination), each (nz, ny, nx)");
+
+  m.def("backends", &seis::operators::backends, "the backends of this build, its default first");
+  m.def("start_runtime", &seis::operators::start_runtime, py::arg("threads") = 0);
+  m.def("stop_runtime", &seis::operators::stop_runtime);
+
+  m.def(
+      "read_gather",
+      [](const std::string& path) {
+        const seis::io::Gather g = seis::io::read_gather(path);
+        py::array_t<double> receivers({py::ssize_t(g.receivers.size()), py::ssize_t(3)});
+        for (std::size_t n = 0; n < g.receivers.size(); ++n) {
+          receivers.mutable_at(n, 0) = g.receivers[n].x;
+          receivers.mutable_at(n, 1) = g.receivers[n].y;
+          receivers.mutable_at(n, 2) = g.receivers[n].z;
+        }
+        py::dict out;
+        out["traces"] = shaped(g.traces, {py::ssize_t(g.receivers.size()), g.samples});
+        out["dt"] = g.dt;
+        out["source"] = py::make_tuple(g.source.x, g.source.y, g.source.z);
+        out["receivers"] = receivers;
+        out["record"] = g.record;
+        return out;
+      },
+      py::arg("path"), "a SEG-Y shot gather: traces (receivers, samples), dt, source, receivers (n, 3), record");
+  m.def(
+      "read_velocity",
+      [](const std::string& path, const Grid& g) {
+        return shaped(seis::io::read_velocity_segy(path, g.nx, g.ny, g.nz), {g.nz, g.ny, g.nx});
+      },
+      py::arg("path"), py::arg("grid"), "a SEG-Y velocity model (nx ny traces of nz samples) as (nz, ny, nx)");
+  m.def(
+      "illumination_normalised",
+      [](const Floats& image, const Floats& illumination) {
+        std::vector<py::ssize_t> shape(image.shape(), image.shape() + image.ndim());
+        return shaped(seis::imaging::normalise_by_illumination(flat(image), flat(illumination)), shape);
+      },
+      py::arg("image"), py::arg("illumination"), "the image divided by its (stabilised) source illumination");
+  m.def(
+      "laplacian_filter",
+      [](const Floats& image) {
+        seis::require(image.ndim() == 3, "the image must be (nz, ny, nx)");
+        return shaped(
+            seis::imaging::laplacian_filter(flat(image), int(image.shape(2)), int(image.shape(1)), int(image.shape(0))),
+            {image.shape(0), image.shape(1), image.shape(2)});
+      },
+      py::arg("image"), "minus the 7-point Laplacian (times h^2): low wavenumbers of the correlation removed");
+}

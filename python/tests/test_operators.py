@@ -1,0 +1,122 @@
+"""The Python module against seis-wave and against its own identities: a forward shot bitwise seis-wave's, Born and
+its adjoint transposes of each other (the dot-product test), the adjoint of the residual the misfit's gradient (a
+Taylor test), and the refusals."""
+import subprocess
+
+import numpy as np
+import pytest
+
+import seistencil as st
+
+
+def random_model(rng, nx=28, ny=24, nz=22, h=10.0):
+    grid = st.Grid(nx, ny, nz, h=h, ndamp=4)
+    velocity = rng.uniform(1500.0, 3000.0, size=grid.shape).astype(np.float32)
+    return grid, velocity
+
+
+def shot():
+    receivers = np.array([[45.0 + n * 30.0, 42.0 + n * 20.0, 48.0 + n * 18.0] for n in range(7)])
+    return st.Acquisition(sources=[[121.3, 102.7, 60.1]], receivers=receivers, f0=40.0)
+
+
+def test_forward_is_seis_wave_bitwise(seis_wave, tmp_path):
+    out = tmp_path / "run"
+    subprocess.run([seis_wave, "--grid", "40x36x32", "--spacing", "10", "--model", "homogeneous:2000", "--ndamp", "8",
+                    "--dt", "0.001", "--trace-dt", "0.001", "--duration", "0.2", "--source", "200,180,120",
+                    "--receivers", "100,180,100:300,180,100:11", "--f0", "15", "--output", str(out), "--benchmark",
+                    "--quiet"], check=True)
+    gather = st.read_gather(str(out / "seismogram.sgy"))
+    grid = st.Grid(40, 36, 32, h=10.0, ndamp=8)
+    medium = st.Medium(grid, np.full(grid.shape, 2000.0, dtype=np.float32))
+    ops = st.Acoustic(grid, medium, st.Numerics(steps=200, dt=0.001))
+    receivers = np.column_stack([np.linspace(100.0, 300.0, 11), np.full(11, 180.0), np.full(11, 100.0)])
+    data = ops.forward(st.Acquisition(sources=[[200.0, 180.0, 120.0]], receivers=receivers, f0=15.0))
+    assert gather["dt"] == pytest.approx(0.001)
+    assert data.shape == gather["traces"].shape == (11, 200)
+    assert data.dtype == np.float32
+    assert np.array_equal(data, gather["traces"])
+    assert np.abs(data).max() > 0
+
+
+def dot(a, b):
+    return float(np.dot(a.astype(np.float64).ravel(), b.astype(np.float64).ravel()))
+
+
+# <J dv, r> = <dv, J^T r>: K = N (6R + 22) float32 roundings a point on either side (the engine's 6R + 20 and dv's
+# and the image's scaling by 2 v dt^2), their difference's spread sqrt(2 K / 3) 2^-24 of the larger side; 5 of them.
+@pytest.mark.parametrize("radius", [2, 4])
+def test_born_and_adjoint_are_transposes(radius):
+    rng = np.random.default_rng(radius)
+    grid, velocity = random_model(rng)
+    ops = st.Acoustic(grid, st.Medium(grid, velocity), st.Numerics(steps=70, radius=radius))
+    s = shot()
+    dv = rng.standard_normal(grid.shape).astype(np.float32)
+    r = rng.standard_normal((s.receiver_count, ops.steps)).astype(np.float32)
+    jdv, jtr = ops.born(s, dv), ops.adjoint(s, r)
+    assert jtr.shape == grid.shape and jdv.shape == r.shape
+    spread = np.sqrt(2.0 * ops.steps * (6 * radius + 22) / 3.0) * 2.0**-24
+    scale = np.sqrt(max(dot(jdv, jdv), dot(jtr, jtr)))
+    assert scale > 0
+    assert abs(dot(jdv, r) - dot(dv, jtr)) <= 5 * spread * scale
+
+
+# J(v) = 1/2 |F(v) - d|^2, g = adjoint(F(v) - d), dv a step towards the data's model: J(v + h dv) - J(v) - h <g, dv>
+# falls as h^2 (ratio 4 as h halves, within the next Taylor term's share: 4 +- 0.6; tstOperators.hpp derives it), and
+# the gradient explains most of J's change at the smallest h.
+def test_adjoint_of_the_residual_is_the_gradient():
+    rng = np.random.default_rng(7)
+    grid, velocity = random_model(rng)
+    s = shot()
+    dt = st.Acoustic(grid, st.Medium(grid, velocity), st.Numerics(steps=70)).dt / 1.1
+
+    def operators(v):
+        return st.Acoustic(grid, st.Medium(grid, v), st.Numerics(steps=70, dt=dt))
+
+    observed = operators(velocity * np.float32(1.02)).forward(s)
+
+    def misfit(data):
+        return 0.5 * float(np.sum((data.astype(np.float64) - observed) ** 2))
+
+    ops = operators(velocity)
+    data = ops.forward(s)
+    g = ops.adjoint(s, data - observed)
+    dv = (0.02 * velocity * (1.0 + 0.5 * rng.standard_normal(grid.shape))).astype(np.float32)
+    j0, slope = misfit(data), dot(g, dv)
+    first, second = [], []
+    for h in [0.25, 0.125, 0.0625]:
+        j = misfit(operators((velocity + h * dv).astype(np.float32)).forward(s))
+        first.append(abs(j - j0))
+        second.append(abs(j - j0 - h * slope))
+    ratios = np.array(second[:-1]) / np.array(second[1:])
+    assert np.all(np.abs(ratios - 4.0) <= 0.6), ratios
+    assert second[-1] < 0.5 * first[-1]
+
+
+def test_migrate_stacks_the_shots_images():
+    rng = np.random.default_rng(3)
+    grid, velocity = random_model(rng)
+    ops = st.Acoustic(grid, st.Medium(grid, velocity), st.Numerics(steps=60))
+    shots = [shot(), st.Acquisition(sources=[[60.0, 60.0, 60.0]], receivers=np.array([[100.0, 100.0, 60.0]]),
+                                    f0=40.0)]
+    observed = st.survey(ops, shots)
+    image, illumination = st.migrate(ops, shots, observed)
+    parts = [ops.rtm(one, data) for one, data in zip(shots, observed)]
+    assert np.allclose(image, parts[0][0] + parts[1][0], rtol=0, atol=0)
+    assert np.allclose(illumination, parts[0][1] + parts[1][1], rtol=0, atol=0)
+    assert np.abs(image).max() > 0
+
+
+def test_refusals_name_the_value():
+    rng = np.random.default_rng(1)
+    grid, velocity = random_model(rng)
+    with pytest.raises(ValueError, match=r"grid's shape \(nz, ny, nx\) = \(22, 24, 28\)"):
+        st.Medium(grid, velocity.T)
+    ops = st.Acoustic(grid, st.Medium(grid, velocity), st.Numerics(steps=10))
+    with pytest.raises(ValueError, match=r"\(receivers, steps\) = \(7, 10\)"):
+        ops.adjoint(shot(), np.zeros((7, 11), dtype=np.float32))
+    with pytest.raises(ValueError, match="backend 'Fortran' is not in this build"):
+        st.Acoustic(grid, st.Medium(grid, velocity), st.Numerics(steps=10), backend="Fortran")
+    with pytest.raises(ValueError, match="unknown strategy 'fast'"):
+        st.Numerics(steps=10, strategy="fast")
+    assert st.backends()[0] in ("Cuda", "HIP", "OpenMP", "Serial")
