@@ -344,13 +344,23 @@ TEST(TEST_CATEGORY, WaveRestartIsBitwise) {
   }
 }
 
-// The imaging condition carried by a step (correlate_next_step) adds weight u and weight^2 at every interior point
-// once, bitwise as the host multiplies them (0 + w u rounds as w u does), and nothing outside the interior or on the
-// step after: the tile engine with every strategy on the grids of agreement_setup (nx 37 and 18), every one-step
-// code shape with the unified strategy.
-// u is random at every interior point (written through field_to_add_to), so that a point the term missed shows.
+// A driver's term (StepTerm) that writes u before its step (random at every interior point, so that a point the
+// image term missed shows) and has the step carry the imaging condition.
+template <class Memory>
+struct NoisyImageTerm : seis::wave::StepTerm<Memory> {
+  Kokkos::View<const float*, Memory> noise;
+  seis::wave::ImageTerm image;
+  void before(const seis::wave::StepFields<Memory>& f) override { Kokkos::deep_copy(f.u, noise); }
+  seis::wave::ImageTerm carried() override { return image; }
+};
+
+// The imaging condition carried by a step adds weight u and weight^2 at every interior point once, bitwise as the
+// host multiplies them (0 + w u rounds as w u does), and nothing outside the interior or on the step after: the
+// tile engine with every strategy on the grids of agreement_setup (nx 37 and 18), every one-step code shape with the
+// unified strategy. A term is refused where the step is not one part's one-step kernel.
 TEST(TEST_CATEGORY, WaveStepCarriesTheImagingCondition) {
-  using Floats = Kokkos::View<float*, typename Exec::memory_space>;
+  using Memory = typename Exec::memory_space;
+  using Floats = Kokkos::View<float*, Memory>;
   std::mt19937 rng(seis::test::test_seed());
   std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
   for (const int nx : {37, 18})
@@ -373,12 +383,14 @@ TEST(TEST_CATEGORY, WaveStepCarriesTheImagingCondition) {
               noise[L.offset(i, j, k)] = uniform(rng);
               weight[L.offset(i, j, k)] = uniform(rng);
             }
-        Floats w("weight", L.size), image("image", L.size), squares("squares", L.size);
-        Kokkos::deep_copy(sim.field_to_add_to(), Kokkos::View<const float*, Kokkos::HostSpace>(noise.data(), L.size));
+        Floats u("noise", L.size), w("weight", L.size), image("image", L.size), squares("squares", L.size);
+        Kokkos::deep_copy(u, Kokkos::View<const float*, Kokkos::HostSpace>(noise.data(), L.size));
         Kokkos::deep_copy(w, Kokkos::View<const float*, Kokkos::HostSpace>(weight.data(), L.size));
-        const std::vector<float> before = sim.wavefield();
-        sim.correlate_next_step(w, image, squares);
-        sim.advance(2);
+        NoisyImageTerm<Memory> term;
+        term.noise = u;
+        term.image = {w.data(), image.data(), squares.data()};
+        sim.advance(1, term);
+        sim.advance(1);
         const auto image_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), image);
         const auto squares_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), squares);
         std::size_t wrong = 0, outside = 0, n = 0;
@@ -388,25 +400,21 @@ TEST(TEST_CATEGORY, WaveStepCarriesTheImagingCondition) {
             for (int i = 0; i < L.nx; ++i, ++n) {
               const std::size_t c = L.offset(i, j, k);
               interior[c] = true;
-              if (image_host(c) != weight[c] * before[n] || squares_host(c) != weight[c] * weight[c]) ++wrong;
+              if (image_host(c) != weight[c] * noise[c] || squares_host(c) != weight[c] * weight[c]) ++wrong;
             }
         for (std::size_t c = 0; c < L.size; ++c)
           if (!interior[c] && (image_host(c) != 0.0f || squares_host(c) != 0.0f)) ++outside;
         EXPECT_EQ(wrong, 0u) << "interior points of " << n;
         EXPECT_EQ(outside, 0u) << "points outside the interior written";
       }
-  // A new shot drops a term its step never took.
-  Simulation<Exec> done(agreement_setup(4, rng));
-  Floats f("f", done.layout().size), squares("squares", done.layout().size);
-  Kokkos::deep_copy(f, 1.0f);
-  done.correlate_next_step(f, squares, squares);
-  done.new_shot(done.setup());
-  done.advance(done.setup().steps);
-  const auto untouched = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), squares);
-  EXPECT_EQ(std::count(untouched.data(), untouched.data() + untouched.size(), 0.0f), std::ptrdiff_t(untouched.size()));
-  EXPECT_THROW(done.correlate_next_step(f, f, f), seis::InvalidArgument);
-  Simulation<Exec> other(agreement_setup(4, rng));
-  EXPECT_THROW(other.correlate_next_step(Floats("short", 8), f, f), seis::InvalidArgument);
+  for (const seis::wave::ShapeInfo& shape : seis::wave::shape_table) {
+    if (seis::wave::steps_per_launch(shape.shape) != 2) continue;
+    auto s = agreement_setup(4, rng);
+    s.shape = shape.shape;
+    Simulation<Exec> fused(s);
+    NoisyImageTerm<Memory> term;
+    EXPECT_THROW(fused.advance(1, term), seis::InvalidArgument) << shape.name;
+  }
 }
 
 // A survey's next shot on the same Simulation (new_shot) is bitwise a fresh Simulation of that shot, for every

@@ -26,6 +26,35 @@ void scatter(const StepTerms<Memory>& t, const Kokkos::View<float*, Memory>& du,
   ExecSpace().fence();  // the simulations step on their own instances
 }
 
+// Born modelling's terms: the background's step keeps u_{n-1} before it and shows u_n and u_{n+1} after it; the
+// scattered wavefield's step then gets dq times the background's Born weight added.
+template <class ExecSpace>
+struct BackgroundSteps : wave::StepTerm<typename ExecSpace::memory_space> {
+  using Memory = typename ExecSpace::memory_space;
+  Kokkos::View<float*, Memory> previous;  // u_{n-1}
+  Kokkos::View<const float*, Memory> next, now;
+  StepTerms<Memory> terms;
+
+  void before(const wave::StepFields<Memory>& f) override { Kokkos::deep_copy(previous, f.u_prev); }
+  void after(const wave::StepFields<Memory>& f) override {
+    next = f.u;
+    now = f.u_prev;
+    terms = StepTerms<Memory>(f);
+  }
+};
+
+template <class ExecSpace>
+struct Scattering : wave::StepTerm<typename ExecSpace::memory_space> {
+  using Memory = typename ExecSpace::memory_space;
+  const BackgroundSteps<ExecSpace>* background = nullptr;
+  Kokkos::View<float*, Memory> dq;
+
+  void after(const wave::StepFields<Memory>& f) override {
+    const BackgroundSteps<ExecSpace>& b = *background;
+    scatter<ExecSpace, Memory>(b.terms, f.u, dq, b.next, b.now, b.previous);
+  }
+};
+
 }  // namespace detail
 
 template <class ExecSpace>
@@ -33,8 +62,8 @@ struct Born<ExecSpace>::Impl {
   using Memory = typename ExecSpace::memory_space;
   using Floats = Kokkos::View<float*, Memory>;
   wave::Simulation<ExecSpace> background, scattered;
-  detail::StepTerms<Memory> terms;
-  Floats dq, before;
+  detail::BackgroundSteps<ExecSpace> background_steps;
+  detail::Scattering<ExecSpace> scattering;
   double copy_gb_per_s = 0;
 
   static wave::Setup background_setup(const wave::Setup& s) {
@@ -48,13 +77,13 @@ struct Born<ExecSpace>::Impl {
     return b;
   }
 
-  explicit Impl(const wave::Setup& s)
-      : background(background_setup(s)),
-        scattered(scattered_setup(s)),
-        terms(background),
-        dq("seis::imaging::dq", background.layout().size),
-        before(Kokkos::view_alloc(std::string("seis::imaging::background before"), Kokkos::WithoutInitializing),
-               background.layout().size) {}
+  explicit Impl(const wave::Setup& s) : background(background_setup(s)), scattered(scattered_setup(s)) {
+    background_steps.previous =
+        Floats(Kokkos::view_alloc(std::string("seis::imaging::background before"), Kokkos::WithoutInitializing),
+               background.layout().size);
+    scattering.background = &background_steps;
+    scattering.dq = Floats("seis::imaging::dq", background.layout().size);
+  }
 };
 
 template <class ExecSpace>
@@ -84,13 +113,13 @@ std::vector<float> Born<ExecSpace>::model(const std::vector<float>& dq, BornTimi
   require(dq.size() == L.interior_points(), "dq has ", dq.size(), " values, the ", L.nx, "x", L.ny, "x", L.nz, " grid ",
           L.interior_points());
   {
-    const auto host = Kokkos::create_mirror_view(m.dq);
+    const auto host = Kokkos::create_mirror_view(m.scattering.dq);
     Kokkos::deep_copy(host, 0.0f);
     std::size_t p = 0;
     for (int k = 0; k < L.nz; ++k)
       for (int j = 0; j < L.ny; ++j)
         for (int i = 0; i < L.nx; ++i) host(std::size_t(L.offset(i, j, k))) = dq[p++];
-    Kokkos::deep_copy(m.dq, host);
+    Kokkos::deep_copy(m.scattering.dq, host);
   }
   const wave::Setup& b = m.background.setup();
   m.background.new_shot(wave::Acquisition{b.sources, {}, b.wavelet, b.f0});
@@ -98,11 +127,8 @@ std::vector<float> Born<ExecSpace>::model(const std::vector<float>& dq, BornTimi
   const ProfilingRegion modelling("seis::imaging::born");
   Kokkos::Timer timer;
   for (int n = 0; n < s.steps; ++n) {
-    Kokkos::deep_copy(m.before, m.background.previous_field());
-    m.background.advance(1);
-    m.scattered.advance(1);
-    detail::scatter<ExecSpace>(m.terms, m.scattered.field_to_add_to(), m.dq, m.background.field(),
-                               m.background.previous_field(), m.before);
+    m.background.advance(1, m.background_steps);
+    m.scattered.advance(1, m.scattering);
   }
   Kokkos::fence();
   if (timing != nullptr) {

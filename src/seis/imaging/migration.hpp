@@ -4,7 +4,7 @@
 // injected in reverse time (shot_data.hpp's backward_sources) through the adjoint of the recording interpolation
 // (the same trilinear weights); the zero-lag cross-correlation of the two wavefields, and the source
 // illumination (the sum of the source wavefield's squares), accumulated over the shots migrated by the receiver
-// wavefield's step after each imaging step (Simulation::correlate_next_step: no pass of its own over it). With
+// wavefield's step after each imaging step (a StepTerm it carries: no pass of its own over it). With
 // ImagingCondition::adjoint, the exact adjoint of Born modelling (born.hpp) instead: the transposed PML on the
 // receiver side, the Born weight in place of the source wavefield (migration_plan.hpp).
 #include <memory>

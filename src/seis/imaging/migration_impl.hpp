@@ -66,8 +66,11 @@ struct Migration<ExecSpace>::Impl {
   Floats image, illumination;
   // The current segment's source wavefields (adjoint: Born weights), one per image.
   std::vector<Floats> snapshots;
-  detail::StepTerms<Memory> terms;
-  std::optional<detail::AdjointLayer<ExecSpace>> layer;      // the adjoint's transposed PML
+  // The receiver side's terms: the image its next step carries (correlation) or the adjoint's transposed PML with
+  // it; the source side's Born weights (adjoint).
+  detail::CarriedImage<Memory> carried;
+  std::optional<detail::AdjointLayer<ExecSpace>> layer;
+  detail::BornWeight<ExecSpace> born_weight;
   long long source_steps = 0, images = 0, states_moved = 0;  // for MigrationTiming::bytes
   double copy_gb_per_s = 0;
 
@@ -78,9 +81,8 @@ struct Migration<ExecSpace>::Impl {
         source(detail::simulation_setup(model, false)),
         receiver(detail::simulation_setup(model, true)),
         image("seis::imaging::stack", source.layout().size),
-        illumination("seis::imaging::illumination", source.layout().size),
-        terms(source) {
-    if (adjoint()) layer.emplace(receiver);
+        illumination("seis::imaging::illumination", source.layout().size) {
+    if (adjoint()) layer.emplace(receiver.layout(), receiver.pml());
     for (int n = 0; n < p.snapshots; ++n)
       snapshots.emplace_back(
           Kokkos::view_alloc(std::string("seis::imaging::source wavefield"), Kokkos::WithoutInitializing),
@@ -101,10 +103,9 @@ struct Migration<ExecSpace>::Impl {
       if (!adjoint()) {
         Kokkos::deep_copy(kept, source.field());
       } else if (n + 1 < steps()) {
-        Kokkos::deep_copy(kept, source.previous_field());
-        source.advance(1);
+        born_weight.weight = kept;
+        source.advance(1, born_weight);
         ++source_steps;
-        detail::born_weight<ExecSpace>(terms, kept, source.field(), source.previous_field());
       } else {
         Kokkos::deep_copy(kept, 0.0f);
       }
@@ -114,8 +115,9 @@ struct Migration<ExecSpace>::Impl {
   // The receiver wavefield to step `target` (adjoint: each step with the transposed layer's terms); its first step
   // carries the image armed by image_step.
   void advance_receiver(int target) {
-    if (!adjoint()) return receiver.advance(target - receiver.step());
-    while (receiver.step() < target) layer->step(receiver);
+    if (adjoint()) return receiver.advance(target - receiver.step(), *layer);
+    if (carried.armed() && receiver.step() < target) receiver.advance(1, carried);
+    receiver.advance(target - receiver.step());
   }
 
   // The image of `kept` and the receiver wavefield now (adjoint: in mu, scaled as it is read out), and kept's
@@ -123,7 +125,11 @@ struct Migration<ExecSpace>::Impl {
   // a pass of its own.
   void image_step(int n, const Floats& kept) {
     if (n == 0) return detail::correlate<ExecSpace>(image, illumination, kept, receiver.field());
-    receiver.correlate_next_step(kept, image, illumination);
+    const wave::ImageTerm term{kept.data(), image.data(), illumination.data()};
+    if (adjoint())
+      layer->arm(term);
+    else
+      carried.arm(term);
   }
 
   // The interior's rows copied out on every CPU (one thread took 0.5 s a volume at 512^3, twice per stack).
@@ -178,7 +184,9 @@ MigrationTiming Migration<ExecSpace>::migrate(const std::vector<wave::Point>& so
   timing.steps = m.steps();
   m.source.new_shot(wave::Acquisition{sources, {}, wavelet, f0});
   m.receiver.new_shot(receivers, injected, {});
-  if (m.layer) m.layer->clear();
+  // Nothing armed from an earlier shot.
+  m.carried.arm({});
+  if (m.layer) m.layer->clear(), m.layer->arm({});
   m.source_steps = m.images = m.states_moved = 0;
   Kokkos::Timer timer;
   // Forward: a state kept at each segment's start; the last segment's wavefields kept at once.
@@ -244,7 +252,9 @@ std::vector<float> Migration<ExecSpace>::image() const {
   Impl& m = *impl_;
   if (!m.adjoint()) return m.interior(m.image);
   // A source-side buffer holds the scaled copy: free between shots, and counted in the plan.
-  detail::scale_adjoint_image<ExecSpace>(m.terms, m.image, m.snapshots.front());
+  // No shot imaged yet: no Born weight has shown the step's coefficients, and the stack is zero.
+  if (m.born_weight.terms.q.data() == nullptr) return m.interior(m.image);
+  detail::scale_adjoint_image<ExecSpace>(m.born_weight.terms, m.image, m.snapshots.front());
   return m.interior(m.snapshots.front());
 }
 

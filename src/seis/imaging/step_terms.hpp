@@ -18,6 +18,7 @@
 #include "seis/core/layout.hpp"
 #include "seis/kernels/team_launch.hpp"
 #include "seis/wave/pml.hpp"
+#include "seis/wave/step_term.hpp"
 
 namespace seis::imaging::detail {
 
@@ -27,11 +28,9 @@ struct StepTerms {
   int thickness = 0;  // the PML's points per face (0: none)
   Kokkos::View<const float*, Memory> q, eta[3], gradient[3];
 
-  template <class Simulation>
-  explicit StepTerms(const Simulation& sim) : layout(sim.layout()), thickness(sim.pml().thickness) {
-    const auto model = sim.step_model();
-    q = model.q;
-    for (int a = 0; a < 3; ++a) eta[a] = model.eta[a], gradient[a] = model.gradient[a];
+  StepTerms() = default;
+  explicit StepTerms(const wave::StepFields<Memory>& f) : layout(f.layout), thickness(f.pml.thickness), q(f.q) {
+    for (int a = 0; a < 3; ++a) eta[a] = f.eta[a], gradient[a] = f.gradient[a];
   }
 
   KOKKOS_INLINE_FUNCTION index_t stride(int axis) const {
@@ -116,41 +115,40 @@ struct FaceShell {
   }
 };
 
-// The exact adjoint's layer term for a Simulation running backward in mu (see above). Before each step G^T xi goes
-// where the step reads its memory term: the engine's phi at the layer's points; the inner points beside the layer,
-// which the step gives none, get q G^T xi added after it, gathered again from the same xi (kept until the next
-// step's gather: no field for it). xi is zero outside the layer, so the gather tests no neighbour. Then xi's update
-// from mu_{n+1}.
+// The exact adjoint's layer term for a Simulation running backward in mu (see above), a term of each of its steps.
+// Before the step G^T xi goes where the step reads its memory term: the engine's phi at the layer's points; the
+// inner points beside the layer, which the step gives none, get q G^T xi added after it, gathered again from the
+// same xi (kept until the next step's gather: no field for it). xi is zero outside the layer, so the gather tests no
+// neighbour. Then xi's update from mu_{n+1}. The step also carries the image armed for it (arm).
 template <class ExecSpace>
-class AdjointLayer {
+class AdjointLayer : public wave::StepTerm<typename ExecSpace::memory_space> {
  public:
   using Memory = typename ExecSpace::memory_space;
   using Floats = Kokkos::View<float*, Memory>;
 
-  template <class Simulation>
-  explicit AdjointLayer(const Simulation& sim)
-      : terms_(sim),
-        pml_(sim.pml()),
-        layer_(interior_box(sim.layout()), sim.pml().thickness + 1),
-        beside_(sim.pml().inner, 1),
-        xi_("seis::imaging::adjoint xi", sim.layout().size),
-        xi_next_("seis::imaging::adjoint xi next", sim.layout().size) {}
+  AdjointLayer(const FieldLayout& layout, const wave::PmlGeometry& pml)
+      : pml_(pml),
+        layer_(interior_box(layout), pml.thickness + 1),
+        beside_(pml.inner, 1),
+        xi_("seis::imaging::adjoint xi", layout.size),
+        xi_next_("seis::imaging::adjoint xi next", layout.size) {}
 
   // Zero memory: the adjoint starts from lambda = 0.
   void clear() { Kokkos::deep_copy(xi_, 0.0f); }
+  // The imaging condition for the next step to carry.
+  void arm(const wave::ImageTerm& image) { image_ = image; }
 
   // Points within thickness + 1 of a face: the layer and the inner points its gradient term reaches.
-  std::size_t points() const { return terms_.thickness == 0 ? 0 : layer_.points(); }
+  std::size_t points() const { return pml_.thickness == 0 ? 0 : layer_.points(); }
 
-  template <class Simulation>
-  void step(Simulation& sim) {
-    if (terms_.thickness == 0) return sim.advance(1);
-    const auto t = terms_;
+  void before(const wave::StepFields<Memory>& f) override {
+    if (pml_.thickness == 0) return;
+    const StepTerms<Memory> t(f);
     const wave::PmlGeometry pml = pml_;
-    const auto mu = sim.field();
-    const auto phi = sim.layer_memory();
+    const auto mu = f.u;
+    const auto phi = f.phi;
     const auto xi = xi_, next = xi_next_;
-    const FaceShell layer = layer_, beside = beside_;
+    const FaceShell layer = layer_;
     using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::size_t>>;
     Kokkos::parallel_for(
         "seis::imaging::adjoint_gather", Range(0, layer.points()), KOKKOS_LAMBDA(const std::size_t n) {
@@ -166,8 +164,17 @@ class AdjointLayer {
         });
     std::swap(xi_, xi_next_);
     ExecSpace().fence();  // the engine steps on its own instance
-    sim.advance(1);
-    const auto field = sim.field_to_add_to();
+  }
+
+  wave::ImageTerm carried() override { return std::exchange(image_, {}); }
+
+  void after(const wave::StepFields<Memory>& f) override {
+    if (pml_.thickness == 0) return;
+    const StepTerms<Memory> t(f);
+    const auto field = f.u;
+    const auto xi = xi_next_;  // the xi before() gathered from (swapped since)
+    const FaceShell beside = beside_;
+    using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::size_t>>;
     Kokkos::parallel_for(
         "seis::imaging::adjoint_beside_layer", Range(0, beside.points()), KOKKOS_LAMBDA(const std::size_t n) {
           int i, j, k;
@@ -179,10 +186,38 @@ class AdjointLayer {
   }
 
  private:
-  StepTerms<Memory> terms_;
   wave::PmlGeometry pml_;
   FaceShell layer_, beside_;
   Floats xi_, xi_next_;
+  wave::ImageTerm image_;
+};
+
+// A step carrying the image armed for it, and nothing else (the correlation's receiver side).
+template <class Memory>
+class CarriedImage : public wave::StepTerm<Memory> {
+ public:
+  void arm(const wave::ImageTerm& image) { image_ = image; }
+  bool armed() const { return image_.weight != nullptr; }
+  wave::ImageTerm carried() override { return std::exchange(image_, {}); }
+
+ private:
+  wave::ImageTerm image_;
+};
+
+// The Born weight of the step a source-side simulation takes with this term, into `weight` (from u_{n-1} kept
+// before it, u_n and u_{n+1} after it), and the step's coefficients for the driver.
+template <class ExecSpace>
+class BornWeight : public wave::StepTerm<typename ExecSpace::memory_space> {
+ public:
+  using Memory = typename ExecSpace::memory_space;
+  Kokkos::View<float*, Memory> weight;
+  StepTerms<Memory> terms;
+
+  void before(const wave::StepFields<Memory>& f) override { Kokkos::deep_copy(weight, f.u_prev); }
+  void after(const wave::StepFields<Memory>& f) override {
+    terms = StepTerms<Memory>(f);
+    born_weight<ExecSpace, Memory>(terms, weight, f.u, f.u_prev);
+  }
 };
 
 }  // namespace seis::imaging::detail

@@ -16,6 +16,7 @@
 #include "seis/core/field.hpp"
 #include "seis/wave/pml.hpp"
 #include "seis/wave/setup.hpp"
+#include "seis/wave/step_term.hpp"
 #include "seis/wave/subdomain.hpp"
 
 namespace seis::wave {
@@ -35,6 +36,10 @@ class Simulation {
 
   // Runs `steps` more time steps (never past setup().steps); returns when they are done.
   void advance(int steps);
+  // The same with a driver's term in each step (step_term.hpp): its before() ahead of the step's update, the image
+  // it carries in the update's kernels, its after() once the step is done. One part only (no halo exchange),
+  // one-step kernels.
+  void advance(int steps, StepTerm<memory_space>& term);
   // advance(1) in two halves, for a driver that steps several parts in one thread: begin_step records the
   // receivers, starts the halo exchange and updates the core; finish_step completes the exchange, updates the
   // face layers, adds the sources and moves to the next step.
@@ -54,8 +59,8 @@ class Simulation {
   const FieldLayout& layout() const { return layout_; }
   const PmlGeometry& pml() const { return pml_; }
   const Subdomain& part() const { return part_; }
-  // Host seconds spent moving halos (packing, staging, waiting for the transport) since construction.
-  double halo_seconds() const { return halo_seconds_; }
+  // Host seconds spent moving halos (packing, staging, waiting for the transport) since the shot began.
+  double halo_seconds() const;
 
   State state() const;
   void restore(const State& state);  // throws if the sizes do not match this setup
@@ -68,28 +73,6 @@ class Simulation {
   // u at the current step on the device, in layout() (halo and padding included); valid until the next step.
   Kokkos::View<const float*, memory_space> field() const;
 
-  // For a driver that adds terms of its own to the scheme between steps (seis/imaging: Born modelling's scattering
-  // source, the exact adjoint's transposed layer). One part only (no halo exchange), one-step kernels.
-  // u one step earlier, in layout(): u_prev before the next step overwrites it.
-  Kokkos::View<const float*, memory_space> previous_field() const;
-  // u at the current step, writable: what is added to it is propagated as the sources' injection is.
-  Kokkos::View<float*, memory_space> field_to_add_to();
-  // The PML's auxiliary field phi (PmlGeometry::phi_index), writable: a driver that supplies the layer's memory term
-  // itself (the exact adjoint's) writes what the next step reads.
-  Kokkos::View<float*, memory_space> layer_memory();
-  // The step's coefficients on the device: q = V^2 dt^2 in layout(), and each axis' damping eta(i) and phi gradient
-  // factor at local index i + profile_lead (AxisDamping).
-  struct StepModel {
-    Kokkos::View<const float*, memory_space> q, eta[3], gradient[3];
-  };
-  StepModel step_model() const;
-  // The next step adds weight(c) u(c) to image(c) and weight(c)^2 to squares(c) at every interior point, u the
-  // field it steps from (field() now, with all that was added to it): a migration's imaging condition. The tile
-  // engine's kernels of that step carry it (kernels of their own, ImagingUpdate), in place of a pass that reads u
-  // again; a code shape's step makes that pass. For that step only; the fields in layout().
-  void correlate_next_step(const Kokkos::View<const float*, memory_space>& weight,
-                           const Kokkos::View<float*, memory_space>& image,
-                           const Kokkos::View<float*, memory_space>& squares);
   std::vector<float> traces() const;  // [receiver][sample], step() samples each: sum_corners of this part's
   // The receivers' weighted corner values as recorded by this part, [receiver][corner][sample] (setup().steps
   // samples each), zero at corners that another part holds.
@@ -113,27 +96,23 @@ class Simulation {
   // n + 1 again where they overlap (the redundant halo work).
   double updates_per_point() const;
   // The shape's tile as its launches use it (after fitting the backend's limits); zero for the tile engine.
-  const TileShape& tile() const { return tile_; }
+  const TileShape& tile() const;
 
  private:
+  // The parts: the wavefield and its kept states, the sources and receivers, the halo driver, the propagator.
   struct Impl;
-  Setup setup_;  // without the velocity values (without_model): q holds them
+  Setup setup_;  // without the velocity values (without_model): the propagator's q holds them
   Subdomain part_;
-  HaloExchange* halo_ = nullptr;
-  double halo_seconds_ = 0;
   FieldLayout layout_;
   PmlGeometry pml_;
   std::unique_ptr<Impl> impl_;
   int step_ = 0;
-  TileShape tile_{};  // the shape's tile (not the tile engine's)
+  ImageTerm image_;  // what the next step's kernels carry (a driver's term)
 
-  // The sources (each firing its own row of `source_traces`, or all the wavelet where null), receivers and traces.
-  void place_shot(const std::vector<float>* source_traces = nullptr);
-  // The shot checked against the grid, then the fields zeroed, step 0 and the shot placed (new_shot's two forms).
+  // The shot checked against the grid, then the fields zeroed, step 0 and its sources (each firing its own row of
+  // `source_traces`, or all the wavelet where null) and receivers placed (new_shot's two forms).
   void restart_shot(const Acquisition& shot, const std::vector<float>* source_traces);
-  void record_receivers(const float* u, int n);   // the receivers at step n from u
-  void two_steps();                               // steps n + 1 and n + 2 in one launch (3.5D shapes)
-  void require_one_part(const char* what) const;  // a driver's terms: one part, a one-step kernel
+  void two_steps();  // steps n + 1 and n + 2 in one launch (3.5D shapes)
 };
 
 }  // namespace seis::wave

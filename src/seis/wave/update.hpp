@@ -16,6 +16,7 @@
 
 #include "seis/core/memory_ops.hpp"
 #include "seis/kernels/tile_engine.hpp"
+#include "seis/wave/image_term.hpp"
 #include "seis/wave/pml.hpp"
 
 namespace seis::wave {
@@ -35,49 +36,6 @@ template <int VEC>
 struct Damping {
   Pack<VEC> eta_x, gradient_x;
   float eta_y, gradient_y, eta_z, gradient_z;
-};
-
-// A migration's imaging condition (Simulation::correlate_next_step): image += weight u and squares += weight^2 at
-// the points a step updates, u the field it steps from, which the step reads anyway.
-struct ImageTerm {
-  const float* weight = nullptr;
-  float* image = nullptr;
-  float* squares = nullptr;
-
-  // The lanes [first, last) of the vector at offset o, u its values.
-  template <int VEC>
-  KOKKOS_FORCEINLINE_FUNCTION void add(index_t o, const Pack<VEC>& u, int first, int last) const {
-    if (first == 0 && last == VEC) {
-      const Pack<VEC> w = load_pack<VEC>(weight + o);
-      Pack<VEC> sum = load_pack<VEC>(image + o), square = load_pack<VEC>(squares + o);
-      for (int l = 0; l < VEC; ++l) {
-        sum.lane[l] += w.lane[l] * u.lane[l];
-        square.lane[l] += w.lane[l] * w.lane[l];
-      }
-      store_pack(image + o, sum);
-      store_pack(squares + o, square);
-    } else {
-      for (int l = 0; l < VEC; ++l)
-        if (l >= first && l < last) add(o + l, u.lane[l]);
-    }
-  }
-  KOKKOS_FORCEINLINE_FUNCTION void add(index_t o, float u) const {
-    const float w = weight[o];
-    image[o] += w * u;
-    squares[o] += w * w;
-  }
-  // The host engine's n points of a row from offset o, u at c.
-  void add_row(index_t o, const float* c, int n) const {
-    const float* w = weight + o;
-    float *sum = image + o, *square = squares + o;
-#if defined(_OPENMP)
-#pragma omp simd
-#endif
-    for (int i = 0; i < n; ++i) {
-      sum[i] += w[i] * c[i];
-      square[i] += w[i] * w[i];
-    }
-  }
 };
 
 struct WaveArrays {
@@ -391,7 +349,7 @@ struct TransposedYZ {
   }
 };
 
-// The step with the imaging condition fused into it (Simulation::correlate_next_step): the wave update, then the
+// The step with the imaging condition fused into it (a StepTerm's carried ImageTerm): the wave update, then the
 // image term at the points it updated. Kernels of their own, launched for the imaging steps alone: a test of the
 // term in every step's epilogue cost the forward step 2% (perf/NOTES.md 118).
 template <Region Where>
@@ -418,13 +376,14 @@ struct ImagingUpdate : WaveUpdate<Where> {
   }
 };
 
-// The update of `Where`, with the imaging condition or without.
-template <Region Where, bool Imaging>
-auto step_update(const WaveArrays& a, const ImageTerm& image) {
-  if constexpr (Imaging)
-    return ImagingUpdate<Where>{{a}, image};
-  else
-    return WaveUpdate<Where>{a};
+// The update of `Where`: the plain step, or with the imaging condition it carries.
+template <Region Where>
+WaveUpdate<Where> step_update(const WaveArrays& a, NoExtra) {
+  return {a};
+}
+template <Region Where>
+ImagingUpdate<Where> step_update(const WaveArrays& a, const ImageTerm& image) {
+  return {{a}, image};
 }
 
 }  // namespace seis::wave

@@ -1,0 +1,55 @@
+#pragma once
+// What a step's kernels can carry besides the wave update: nothing (NoExtra), or a migration's imaging condition
+// (ImageTerm), fused into the tile engine's epilogue (ImagingUpdate, update.hpp) so that no pass reads u again.
+#include "seis/core/layout.hpp"
+#include "seis/core/memory_ops.hpp"
+
+namespace seis::wave {
+
+// The plain step.
+struct NoExtra {};
+
+// A migration's imaging condition, carried by a step (StepTerm::carried): image += weight u and squares +=
+// weight^2 at the points the step updates, u the field it steps from, which the step reads anyway.
+struct ImageTerm {
+  const float* weight = nullptr;
+  float* image = nullptr;
+  float* squares = nullptr;
+
+  // The lanes [first, last) of the vector at offset o, u its values.
+  template <int VEC>
+  KOKKOS_FORCEINLINE_FUNCTION void add(index_t o, const Pack<VEC>& u, int first, int last) const {
+    if (first == 0 && last == VEC) {
+      const Pack<VEC> w = load_pack<VEC>(weight + o);
+      Pack<VEC> sum = load_pack<VEC>(image + o), square = load_pack<VEC>(squares + o);
+      for (int l = 0; l < VEC; ++l) {
+        sum.lane[l] += w.lane[l] * u.lane[l];
+        square.lane[l] += w.lane[l] * w.lane[l];
+      }
+      store_pack(image + o, sum);
+      store_pack(squares + o, square);
+    } else {
+      for (int l = 0; l < VEC; ++l)
+        if (l >= first && l < last) add(o + l, u.lane[l]);
+    }
+  }
+  KOKKOS_FORCEINLINE_FUNCTION void add(index_t o, float u) const {
+    const float w = weight[o];
+    image[o] += w * u;
+    squares[o] += w * w;
+  }
+  // The host engine's n points of a row from offset o, u at c.
+  void add_row(index_t o, const float* c, int n) const {
+    const float* w = weight + o;
+    float *sum = image + o, *square = squares + o;
+#if defined(_OPENMP)
+#pragma omp simd
+#endif
+    for (int i = 0; i < n; ++i) {
+      sum[i] += w[i] * c[i];
+      square[i] += w[i] * w[i];
+    }
+  }
+};
+
+}  // namespace seis::wave

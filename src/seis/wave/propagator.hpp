@@ -1,0 +1,340 @@
+#pragma once
+// The step's engine of one part: the scheme's coefficients (q = V^2 dt^2 and the PML's damping, which the model
+// and dt fix), the execution-space instances and the launches that update a region of the part one time step (the
+// tile engine or a code shape, in the setup's strategy), templated on what the kernels carry besides the update
+// (NoExtra, ImageTerm), so the imaging condition rides in the step's own kernels.
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <limits>
+#include <type_traits>
+#include <utility>
+
+#include "seis/core/coefficients.hpp"
+#include "seis/core/compat.hpp"
+#include "seis/core/device_copy.hpp"
+#include "seis/kernels/radius_dispatch.hpp"
+#include "seis/kernels/tile_engine.hpp"
+#include "seis/wave/halo_driver.hpp"
+#include "seis/wave/setup.hpp"
+#include "seis/wave/shape.hpp"
+#include "seis/wave/shape_kernels.hpp"
+#include "seis/wave/step_term.hpp"
+#include "seis/wave/update.hpp"
+#include "seis/wave/wavefield.hpp"
+
+namespace seis::wave {
+
+// The Laplacian of the step comes from the fused xyz tile engine (xyz_fused's configuration), 128-bit accesses.
+inline constexpr int wave_vec = 4;
+using WaveSources = Sources<Operator::laplacian, YSource::scratch, ZSource::window>;
+
+// 256-thread teams, two per SM up to R = 4 (at most 128 registers): without the bound the PML and unified kernels
+// take 162 registers at R = 4 and an SM holds one team (perf/NOTES.md).
+struct WaveOccupancy {
+  static constexpr int max_threads = 256;
+  static constexpr int min_teams(int radius) { return radius <= 4 ? 2 : 1; }
+};
+
+template <class ExecSpace>
+using WaveLauncher = TileKernelLauncher<ExecSpace, WaveSources, WaveOccupancy>;
+
+// q = v^2 dt^2 (the double product rounded to float, as the host rounds it) at every interior point of the part,
+// computed where q lives from the model's planes, staged a slab of at most 2^24 floats at a time where the device
+// cannot read the host: neither a padded host field nor a second whole model on the device. The host's
+// single-threaded pass over 512^3 points took about a second of a survey's first shot on the H100s (perf/NOTES.md
+// 110-111).
+template <class ExecSpace>
+void fill_q(const Setup& s, const Subdomain& part, const FieldLayout& layout, float* q) {
+  using Memory = typename ExecSpace::memory_space;
+  const Subdomain box = model_box(s);
+  const int* o = part.offset;
+  const int* n = part.size;
+  const std::size_t row = std::size_t(box.size[0]), plane = row * std::size_t(box.size[1]);
+  // The box's floats from the part's first point of a plane to its last: the rows between, whole.
+  const std::size_t first = std::size_t(o[1] - box.offset[1]) * row + std::size_t(o[0] - box.offset[0]);
+  const std::size_t span = std::size_t(n[1] - 1) * row + std::size_t(n[0]);
+  // Planes staged at a time: 2^24 floats' worth, no more than the part has (a whole 2^24-float buffer for a small
+  // part was 64 MiB of device memory no plan counted).
+  const int slab = int(std::clamp<std::size_t>((std::size_t(1) << 24) / plane, 1, std::size_t(n[2])));
+  constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible;
+  Kokkos::View<float*, Memory> staging;
+  if (!host) staging = Kokkos::View<float*, Memory>("seis::wave::model slab", std::size_t(slab - 1) * plane + span);
+  const double dt2 = s.dt * s.dt;
+  for (int k0 = 0; k0 < n[2]; k0 += slab) {
+    const int k1 = std::min(n[2], k0 + slab);
+    const std::size_t begin = std::size_t(k0 + o[2] - box.offset[2]) * plane + first;
+    const std::size_t count = std::size_t(k1 - k0 - 1) * plane + span;
+    const float* values = s.velocity.data() + begin;
+    if constexpr (!host) {
+      Kokkos::View<const float*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> source(values, count);
+      Kokkos::deep_copy(Kokkos::subview(staging, std::make_pair(std::size_t(0), count)), source);
+      values = staging.data();
+    }
+    using Policy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>>;
+    Kokkos::parallel_for(
+        "seis::wave::q", Policy({0, 0, k0}, {n[0], n[1], k1}), KOKKOS_LAMBDA(const int i, const int j, const int k) {
+          const double v = values[std::size_t(k - k0) * plane + std::size_t(j) * row + std::size_t(i)];
+          q[layout.offset(i, j, k)] = static_cast<float>(v * v * dt2);
+        });
+    Kokkos::fence();
+  }
+}
+
+// Which launch of a step: one slab (Slab), or these.
+enum Launch : int { inner_launch = -1, unified_launch = -2, slabs_launch = -3 };
+
+// Launch options of one launch of a step at radius R, where the user chose no tile, on GPUs. The inner and the
+// unified kernels take 16 x 8 tiles, 16 planes deep up to R = 4 and 32 beyond: on the inner region's whole lines
+// (line_aligned_boxes) they ran the seven step at 512^3 1.047 -> 1.003-1.005 ms at R = 4, where 28 x 8 x 32 gave
+// 1.090 and 16 x 8 x 32 1.014, and at R = 8 1.379 against 1.362 with 32 planes (H100, perf/NOTES.md 86, 87); the
+// unified step with one phi row per vector 0.941 ms (perf/NOTES.md 95). The slab launches get tiles of 8 vectors
+// across: x slabs are narrow (tall tiles when alone).
+template <class ExecSpace>
+LaunchOptions launch_options(const LaunchOptions& o, int launch, int radius) {
+  LaunchOptions out = o;
+  out.nontemporal = true;
+  if (!is_gpu_space<ExecSpace>() || o.tile_x != 0 || o.tile_y != 0) return out;
+  const bool whole = launch == inner_launch || launch == unified_launch;
+  out.tile_x = whole ? 16 : 8;
+  out.tile_y = whole ? 8 : launch == x_low || launch == x_high ? 32 : 16;
+  if (whole && o.window == 0) out.window = radius <= 4 ? 16 : 32;
+  return out;
+}
+
+// A one-box launch's tiles on GPUs, where the user chose none: as many tiles per axis as the launch's tile needs,
+// each the smallest that covers the box evenly. The inner box of 512^3 with ndamp 27 has rows of 116 vectors and
+// 458 planes: four 32-vector tiles and 15 windows of 32 left 9% of the threads and 5% of the planes idle
+// (perf/NOTES.md 48).
+template <class ExecSpace>
+LaunchOptions balanced_tiles(const LaunchOptions& user, LaunchOptions o, const Box& b, const TileShape& fallback) {
+  if (!is_gpu_space<ExecSpace>() || user.tile_x != 0 || user.tile_y != 0 || user.window != 0 || b.points() == 0)
+    return o;
+  const TileShape t = resolve_tile(o, fallback, true);
+  const auto even = [](int n, int tile) {
+    const int tiles = (n + tile - 1) / tile;
+    return (n + tiles - 1) / tiles;
+  };
+  o.tile_x = even(box_columns(b, wave_vec), t.tx);
+  // A box narrower than the tile (a decomposed part's x face layer is one vector wide) keeps the team's threads in
+  // taller tiles: 1 x 8 tiles ran teams of 8 threads.
+  o.tile_y = even(b.y1 - b.y0, std::max(t.ty, t.tx * t.ty / o.tile_x));
+  o.window = even(b.z1 - b.z0, t.nw);
+  return o;
+}
+
+// Whether the seven strategy's y slabs walk their rows (TransposedYZ): on GPUs, with the tile engine, where the
+// transposed view's offsets fit 32 bits. At 512^3 with ndamp 27 a y slab is 27 rows deep and 458 planes long:
+// walking its rows its launch took 65-66 us instead of 70-72, the z slabs' 66-67 (H100, perf/NOTES.md 87).
+template <class ExecSpace>
+bool y_slabs_walk_rows(const Numerics& numerics, const FieldLayout& layout) {
+  return is_gpu_space<ExecSpace>() && numerics.shape == Shape::tile &&
+         layout.size <= static_cast<std::size_t>(std::numeric_limits<int>::max());
+}
+
+// The launch options of a one-step launch: a 3.5D shape's tile is its own, its companion (single_step_shape) keeps
+// its default.
+inline LaunchOptions single_step_options(const Numerics& numerics) {
+  LaunchOptions o = numerics.launch;
+  if (single_step_shape(numerics.shape) != numerics.shape) o.tile_x = o.tile_y = o.window = 0;
+  return o;
+}
+
+// The imaging condition at every interior point of u by a pass of its own (the code shapes' steps).
+template <class ExecSpace>
+void add_image(const ExecSpace& exec, const ImageTerm& image, const FieldLayout& L, const float* u) {
+  using Points = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>>;
+  Kokkos::parallel_for(
+      "seis::wave::image_pass", Points(exec, {0, 0, 0}, {L.nx, L.ny, L.nz}),
+      KOKKOS_LAMBDA(const int i, const int j, const int k) {
+        const index_t o = L.offset(i, j, k);
+        image.add(o, u[o]);
+      });
+}
+
+template <class ExecSpace>
+class Propagator {
+ public:
+  using Memory = typename ExecSpace::memory_space;
+  using Floats = Kokkos::View<float*, Memory>;
+
+  // Checks the launch options against the backend's limits for every kernel the step may launch, then fills the
+  // coefficients from `setup`'s model over `part`.
+  Propagator(const Setup& setup, const Subdomain& part, const FieldLayout& layout, const PmlGeometry& pml);
+
+  const ExecSpace& main() const { return instances_[0]; }
+  const compat::Instances<ExecSpace>& instances() const { return instances_; }
+  const float* q() const { return q_.data(); }
+  // The shape's tile as its launches use it (after fitting the backend's limits); zero for the tile engine.
+  const TileShape& tile() const { return tile_; }
+  StepFields<Memory> fields(const Wavefield<Memory>& w) const {
+    return {layout_,
+            pml_,
+            w.u.span(),
+            w.u_prev.span(),
+            w.phi,
+            q_.span(),
+            {eta_[0], eta_[1], eta_[2]},
+            {gradient_[0], gradient_[1], gradient_[2]}};
+  }
+
+  // One step's update of the points in `region` (the whole part, or its core or one face layer) on `main`, with
+  // the imaging condition where `image` has a weight: in the tile engine's kernels (ImagingUpdate), by a pass of
+  // its own over the part before a code shape's update (a driver's term: one part, so one region).
+  void step(const Wavefield<Memory>& w, const Box& region, const ExecSpace& main, const ImageTerm& image) {
+    if (image.weight == nullptr) return update(w, region, main, NoExtra{});
+    if (n_.shape == Shape::tile) return update(w, region, main, image);
+    add_image(main, image, layout_, w.u.data());
+    update(w, region, main, NoExtra{});
+  }
+  // Steps n + 1 and n + 2 in one launch (3.5D shapes): into the wavefield's spares, the sources by column.
+  void two_steps(const Wavefield<Memory>& w, const TwoSteps& two) const;
+
+ private:
+  Numerics n_;
+  double h_ = 0;
+  FieldLayout layout_;
+  PmlGeometry pml_;
+  StencilCoefficients coefficients_;
+  Field<Memory> q_;
+  Floats eta_[3], gradient_[3];  // AxisDamping of x, y, z
+  compat::Instances<ExecSpace> instances_{step_instances, halo_instance};
+  WaveLauncher<ExecSpace> launcher_{TileShape{32, 8, 32}};
+  TileShape tile_{};
+
+  WaveArrays arrays(const Wavefield<Memory>& w) const {
+    return {w.u_prev.data(),
+            q_.data(),
+            w.phi.data(),
+            eta_[0].data() + profile_lead,
+            eta_[1].data() + profile_lead,
+            eta_[2].data() + profile_lead,
+            gradient_[0].data() + profile_lead,
+            gradient_[1].data() + profile_lead,
+            gradient_[2].data() + profile_lead,
+            pml_,
+            true};
+  }
+
+  // The points of `region` by the same kernels as in the undecomposed run, in the setup's strategy; launched on
+  // `main` (instance 0 or, for the strategies of one instance, unified and two, another); the seven strategy forks
+  // from instance 0.
+  template <class Extra>
+  void update(const Wavefield<Memory>& w, const Box& region, const ExecSpace& main, const Extra& extra) {
+    const WaveArrays a = arrays(w);
+    const auto update = [&](auto where) { return step_update<decltype(where)::value>(a, extra); };
+    using Inner = std::integral_constant<Region, Region::inner>;
+    using Layer = std::integral_constant<Region, Region::pml>;
+    using Both = std::integral_constant<Region, Region::both>;
+    const LaunchBoxes boxes = n_.shape == Shape::tile ? line_aligned_boxes(pml_) : region_boxes(pml_);
+    const Box inner = intersect(boxes.inner, region);
+    Box slabs[slab_count];
+    for (int s = 0; s < slab_count; ++s) slabs[s] = intersect(boxes.slab[s], region);
+    const ShapeStep shape_step{
+        w.u.data(), layout_, coefficients_, a, static_cast<float>(0.25 / (h_ * h_)), single_step_options(n_), {}};
+    with_radius(n_.radius, [&](auto r) {
+      constexpr int R = decltype(r)::value;
+      // Launch `which` (a Slab or a Launch) of the boxes, by the tile engine or the setup's shape.
+      const auto launch = [&](const ExecSpace& exec, int which, const Box* boxes, int count, const auto& update) {
+        if (n_.shape == Shape::tile) {
+          LaunchOptions o = launch_options<ExecSpace>(n_.launch, which, R);
+          if (count == 1) o = balanced_tiles<ExecSpace>(n_.launch, o, boxes[0], launcher_.gpu_default);
+          launcher_.template launch_boxes<R, wave_vec>(exec, w.u.data(), layout_, coefficients_, o, boxes, count,
+                                                       update);
+        } else {
+          launch_shape(exec, single_step_shape(n_.shape), R, std::decay_t<decltype(update)>::where, shape_step, boxes,
+                       count);
+        }
+      };
+      // Slab s of the seven strategy, a y slab through the fields' y-z transposed view where y_slabs_walk_rows says.
+      const auto launch_slab = [&](const ExecSpace& exec, int s, const Box& b) {
+        if constexpr (is_gpu_space<ExecSpace>()) {
+          if ((s == y_low || s == y_high) && y_slabs_walk_rows<ExecSpace>(n_, layout_)) {
+            const Box t{b.x0, b.x1, b.z0, b.z1, b.y0, b.y1};
+            const LaunchOptions o = balanced_tiles<ExecSpace>(n_.launch, launch_options<ExecSpace>(n_.launch, s, R), t,
+                                                              launcher_.gpu_default);
+            launcher_.template launch_boxes<R, wave_vec>(
+                exec, w.u.data(), transposed_yz(layout_), swap_yz(coefficients_), o, &t, 1,
+                TransposedYZ<decltype(update(Layer{}))>{update(Layer{}), layout_});
+            return;
+          }
+        }
+        launch(exec, s, &b, 1, update(Layer{}));
+      };
+      switch (n_.strategy) {
+        case Strategy::unified:
+          launch(main, unified_launch, &region, 1, update(Both{}));
+          break;
+        case Strategy::two:
+          launch(main, inner_launch, &inner, 1, update(Inner{}));
+          if (pml_.thickness > 0) launch(main, slabs_launch, slabs, slab_count, update(Layer{}));
+          break;
+        case Strategy::seven:
+          // The slab kernels read what the previous kernels on `main` wrote; the next ones on `main` read what the
+          // slabs write: device-side dependencies, no host fence.
+          instances_.fork();
+          launch(main, inner_launch, &inner, 1, update(Inner{}));
+          if (pml_.thickness > 0)
+            for (int s = 0; s < slab_count; ++s)
+              if (slabs[s].points() > 0) launch_slab(instances_[1 + s], s, slabs[s]);
+          instances_.join();
+          break;
+      }
+    });
+  }
+};
+
+template <class ExecSpace>
+Propagator<ExecSpace>::Propagator(const Setup& setup, const Subdomain& part, const FieldLayout& layout,
+                                  const PmlGeometry& pml)
+    : n_(setup), h_(setup.h), layout_(layout), pml_(pml) {
+  if (n_.shape != Shape::tile) {
+    tile_ = check_shape<ExecSpace>(n_.shape, n_.radius, layout_, n_.launch);
+    if (single_step_shape(n_.shape) != n_.shape)
+      check_shape<ExecSpace>(single_step_shape(n_.shape), n_.radius, layout_, single_step_options(n_));
+  } else {
+    with_radius(n_.radius, [&](auto r) {
+      constexpr int R = decltype(r)::value;
+      WaveLauncher<ExecSpace> launcher{TileShape{32, 8, 32}};
+      // The plain step's kernels and the imaging steps' (ImagingUpdate), whose resources may differ.
+      const auto check = [&](auto extra) {
+        using Extra = decltype(extra);
+        const auto options = [&](int launch) { return launch_options<ExecSpace>(n_.launch, launch, R); };
+        launcher.template check<R, wave_vec>("wave step", layout_, options(inner_launch),
+                                             step_update<Region::inner>({}, Extra{}));
+        launcher.template check<R, wave_vec>("wave step (unified)", layout_, options(unified_launch),
+                                             step_update<Region::both>({}, Extra{}));
+        for (int launch : {int(slabs_launch), int(x_low)})
+          launcher.template check<R, wave_vec>("wave step (layer)", layout_, options(launch),
+                                               step_update<Region::pml>({}, Extra{}));
+        if constexpr (is_gpu_space<ExecSpace>())
+          if (y_slabs_walk_rows<ExecSpace>(n_, layout_))
+            launcher.template check<R, wave_vec>("wave step (y slabs)", transposed_yz(layout_), options(y_low),
+                                                 TransposedYZ<decltype(step_update<Region::pml>({}, Extra{}))>{
+                                                     step_update<Region::pml>({}, Extra{}), layout_});
+      };
+      check(NoExtra{});
+      check(ImageTerm{});
+    });
+  }
+  coefficients_ = make_coefficients(n_.radius, h_, h_, h_);
+  q_ = Field<Memory>("seis::wave::q", layout_);
+  Kokkos::deep_copy(q_.span(), 0.0f);  // halo and padding: whole vectors read them (fill_q writes the interior)
+  fill_q<ExecSpace>(setup, part, layout_, q_.data());
+  const float vmax = model_vmax(setup);
+  const double scale = damping_scale(setup.dt, vmax, pml_.thickness, h_);
+  for (int axis = 0; axis < 3; ++axis) {
+    const AxisDamping d =
+        axis_damping(damping_profile(part.global[axis], pml_.thickness, scale), part.offset[axis], part.size[axis], h_);
+    eta_[axis] = to_device<Memory>("seis::wave::eta", d.eta);
+    gradient_[axis] = to_device<Memory>("seis::wave::eta_gradient", d.gradient);
+  }
+}
+
+template <class ExecSpace>
+void Propagator<ExecSpace>::two_steps(const Wavefield<Memory>& w, const TwoSteps& two) const {
+  ShapeStep s{w.u.data(), layout_, coefficients_, arrays(w), 0.0f, n_.launch, two};
+  const Box grid{0, layout_.nx, 0, layout_.ny, 0, layout_.nz};
+  launch_shape(main(), n_.shape, n_.radius, Region::both, s, &grid, 1);
+}
+
+}  // namespace seis::wave
