@@ -127,7 +127,7 @@ wave::Setup make_setup(const io::RunConfig& c, const std::function<wave::Subdoma
   s.velocity = model(part, model_bytes_read);
   s.model_part = part;
   s.vmax = static_cast<float>(world.max(double(wave::check_velocities(s).highest)));
-  s.dt = c.dt > 0 ? c.dt : c.cfl * wave::stable_dt(s.radius, s.h, s.vmax > 0 ? s.vmax : 1.0f);
+  s.dt = c.dt > 0 ? c.dt : wave::default_dt(s, c.cfl);
   const double steps = std::ceil(c.duration / s.dt - 1e-9);
   require(steps <= max_steps, "--duration ", c.duration, " s at dt = ", s.dt, " s is ", steps, " steps, at most ",
           max_steps, " (the model's largest velocity ", s.vmax, " m/s sets dt)");

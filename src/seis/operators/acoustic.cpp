@@ -39,41 +39,47 @@ Acoustic::Acoustic(const wave::Grid& grid, const wave::Medium& medium, const wav
   require(setup_.model_part.points() == 0 || setup_.model_part.whole(),
           "the operators step the whole grid: the medium must hold all of it");
   require(setup_.steps > 0, "steps ", setup_.steps, " must be > 0");
-  if (setup_.dt == 0) {
-    const float vmax = setup_.vmax > 0 ? setup_.vmax : wave::check_velocities(setup_).highest;
-    setup_.dt = wave::default_cfl * wave::stable_dt(setup_.radius, setup_.h, vmax);
-  }
+  if (setup_.dt == 0) setup_.dt = wave::default_dt(setup_);
   wave::validate(setup_, available_bytes);
   engine_ = make_engine(backend, available_bytes, backend_);
 }
 
 Acoustic::~Acoustic() = default;
 
-wave::Setup Acoustic::shot_setup(const wave::Acquisition& shot) const {
-  wave::Setup s = setup_;
-  static_cast<wave::Acquisition&>(s) = shot;
-  wave::validate_shot(s);
-  return s;
+template <class Run>
+auto Acoustic::with_shot(const wave::Acquisition& shot, const Run& run) const {
+  const std::lock_guard<std::mutex> turn(call_);
+  wave::validate_shot(setup_, shot, setup_.dt);
+  struct Restore {
+    wave::Setup& s;
+    ~Restore() { static_cast<wave::Acquisition&>(s) = wave::Acquisition{}; }
+  } restore{setup_};
+  static_cast<wave::Acquisition&>(setup_) = shot;
+  return run(static_cast<const wave::Setup&>(setup_));
 }
 
-std::vector<float> Acoustic::forward(const wave::Acquisition& shot) const { return engine_->forward(shot_setup(shot)); }
+std::vector<float> Acoustic::forward(const wave::Acquisition& shot) const {
+  return with_shot(shot, [&](const wave::Setup& s) { return engine_->forward(s); });
+}
 
 std::vector<float> Acoustic::born(const wave::Acquisition& shot, const std::vector<float>& dv) const {
   const auto dq = times_dq_dv(setup_, dv, "dv");
-  return engine_->born(shot_setup(shot), dq);
+  return with_shot(shot, [&](const wave::Setup& s) { return engine_->born(s, dq); });
 }
 
 std::vector<float> Acoustic::adjoint(const wave::Acquisition& shot, const std::vector<float>& residual) const {
-  const wave::Setup s = shot_setup(shot);
-  require_traces(s, residual, "the residual");
-  const auto image = engine_->adjoint(s, imaging::adjoint_sources(residual, s.receivers.size(), s.steps, s.h));
+  const auto image = with_shot(shot, [&](const wave::Setup& s) {
+    require_traces(s, residual, "the residual");
+    return engine_->adjoint(s, imaging::adjoint_sources(residual, s.receivers.size(), s.steps, s.h));
+  });
   return times_dq_dv(setup_, image, "the image");
 }
 
 Acoustic::Image Acoustic::rtm(const wave::Acquisition& shot, const std::vector<float>& observed) const {
-  const wave::Setup s = shot_setup(shot);
-  require_traces(s, observed, "the observed data");
-  return engine_->rtm(s, imaging::backward_sources(observed, s.receivers.size(), s.steps, s.dt));
+  return with_shot(shot, [&](const wave::Setup& s) {
+    require_traces(s, observed, "the observed data");
+    return engine_->rtm(s, imaging::backward_sources(observed, s.receivers.size(), s.steps, s.dt));
+  });
 }
 
 void start_runtime(int threads) {

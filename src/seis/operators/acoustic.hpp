@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -31,7 +32,8 @@ class Acoustic {
   Acoustic(const Acoustic&) = delete;
   Acoustic& operator=(const Acoustic&) = delete;
 
-  // What every operator steps: the grid, model and scheme (dt filled in), without a shot.
+  // What every operator steps: the grid, model and scheme (dt filled in). Calls on one Acoustic take turns: each
+  // puts its shot into this one model for its length rather than copying the model (4 bytes a point).
   const wave::Setup& setup() const { return setup_; }
   const std::string& backend() const { return backend_; }
 
@@ -56,11 +58,14 @@ class Acoustic {
   };
 
  private:
-  wave::Setup setup_;
+  mutable wave::Setup setup_;  // the shot of the call running (none between calls)
+  mutable std::mutex call_;
   std::string backend_;
   std::unique_ptr<Engine> engine_;
 
-  wave::Setup shot_setup(const wave::Acquisition& shot) const;
+  // `run(setup_)` with the shot in place (checked against the grid and dt first), then none again.
+  template <class Run>
+  auto with_shot(const wave::Acquisition& shot, const Run& run) const;
 };
 
 // The backends this build runs the operators on (Kokkos' names: Cuda, HIP, OpenMP, Serial), its default first.

@@ -158,15 +158,19 @@ double points_per_wavelength_needed(int radius, double tolerance) {
   return points;
 }
 
-void validate_shot(const Setup& s) {
+void validate_shot(const Grid& grid, const Acquisition& s, double dt) {
   require(s.f0 > 0 && std::isfinite(s.f0), "peak frequency f0 = ", s.f0, " Hz must be > 0");
-  if (s.dt > 0)
-    require(wavelet_upper_frequency(s.wavelet, s.f0) <= 0.5 / s.dt, "peak frequency f0 = ", s.f0,
+  if (dt > 0)
+    require(wavelet_upper_frequency(s.wavelet, s.f0) <= 0.5 / dt, "peak frequency f0 = ", s.f0,
             " Hz: the wavelet's content up to ", wavelet_upper_frequency(s.wavelet, s.f0),
-            " Hz lies above the time step's Nyquist frequency 1 / (2 dt) = ", 0.5 / s.dt, " Hz");
-  for (std::size_t n = 0; n < s.sources.size(); ++n) require_inside(s, s.sources[n], "source", n);
-  for (std::size_t n = 0; n < s.receivers.size(); ++n) require_inside(s, s.receivers[n], "receiver", n);
+            " Hz lies above the time step's Nyquist frequency 1 / (2 dt) = ", 0.5 / dt, " Hz");
+  for (std::size_t n = 0; n < s.sources.size(); ++n) require_inside(grid, s.sources[n], "source", n);
+  for (std::size_t n = 0; n < s.receivers.size(); ++n) require_inside(grid, s.receivers[n], "receiver", n);
 }
+
+void validate_shot(const Setup& s) { validate_shot(s, s, s.dt); }
+
+double default_dt(const Setup& s, double cfl) { return cfl * stable_dt(s.radius, s.h, model_vmax(s)); }
 
 void validate(const Setup& s, std::size_t available_bytes) { validate(s, whole_grid(s), available_bytes); }
 

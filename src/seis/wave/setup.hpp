@@ -89,6 +89,8 @@ struct State {
 // The paper's time step: dt = 2 cfl / (sqrt(sum of |coefficients| of the three axes, 1/h^2 included) vmax);
 // cfl = 1 is the stability bound of the leapfrog scheme with this Laplacian.
 double stable_dt(int radius, double h, double vmax, double cfl = 1.0);
+// The time step of a run that names none: cfl of the stability bound at the model's largest velocity (model_vmax).
+double default_dt(const Setup& s, double cfl = default_cfl);
 
 // Source time function at time t (s); both are delayed by t0 = 1 / f0 so that they start near zero.
 //   ricker:              (1 - 2 a) exp(-a),  a = (pi f0 (t - t0))^2
@@ -140,7 +142,9 @@ struct VelocityRange {
 VelocityRange check_velocities(const Setup& s);
 // The range without the check, NaNs passed over.
 VelocityRange velocity_range(const Medium& m);
-// What validate checks of the shot alone (its sources, receivers and f0), cheap enough for every shot of a survey.
+// What validate checks of the shot alone (its sources, receivers and f0), cheap enough for every shot of a survey:
+// the positions against the grid, f0 against the time step's Nyquist frequency where dt > 0.
+void validate_shot(const Grid& grid, const Acquisition& shot, double dt);
 void validate_shot(const Setup& s);
 
 // A receiver's trace is the sum of its eight weighted corner values, added in corner order from +0 on the host,

@@ -69,10 +69,7 @@ void Simulation<ExecSpace>::new_shot(const std::vector<Point>& sources, const st
 template <class ExecSpace>
 void Simulation<ExecSpace>::restart_shot(const Acquisition& shot, const std::vector<float>* source_traces) {
   // The shot against the grid alone: the Nyquist check of f0 against dt is the run's (validate).
-  Setup alone;
-  static_cast<Grid&>(alone) = setup_;
-  static_cast<Acquisition&>(alone) = shot;
-  validate_shot(alone);
+  validate_shot(setup_, shot, 0.0);
   static_cast<Acquisition&>(setup_) = shot;
   Impl& m = *impl_;
   Kokkos::fence();
