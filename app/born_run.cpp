@@ -19,7 +19,7 @@ namespace seis::app {
 
 int run_born(const mpi::World& world, const io::RunConfig& config, const StartUp& start_up) {
   require(world.size() == 1, "--born models one shot on one rank; this run has ", world.size(), " ranks");
-  require(config.survey.empty() && config.decomposition.empty() && config.snapshot_every == 0 &&
+  require(config.survey.empty() && !config.decomposition && config.snapshot_every == 0 &&
               config.checkpoint_every == 0 && !config.restart && !config.tune,
           "--born models one shot: --survey, --decomposition, --snapshot-every, --checkpoint-every, --restart and "
           "--tune are for modelling runs");
@@ -55,8 +55,7 @@ int run_born(const mpi::World& world, const io::RunConfig& config, const StartUp
   imaging::BornTiming timing;
   std::vector<float> traces = born.model(dq, &timing);
   const std::string segy = (dir / "seismogram.sgy").string(), png = (dir / "shot-gather.png").string();
-  write_gather(segy, png, gather_of(setup, std::move(traces)), seismogram, config.shot,
-               io::parse_gather_gain(config.gather_gain));
+  write_gather(segy, png, gather_of(setup, std::move(traces)), seismogram, config.shot, config.gather_gain);
 
   const double points = double(setup.nx) * setup.ny * setup.nz, per_step = timing.seconds / timing.steps;
   io::RunFacts facts = build_facts();

@@ -80,7 +80,8 @@ class StackPrint {
       : c_(c), s_(s), shots_(shots) {
     std::ostringstream f;
     f << grid_fingerprint(c, s, model_digest(c)) << std::hexfloat << "\nsmooth " << c.smooth << "\nimaging_condition "
-      << c.imaging_condition << "\nimaging_interval " << plan.interval << "\nmute_velocity " << c.mute_velocity;
+      << imaging::to_string(c.imaging_condition) << "\nimaging_interval " << plan.interval << "\nmute_velocity "
+      << c.mute_velocity;
     common_ = f.str();
   }
   std::string of(const std::vector<int>& numbers) const {
@@ -328,7 +329,7 @@ std::vector<std::string> write_image(const io::RunConfig& c, const wave::Setup& 
   require_finite(image, s, "the stacked image");
   require_finite(illumination, s, "the stacked illumination");
   std::vector<float> out = imaging::normalise_by_illumination(image, illumination);
-  if (c.image_filter == "laplacian") out = imaging::laplacian_filter(out, s.nx, s.ny, s.nz);
+  if (c.image_filter == imaging::ImageFilter::laplacian) out = imaging::laplacian_filter(out, s.nx, s.ny, s.nz);
   imaging::mute_shallow(out, s.nx, s.ny, s.nz, s.h, top.first, top.second);
   mute_layer(out, s);
   require_finite(out, s, "the normalised image");
@@ -372,7 +373,7 @@ std::vector<std::string> write_image(const io::RunConfig& c, const wave::Setup& 
 
 int run_migration(const mpi::World& world, const io::RunConfig& config, const StartUp& start_up) {
   const bool root = world.rank() == 0;
-  require(config.ranks_per_shot == 1 && config.decomposition.empty(),
+  require(config.ranks_per_shot == 1 && !config.decomposition,
           "--migrate runs each shot on one rank (shots over ranks); --ranks-per-shot ", config.ranks_per_shot,
           " and --decomposition are for modelling");
   require(config.snapshot_every == 0 && config.checkpoint_every == 0 && !config.tune,
@@ -405,9 +406,7 @@ int run_migration(const mpi::World& world, const io::RunConfig& config, const St
   wave::Setup setup = make_setup(
       config, [](const wave::Setup& s) { return wave::whole_grid(s); }, model, *self, memory.fields, memory.host,
       memory.host_fields, part, model_bytes);
-  const imaging::ImagingCondition condition = config.imaging_condition == "adjoint"
-                                                  ? imaging::ImagingCondition::adjoint
-                                                  : imaging::ImagingCondition::correlation;
+  const imaging::ImagingCondition condition = config.imaging_condition;
   // The exact adjoint injects at receivers inside the PML's inner region only.
   const auto imaging_check = [&](const wave::Setup& s) {
     if (condition == imaging::ImagingCondition::adjoint) imaging::require_inner_receivers(s);
@@ -458,7 +457,7 @@ int run_migration(const mpi::World& world, const io::RunConfig& config, const St
     std::cout << "seis-wave migration: " << shots.size() << " shot(s) (" << pending.size() << " to image, "
               << shots.size() - pending.size() << " stacked already) of " << setup.nx << "x" << setup.ny << "x"
               << setup.nz << " points, " << setup.steps << " steps each, on " << world.size() << " rank(s), "
-              << compat::device_name<Exec>() << " (" << Exec::name() << "); " << config.imaging_condition
+              << compat::device_name<Exec>() << " (" << Exec::name() << "); " << imaging::to_string(condition)
               << " imaging every " << plan.interval << " steps, a state kept every " << plan.segment << " ("
               << plan.states << " states, " << plan.snapshots << " source wavefields: " << std::setprecision(4)
               << plan.total_bytes / 1073741824.0 << " GiB per rank); the device ready by " << std::setprecision(3)
@@ -515,7 +514,7 @@ int run_migration(const mpi::World& world, const io::RunConfig& config, const St
                               since(started),
                               model_bytes_read,
                               {},
-                              config.imaging_condition};
+                              imaging::to_string(config.imaging_condition)};
     summary.migration = {{"imaging_interval", plan.interval},
                          {"segment", plan.segment},
                          {"kept_states", plan.states},

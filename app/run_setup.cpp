@@ -77,7 +77,7 @@ void check_layer_positions(const io::RunConfig& c, const wave::Setup& s, bool& w
 }
 
 wave::Decomposition decomposition_of(const io::RunConfig& c, int ranks) {
-  if (!c.decomposition.empty()) return wave::parse_decomposition(c.decomposition);
+  if (c.decomposition) return *c.decomposition;
   return wave::default_decomposition(ranks, c.grid[0], c.grid[1], c.grid[2], c.radius);
 }
 
@@ -135,10 +135,9 @@ wave::Setup make_setup(const io::RunConfig& c, const std::function<wave::Subdoma
           " s): a seismogram needs samples after t = 0");
   s.steps = static_cast<int>(steps);
   place_shot(c, s);
-  if (!c.tile.empty()) {
-    const auto tile = io::parse_tile(c.tile);
-    s.launch.tile_x = tile[0];
-    s.launch.tile_y = tile[1];
+  if (c.tile) {
+    s.launch.tile_x = (*c.tile)[0];
+    s.launch.tile_y = (*c.tile)[1];
   }
   s.launch.window = c.window;
   return s;

@@ -139,7 +139,7 @@ void print_kernels(std::ostream& out) {
 // cached; without --tune or --tile/--nw, an earlier winner of the same key is used. Returns "tuned", "cached" or "".
 std::string tune_step(const io::RunConfig& config, wave::Setup& setup, const wave::Subdomain& part,
                       const mpi::World& world) {
-  if (!config.tile.empty() || config.window > 0 || (!config.tune && !config.use_tuned)) return "";
+  if (config.tile || config.window > 0 || (!config.tune && !config.use_tuned)) return "";
   const std::string cache = config.tuning_cache.empty() ? io::default_tuning_cache_path() : config.tuning_cache;
   const io::TuningKey key{compat::device_name<Exec>(),
                           Exec::name(),
@@ -316,7 +316,7 @@ int run(const mpi::World& world, const io::RunConfig& config, const app::StartUp
   if (root) {
     const std::string segy = (dir / "seismogram.sgy").string(), gather_png = (dir / "shot-gather.png").string();
     app::write_gather(segy, gather_png, app::gather_of(setup, std::move(traces)), seismogram, config.shot,
-                      io::parse_gather_gain(config.gather_gain));
+                      config.gather_gain);
     files.push_back(segy);
     files.push_back(gather_png);
   }

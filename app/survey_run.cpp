@@ -86,7 +86,7 @@ class ShotFinisher {
     if (gather) try {
         const std::string stem = io::shot_stem(record.number);
         write_gather((fs::path(c_.output) / (stem + ".sgy")).string(), (fs::path(c_.output) / (stem + ".png")).string(),
-                     *gather, seismogram_, record.number, io::parse_gather_gain(c_.gather_gain));
+                     *gather, seismogram_, record.number, c_.gather_gain);
         record.files = {io::record_file(c_.output, stem + ".sgy"), io::record_file(c_.output, stem + ".png")};
       } catch (const std::exception& e) {
         record.status = "failed";

@@ -177,7 +177,37 @@ PYBIND11_MODULE(_core, m) {
             }
             return py::make_tuple(volume(a, image.image), volume(a, image.illumination));
           },
-          py::arg("shot"), py::arg("observed"), "reverse-time migration: (image, illumination), each (nz, ny, nx)");
+          py::arg("shot"), py::arg("observed"), "reverse-time migration: (image, illumination), each (nz, ny, nx)")
+      .def(
+          "survey",
+          [](const Acoustic& a, const std::vector<Acquisition>& shots) {
+            std::vector<std::vector<float>> data;
+            {
+              py::gil_scoped_release free;
+              data = a.survey(shots);
+            }
+            py::list out;
+            for (std::size_t n = 0; n < shots.size(); ++n) out.append(traces(a, shots[n], data[n]));
+            return out;
+          },
+          py::arg("shots"), "forward for every shot, in order: a list of (receivers, steps) arrays")
+      .def(
+          "migrate",
+          [](const Acoustic& a, const std::vector<Acquisition>& shots, const std::vector<Floats>& observed) {
+            seis::require(observed.size() == shots.size(), "observed data for ", observed.size(), " shots, ",
+                          shots.size(), " shots to migrate");
+            std::vector<std::vector<float>> d;
+            for (std::size_t n = 0; n < shots.size(); ++n)
+              d.push_back(data_values(a, shots[n], observed[n], "the observed data"));
+            Acoustic::Image image;
+            {
+              py::gil_scoped_release free;
+              image = a.migrate(shots, d);
+            }
+            return py::make_tuple(volume(a, image.image), volume(a, image.illumination));
+          },
+          py::arg("shots"), py::arg("observed"),
+          "rtm over every shot, stacked by one migration engine: (image, illumination), each (nz, ny, nx)");
 
   m.def("backends", &seis::operators::backends, "the backends of this build, its default first");
   m.def("start_runtime", &seis::operators::start_runtime, py::arg("threads") = 0);

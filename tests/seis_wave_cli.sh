@@ -284,6 +284,6 @@ near=("${base[@]}" --model "$work/v0.bin" --receivers 55,235,100:335,235,100:29 
 "$exe" "${near[@]}" --output "$work/near-layer" > /dev/null
 expect_refusal "reaches the layer" "${near[@]}" --migrate "$work/near-layer/seismogram.sgy" --imaging-condition adjoint \
   --output "$work/x"
-expect_refusal "--imaging-condition 'adjont': expected correlation or adjoint" "${born[@]}" --imaging-condition adjont \
+expect_refusal "unknown imaging condition 'adjont' (correlation, adjoint)" "${born[@]}" --imaging-condition adjont \
   --output "$work/x"
 echo "1 passed, 0 failed"

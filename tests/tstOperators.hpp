@@ -140,6 +140,46 @@ TEST(TEST_CATEGORY, OperatorsAdjointOfTheResidualIsTheMisfitsGradient) {
   EXPECT_LT(second.back(), 0.5 * first.back()) << "J changed by " << first.back() << ", h <g, dv> = " << slope / 16;
 }
 
+// A survey is forward shot by shot, bitwise (one simulation, a new shot each); a migration the shots' rtm images
+// added in shot order, bitwise; a bad shot anywhere is refused before the first runs (no progress reported).
+TEST(TEST_CATEGORY, OperatorsSurveyAndMigrateAreTheirShotsOperators) {
+  std::mt19937 rng(seis::test::test_seed());
+  const Case c = operator_case(4, rng);
+  const Operators ops(c.model);
+  seis::wave::Acquisition other = c.shot;
+  other.sources = {{61.0, 140.0, 150.0}};
+  other.receivers.resize(4);
+  other.f0 = 30.0;
+  const std::vector<seis::wave::Acquisition> shots{c.shot, other, c.shot};
+  std::size_t reported = 0;
+  const auto data = ops.survey(shots, [&](std::size_t done, std::size_t count) {
+    EXPECT_EQ(done, ++reported);
+    EXPECT_EQ(count, shots.size());
+  });
+  ASSERT_EQ(data.size(), shots.size());
+  EXPECT_EQ(reported, shots.size());
+  for (std::size_t n = 0; n < shots.size(); ++n) EXPECT_EQ(data[n], ops.forward(shots[n])) << "shot " << n;
+  const auto stack = ops.migrate(shots, data);
+  std::vector<float> image, illumination;
+  for (std::size_t n = 0; n < shots.size(); ++n) {
+    const auto one = ops.rtm(shots[n], data[n]);
+    if (n == 0) {
+      image = one.image, illumination = one.illumination;
+      continue;
+    }
+    for (std::size_t p = 0; p < image.size(); ++p) image[p] += one.image[p], illumination[p] += one.illumination[p];
+  }
+  EXPECT_EQ(stack.image, image);
+  EXPECT_EQ(stack.illumination, illumination);
+  seis::wave::Acquisition outside = c.shot;
+  outside.sources = {{1e4, 0.0, 0.0}};
+  reported = 0;
+  const auto count = [&](std::size_t, std::size_t) { ++reported; };
+  EXPECT_THROW(ops.survey({c.shot, outside}, count), seis::InvalidArgument);
+  EXPECT_THROW(ops.migrate({c.shot, c.shot}, {data[0], data[1]}, count), seis::InvalidArgument);
+  EXPECT_EQ(reported, 0u);
+}
+
 // Refused before a step, naming the value: data of the wrong size, a model of the wrong size, no steps.
 TEST(TEST_CATEGORY, OperatorsRefuseWhatDoesNotFit) {
   using seis::test::expect_error_mentioning;

@@ -257,6 +257,26 @@ TEST(RunFile, NamesTheLineOfAnError) {
   EXPECT_NE(message("\nstrategy = \"fast\"\n").find("line 2: unknown strategy 'fast'"), std::string::npos);
   EXPECT_NE(message("kernel = \"tyle\"\n").find("line 1: unknown kernel 'tyle'"), std::string::npos);
   EXPECT_NE(message("grid = \"8x8\"\n").find("line 1: --grid '8x8'"), std::string::npos);
+  EXPECT_NE(message("tile = \"16\"\n").find("line 1: --tile '16'"), std::string::npos);
+  EXPECT_NE(message("\n\ndecomposition = \"2x\"\n").find("line 3:"), std::string::npos);
+  EXPECT_NE(message("image-filter = \"sobel\"\n").find("line 1: unknown image filter 'sobel'"), std::string::npos);
+  EXPECT_NE(message("imaging-condition = \"deconvolution\"\n").find("line 1: unknown imaging condition"),
+            std::string::npos);
+  EXPECT_NE(message("gather-gain = \"agc:-1\"\n").find("line 1: --gather-gain 'agc:-1'"), std::string::npos);
+  {
+    seis::io::RunConfig typed;
+    seis::io::read_run_text(
+        "tile = \"16x4\"\ndecomposition = \"1x2x2\"\nimage-filter = \"none\"\nimaging-condition = "
+        "\"adjoint\"\ngather-gain = \"none\"\n",
+        "run.toml", typed, {});
+    EXPECT_EQ(typed.tile, (std::array<int, 2>{16, 4}));
+    ASSERT_TRUE(typed.decomposition);
+    EXPECT_EQ(typed.decomposition->text(), "1x2x2");
+    EXPECT_EQ(typed.image_filter, seis::imaging::ImageFilter::none);
+    EXPECT_EQ(typed.imaging_condition, seis::imaging::ImagingCondition::adjoint);
+    EXPECT_EQ(typed.gather_gain.kind, seis::io::GatherGain::Kind::none);
+    EXPECT_EQ(seis::io::RunConfig{}.gather_gain.kind, seis::io::GatherGain::Kind::agc);
+  }
   EXPECT_NE(message("spacing = [1, [2]]\n").find("line 1"), std::string::npos);
   // A boolean only for a flag, a value only for a key that takes one; no command-line questions.
   EXPECT_NE(message("grid = true\n").find("line 1: key 'grid' takes a value"), std::string::npos);

@@ -20,15 +20,10 @@ atexit.register(stop_runtime)
 
 
 def survey(acoustic, shots):
-    """Each shot's data, (receivers, steps), in the order of `shots`."""
-    return [acoustic.forward(shot) for shot in shots]
+    """Each shot's data, (receivers, steps), in the order of `shots` (every shot checked before the first runs)."""
+    return acoustic.survey(list(shots))
 
 
 def migrate(acoustic, shots, observed):
     """The stacked reverse-time migration of `observed` (one array per shot): (image, illumination)."""
-    image = illumination = None
-    for shot, data in zip(shots, observed, strict=True):
-        one, lit = acoustic.rtm(shot, data)
-        image = one if image is None else image + one
-        illumination = lit if illumination is None else illumination + lit
-    return image, illumination
+    return acoustic.migrate(list(shots), list(observed))

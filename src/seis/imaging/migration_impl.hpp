@@ -116,8 +116,7 @@ struct Migration<ExecSpace>::Impl {
   // carries the image armed by image_step.
   void advance_receiver(int target) {
     if (adjoint()) return receiver.advance(target - receiver.step(), *layer);
-    if (carried.armed() && receiver.step() < target) receiver.advance(1, carried);
-    receiver.advance(target - receiver.step());
+    receiver.advance(target - receiver.step(), carried);
   }
 
   // The image of `kept` and the receiver wavefield now (adjoint: in mu, scaled as it is read out), and kept's

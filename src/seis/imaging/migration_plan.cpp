@@ -9,6 +9,14 @@
 
 namespace seis::imaging {
 
+const char* to_string(ImagingCondition c) { return c == ImagingCondition::adjoint ? "adjoint" : "correlation"; }
+
+ImagingCondition parse_imaging_condition(const std::string& text) {
+  for (ImagingCondition c : {ImagingCondition::correlation, ImagingCondition::adjoint})
+    if (text == to_string(c)) return c;
+  fail("unknown imaging condition '", text, "' (correlation, adjoint)");
+}
+
 void require_inner_receivers(const wave::Setup& s) {
   if (s.boundary != wave::Boundary::pml) return;
   const wave::PmlGeometry pml = wave::make_pml_geometry(wave::whole_grid(s), s.ndamp);

@@ -11,6 +11,7 @@
 // samples' sum exactly when 1 / (interval dt) > 2 f_max (the product's spectrum then aliases nothing onto zero
 // frequency), so the default is the largest interval within the wavelet's Nyquist.
 #include <cstddef>
+#include <string>
 
 #include "seis/wave/setup.hpp"
 
@@ -23,6 +24,8 @@ namespace seis::imaging {
 // (step_terms.hpp's AdjointLayer), and the image sums the Born weight of each step times the adjoint wavefield; its
 // illumination sums the Born weight's squares (the diagonal of B^T B's source side).
 enum class ImagingCondition { correlation, adjoint };
+const char* to_string(ImagingCondition c);
+ImagingCondition parse_imaging_condition(const std::string& text);  // refuses another name, listing both
 
 struct MigrationOptions {
   int interval = 0;  // steps between applications of the imaging condition; 0: default_imaging_interval

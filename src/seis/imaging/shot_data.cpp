@@ -71,6 +71,14 @@ std::vector<float> normalise_by_illumination(const std::vector<float>& image, co
   return out;
 }
 
+const char* to_string(ImageFilter f) { return f == ImageFilter::laplacian ? "laplacian" : "none"; }
+
+ImageFilter parse_image_filter(const std::string& text) {
+  for (ImageFilter f : {ImageFilter::laplacian, ImageFilter::none})
+    if (text == to_string(f)) return f;
+  fail("unknown image filter '", text, "' (laplacian, none)");
+}
+
 std::vector<float> laplacian_filter(const std::vector<float>& image, int nx, int ny, int nz) {
   const std::size_t sx = 1, sy = std::size_t(nx), sz = std::size_t(nx) * ny;
   require(image.size() == sz * std::size_t(nz), "image of ", image.size(), " points, the grid has ",

@@ -1,6 +1,7 @@
 #pragma once
 // A shot's recorded traces made into what a reverse-time migration injects at the receivers, and the images it
 // makes finished for output. Host-only; the model and images are x fastest, then y, then depth.
+#include <string>
 #include <vector>
 
 #include "seis/wave/setup.hpp"
@@ -35,6 +36,10 @@ std::vector<float> normalise_by_illumination(const std::vector<float>& image, co
 // Minus the 7-point Laplacian (times h^2, so that the image keeps its units), zero at the grid's faces: the filter
 // that takes the low-wavenumber backscatter of sharp velocity contrasts out of a cross-correlation image.
 std::vector<float> laplacian_filter(const std::vector<float>& image, int nx, int ny, int nz);
+// The filter a migration's normalised image takes: laplacian_filter, or none.
+enum class ImageFilter { laplacian, none };
+const char* to_string(ImageFilter f);
+ImageFilter parse_image_filter(const std::string& text);  // refuses another name, listing both
 
 // Zeroes the image above `depth` (m), then a half-cosine taper over `taper` metres to 1: the shallow zone where
 // the correlation of the sources' and receivers' near fields outshines every reflector.

@@ -197,8 +197,8 @@ template <class Memory>
 class CarriedImage : public wave::StepTerm<Memory> {
  public:
   void arm(const wave::ImageTerm& image) { image_ = image; }
-  bool armed() const { return image_.weight != nullptr; }
   wave::ImageTerm carried() override { return std::exchange(image_, {}); }
+  bool waits_for_steps() const override { return false; }
 
  private:
   wave::ImageTerm image_;

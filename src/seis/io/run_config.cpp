@@ -76,10 +76,6 @@ void check_ranges(const RunConfig& c) {
           " m/s must be finite and >= 0 (0: no mute)");
   require(c.imaging_interval >= 0, "--imaging-interval ", c.imaging_interval,
           " must be >= 0 (0: the wavelet's Nyquist)");
-  require(c.image_filter == "laplacian" || c.image_filter == "none", "--image-filter '", c.image_filter,
-          "': expected laplacian or none");
-  require(c.imaging_condition == "correlation" || c.imaging_condition == "adjoint", "--imaging-condition '",
-          c.imaging_condition, "': expected correlation or adjoint");
   require(c.born.empty() || c.migrate.empty(), "--born models data and --migrate images it: one at a time");
   require(std::isfinite(c.stack_every) && c.stack_every >= 0, "--stack-every ", c.stack_every,
           " s must be finite and >= 0");
@@ -89,8 +85,6 @@ void check_ranges(const RunConfig& c) {
        {std::pair{"--section-y", c.section_y}, std::pair{"--section-depth", c.section_depth}})
     require(std::isfinite(value) && (value >= 0 || value == -1), flag, " ", value,
             " m must be >= 0 (or -1: the default position)");
-  parse_gather_gain(c.gather_gain);
-  if (!c.tile.empty()) parse_tile(c.tile);
 }
 
 std::string grid_text(const std::array<int, 3>& n) {
@@ -142,7 +136,8 @@ void add_options(CLI::App& app, RunConfig& c) {
   app.add_flag("--overwrite", c.overwrite, "replace an earlier run's outputs in OUTPUT (without it they are refused)");
   app.add_flag("--restart", c.restart,
                "continue from OUTPUT/checkpoint.bin (MPI: the newest step every rank's checkpoints hold)");
-  app.add_option("--tile", c.tile, "GPU tile TXxTY (tile: 4-float vectors x rows; the shapes: points x rows)");
+  add_parsed(app, "--tile", c.tile, parse_tile, "",
+             "GPU tile TXxTY (tile: 4-float vectors x rows; the shapes: points x rows)");
   app.add_option("--nw", c.window, "planes per tile in z (a 3D block's planes; planes a streaming team walks)");
   app.add_flag("--tune", c.tune,
                "time the step over tiles and nw first (one process), run with the fastest and cache it for later runs");
@@ -151,9 +146,9 @@ void add_options(CLI::App& app, RunConfig& c) {
                  "the tuners' JSON cache (default $SEIS_TUNING_CACHE, else ~/.cache/seistencil/tuning.json)");
   app.add_option("--progress-seconds", c.progress_seconds, "seconds between progress lines")->capture_default_str();
   app.add_flag("--quiet", c.quiet, "no progress lines");
-  app.add_option("--decomposition", c.decomposition,
-                 "MPI builds: ranks PXxPYxPZ over x, y and z, or PYxPZ (x whole); default: MPI_Dims_create's "
-                 "choice over y and z");
+  add_parsed(app, "--decomposition", c.decomposition, wave::parse_decomposition, "",
+             "MPI builds: ranks PXxPYxPZ over x, y and z, or PYxPZ (x whole); default: the least halo surface with x "
+             "whole");
   app.add_option("--halo-transport", c.halo_transport,
                  "MPI builds: auto | direct (neighbours' memory mapped: CUDA/HIP IPC, or MPI shared memory on host "
                  "backends; one node) | mpi (messages; device memory only with GPU-aware MPI) | staged (through "
@@ -185,12 +180,12 @@ void add_options(CLI::App& app, RunConfig& c) {
   app.add_option("--imaging-interval", c.imaging_interval,
                  "migration: steps between imaging-condition applications (0: the wavelet's Nyquist)")
       ->capture_default_str();
-  app.add_option("--image-filter", c.image_filter, "migration: laplacian | none, applied to the normalised image")
-      ->capture_default_str();
-  app.add_option("--imaging-condition", c.imaging_condition,
-                 "migration: correlation (the source and receiver wavefields' zero-lag correlation) | adjoint (the "
-                 "exact adjoint of --born's modelling: its gradient, receivers inside the PML)")
-      ->capture_default_str();
+  add_parsed(app, "--image-filter", c.image_filter, imaging::parse_image_filter, imaging::to_string(c.image_filter),
+             "migration: laplacian | none, applied to the normalised image");
+  add_parsed(app, "--imaging-condition", c.imaging_condition, imaging::parse_imaging_condition,
+             imaging::to_string(c.imaging_condition),
+             "migration: correlation (the source and receiver wavefields' zero-lag correlation) | adjoint (the "
+             "exact adjoint of --born's modelling: its gradient, receivers inside the PML)");
   app.add_option("--born", c.born,
                  "Born modelling: the data this velocity perturbation (m/s; a model file as --model's) scatters off "
                  "the model to first order, as OUTPUT/seismogram.sgy (docs/imaging.md)");
@@ -207,10 +202,9 @@ void add_options(CLI::App& app, RunConfig& c) {
   app.add_flag("--allow-in-layer", c.allow_in_layer,
                "accept sources and receivers inside the absorbing layer (PML), with a warning; without it they are "
                "refused");
-  app.add_option("--gather-gain", c.gather_gain,
-                 "the shot gathers' pictures: agc (0.25 s windows), agc:SECONDS, t2 (times t^2) or none (raw); the "
-                 "SEG-Y is never gained")
-      ->capture_default_str();
+  add_parsed(app, "--gather-gain", c.gather_gain, parse_gather_gain, "agc",
+             "the shot gathers' pictures: agc (0.25 s windows), agc:SECONDS, t2 (times t^2) or none (raw); the SEG-Y "
+             "is never gained");
   app.add_option("--stack-every", c.stack_every,
                  "migration: seconds between each rank's partial stacks written (0: after every shot)")
       ->capture_default_str();
@@ -250,7 +244,7 @@ std::array<int, 2> parse_tile(const std::string& text) {
 
 GatherGain parse_gather_gain(const std::string& text) {
   GatherGain g;
-  if (text == "none") return g;
+  if (text == "none") return g.kind = GatherGain::Kind::none, g;
   if (text == "t2") return g.kind = GatherGain::Kind::t2, g;
   require(text == "agc" || text.rfind("agc:", 0) == 0, "--gather-gain '", text,
           "': expected agc, agc:SECONDS, t2 or none");
@@ -300,14 +294,13 @@ std::string toml_type(const toml::node& node) {
   }
 }
 
-// The values whose syntax is checked when they are used (positions, decompositions), checked as the run file is
+// The values whose syntax is checked when they are used (positions), checked as the run file is
 // read so that a refusal names its line.
 void check_syntax(const std::string& key, const RunConfig& c) {
   double x = 0;
   if (key == "source")
     for (const std::string& p : c.sources) parse_point(p, x, x, x);
   if (key == "receivers") parse_line(c.receivers);
-  if (key == "decomposition") wave::parse_decomposition(c.decomposition);
 }
 
 // A TOML value of the type the key's option takes, as the text CLI11 parses: numbers for numbers (a string such as

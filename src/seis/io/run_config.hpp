@@ -4,10 +4,14 @@
 // sizes are parsed once, here, into typed values. Host-only: no Kokkos, no device compiler.
 #include <array>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "seis/imaging/migration_plan.hpp"
+#include "seis/imaging/shot_data.hpp"
 #include "seis/wave/setup.hpp"
+#include "seis/wave/subdomain.hpp"
 
 namespace seis::io {
 
@@ -29,40 +33,44 @@ struct RunConfig {
   double cfl = wave::default_cfl;
   double dt = 0;  // s; 0: cfl times the stability bound
   std::string output = "seis-wave-out";
-  int snapshot_every = 0;    // steps; 0: one snapshot at the end
-  int checkpoint_every = 0;  // steps; 0: none
-  bool restart = false;      // continue from OUTPUT/checkpoint.bin
-  bool overwrite = false;    // replace an earlier run's outputs in OUTPUT
-  std::string tile;          // TXxTY: the GPU tile (the tile engine's vectors x rows, the shapes' points x rows)
-  int window = 0;            // nw
-  bool tune = false;         // search the step's tile and nw first, cache the winner
-  bool use_tuned = true;     // without --tile/--nw: the cached winner of this run's key, if any
-  std::string tuning_cache;  // empty: seis::io::default_tuning_cache_path()
+  int snapshot_every = 0;                  // steps; 0: one snapshot at the end
+  int checkpoint_every = 0;                // steps; 0: none
+  bool restart = false;                    // continue from OUTPUT/checkpoint.bin
+  bool overwrite = false;                  // replace an earlier run's outputs in OUTPUT
+  std::optional<std::array<int, 2>> tile;  // TXxTY: the GPU tile (the tile engine's vectors x rows, the shapes'
+                                           // points x rows)
+  int window = 0;                          // nw
+  bool tune = false;                       // search the step's tile and nw first, cache the winner
+  bool use_tuned = true;                   // without --tile/--nw: the cached winner of this run's key, if any
+  std::string tuning_cache;                // empty: seis::io::default_tuning_cache_path()
   double progress_seconds = 2.0;
   bool quiet = false;
-  bool benchmark = false;                  // time steps only: no wavefield snapshot or slices at the end
-  int shot = 1;                            // the seismogram's field record number
-  double trace_dt = 0;                     // s: the seismogram's sample interval; 0: seis::wave::default_trace_interval
-  std::string survey;                      // a survey file: one simulation per shot (seis/io/survey.hpp)
-  int ranks_per_shot = 1;                  // MPI ranks that share a survey's shot
-  std::string decomposition;               // PXxPYxPZ (or PYxPZ) MPI ranks; empty: MPI_Dims_create chooses over y and z
-  std::string halo_transport = "auto";     // auto, direct, mpi, staged (seis::mpi::Transport)
-  double mpi_timeout = 300;                // s a rank waits for a halo before giving up
-  std::string migrate;                     // observed data to migrate: a SEG-Y gather, or with --survey a directory
-  double smooth = 0;                       // m: the migration model's smoothing length (0: as read)
-  double mute_velocity = 0;                // m/s: mute the observed direct wave at this speed (0: no mute)
-  int imaging_interval = 0;                // steps between imaging-condition applications (0: the wavelet's Nyquist)
-  std::string image_filter = "laplacian";  // laplacian | none
-  std::string imaging_condition = "correlation";  // correlation | adjoint (seis/imaging/migration_plan.hpp)
+  bool benchmark = false;  // time steps only: no wavefield snapshot or slices at the end
+  int shot = 1;            // the seismogram's field record number
+  double trace_dt = 0;     // s: the seismogram's sample interval; 0: seis::wave::default_trace_interval
+  std::string survey;      // a survey file: one simulation per shot (seis/io/survey.hpp)
+  int ranks_per_shot = 1;  // MPI ranks that share a survey's shot
+  std::optional<wave::Decomposition> decomposition;  // PXxPYxPZ (or PYxPZ) MPI ranks; none: the least halo surface
+  std::string halo_transport = "auto";               // auto, direct, mpi, staged (seis::mpi::Transport)
+  double mpi_timeout = 300;                          // s a rank waits for a halo before giving up
+  std::string migrate;       // observed data to migrate: a SEG-Y gather, or with --survey a directory
+  double smooth = 0;         // m: the migration model's smoothing length (0: as read)
+  double mute_velocity = 0;  // m/s: mute the observed direct wave at this speed (0: no mute)
+  int imaging_interval = 0;  // steps between imaging-condition applications (0: the wavelet's Nyquist)
+  imaging::ImageFilter image_filter = imaging::ImageFilter::laplacian;
+  imaging::ImagingCondition imaging_condition = imaging::ImagingCondition::correlation;
   std::string born;         // a velocity perturbation (m/s, read as --model's files): Born modelling of the run's shot
   double stack_every = 60;  // s between a migration's partial stacks written (0: after every shot)
   double image_top = -1;    // m: the image muted above (-1: the deepest source or receiver plus a wavelength; 0: none)
   double section_y = -1;    // m: the pictures' x-z sections at this y (-1: the (first) source's)
-  double section_depth = -1;        // m: the pictures' x-y sections at this depth (-1: the source's; a migration: the
-                                    // depth of the image's largest |value|)
-  bool allow_in_layer = false;      // sources and receivers inside the absorbing layer: warned, not refused
-  std::string gather_gain = "agc";  // the gather pictures' gain: agc, agc:SECONDS, t2 or none (the SEG-Y is raw)
-  std::string run_file;             // the TOML file read, if any
+  double section_depth = -1;    // m: the pictures' x-y sections at this depth (-1: the source's; a migration: the
+                                // depth of the image's largest |value|)
+  bool allow_in_layer = false;  // sources and receivers inside the absorbing layer: warned, not refused
+  struct GatherGain {           // the gather pictures' gain (the SEG-Y is raw): see parse_gather_gain
+    enum class Kind { none, agc, t2 } kind = Kind::agc;
+    double window = 0.25;
+  } gather_gain;
+  std::string run_file;                   // the TOML file read, if any
   std::map<std::string, int> file_lines;  // the run file's keys and their lines
   std::string command_line;
 };
@@ -97,10 +105,7 @@ Line parse_line(const std::string& text);
 
 // --gather-gain: what the gather pictures apply before their colours (the SEG-Y stays raw). agc divides each sample
 // by the RMS of its trace over a window centred on it (`window` seconds; 0.25 by default); t2 multiplies by t^2.
-struct GatherGain {
-  enum class Kind { none, agc, t2 } kind = Kind::none;
-  double window = 0.25;
-};
+using GatherGain = RunConfig::GatherGain;
 GatherGain parse_gather_gain(const std::string& text);
 
 }  // namespace seis::io

@@ -5,12 +5,14 @@
 //   born      the data's first-order change J dv from a velocity perturbation dv (m/s);
 //   adjoint   J^T r, the exact transpose of born for that shot: the gradient of 1/2 |F(v) - d_obs|^2 when r is the
 //             residual F(v) - d_obs (the dot-product test <J dv, r> = <dv, J^T r> holds to float rounding);
-//   rtm       reverse-time migration of observed data: the zero-lag correlation image and its illumination.
+//   rtm       reverse-time migration of observed data: the zero-lag correlation image and its illumination;
+//   survey    forward over many shots; migrate: rtm over many shots, stacked (one engine for all of them).
 // Data are [receiver][sample], numerics.steps samples a trace at the time step dt, sample n being u at t = n dt;
 // models, perturbations and images have one value per grid point, x fastest, then y, then z (depth). The scheme is
 // linear in q = v^2 dt^2 (imaging/born.hpp); the operators apply dq = 2 v dt^2 dv and its transpose, so that a
 // caller never sees q. Plain host data in and out: no Kokkos type in this header.
 #include <cstddef>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <mutex>
@@ -47,6 +49,18 @@ class Acoustic {
   };
   Image rtm(const wave::Acquisition& shot, const std::vector<float>& observed) const;
 
+  // Called after each shot of a survey or migration with the shots done and their count.
+  using Progress = std::function<void(std::size_t done, std::size_t count)>;
+  // Every shot's data, in order: one simulation starting each shot afresh (bitwise forward's). Every shot is checked
+  // before the first runs.
+  std::vector<std::vector<float>> survey(const std::vector<wave::Acquisition>& shots,
+                                         const Progress& progress = {}) const;
+  // The stack of rtm over the shots (observed[n] for shots[n]), added in shot order: one migration engine (its memory
+  // planned once) for each run of consecutive shots with the same wavelet and f0; every shot and its data checked
+  // before the first runs.
+  Image migrate(const std::vector<wave::Acquisition>& shots, const std::vector<std::vector<float>>& observed,
+                const Progress& progress = {}) const;
+
   // What runs a call on one backend: the engines of seis/wave and seis/imaging, built for the call's shot (`s`,
   // validated) and freed on return; dq and the image in q, traces as the engines take them.
   struct Engine {
@@ -55,6 +69,14 @@ class Acoustic {
     virtual std::vector<float> born(const wave::Setup& s, const std::vector<float>& dq) const = 0;
     virtual std::vector<float> adjoint(const wave::Setup& s, const std::vector<float>& injected) const = 0;
     virtual Image rtm(const wave::Setup& s, const std::vector<float>& injected) const = 0;
+    // `s` holds the first shot.
+    virtual std::vector<std::vector<float>> survey(const wave::Setup& s, const std::vector<wave::Acquisition>& shots,
+                                                   const Progress& progress) const = 0;
+    // Each shot's image, as rtm's, added to `stack` in shot order (the shots share s's wavelet and f0, which plan
+    // the imaging interval).
+    virtual void migrate(const wave::Setup& s, const std::vector<wave::Acquisition>& shots,
+                         const std::vector<std::vector<float>>& injected, Image& stack,
+                         const Progress& progress) const = 0;
   };
 
  private:

@@ -37,6 +37,35 @@ class EngineOn final : public Acoustic::Engine {
     migration.migrate(s.sources, s.wavelet, s.f0, s.receivers, injected);
     return {migration.image(), migration.illumination()};
   }
+  std::vector<std::vector<float>> survey(const wave::Setup& s, const std::vector<wave::Acquisition>& shots,
+                                         const Acoustic::Progress& progress) const override {
+    std::vector<std::vector<float>> data;
+    wave::Simulation<ExecSpace> simulation(s);
+    for (std::size_t n = 0; n < shots.size(); ++n) {
+      if (n > 0) simulation.new_shot(shots[n]);
+      simulation.advance(s.steps);
+      data.push_back(simulation.traces());
+      if (progress) progress(n + 1, shots.size());
+    }
+    return data;
+  }
+  void migrate(const wave::Setup& s, const std::vector<wave::Acquisition>& shots,
+               const std::vector<std::vector<float>>& injected, Acoustic::Image& stack,
+               const Acoustic::Progress& progress) const override {
+    const auto add = [](std::vector<float>& sum, const std::vector<float>& one) {
+      if (sum.empty()) return void(sum = one);
+      for (std::size_t p = 0; p < sum.size(); ++p) sum[p] += one[p];
+    };
+    imaging::Migration<ExecSpace> migration(s, {}, available_bytes_);
+    for (std::size_t n = 0; n < shots.size(); ++n) {
+      const wave::Acquisition& shot = shots[n];
+      migration.clear();
+      migration.migrate(shot.sources, shot.wavelet, shot.f0, shot.receivers, injected[n]);
+      add(stack.image, migration.image());
+      add(stack.illumination, migration.illumination());
+      if (progress) progress(n + 1, shots.size());
+    }
+  }
 
  private:
   std::size_t available_bytes_;

@@ -124,9 +124,10 @@ void Simulation<ExecSpace>::advance(int steps, StepTerm<memory_space>& term) {
     image_ = term.carried();
     begin_step();
     finish_step();
-    m.propagator.main().fence();
+    if (term.waits_for_steps()) m.propagator.main().fence();
     term.after(m.propagator.fields(m.wavefield));
   }
+  m.propagator.main().fence();
 }
 
 template <class ExecSpace>

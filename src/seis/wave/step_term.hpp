@@ -36,6 +36,9 @@ class StepTerm {
   virtual ImageTerm carried() { return {}; }
   // After the step: the receivers recorded u_n, the sources are in u_{n+1}.
   virtual void after(const StepFields<Memory>&) {}
+  // Whether before() and after() run work of their own that must see the step done (the simulation then waits for
+  // each step on the host); a term that only carries an image lets the steps queue as advance(n)'s do.
+  virtual bool waits_for_steps() const { return true; }
 };
 
 }  // namespace seis::wave
