@@ -94,28 +94,29 @@ Acoustic::Image Acoustic::migrate(const std::vector<wave::Acquisition>& shots,
   require(observed.size() == shots.size(), "observed data for ", observed.size(), " shots, ", shots.size(),
           " shots to migrate");
   if (shots.empty()) return {std::vector<float>(setup_.velocity.size()), std::vector<float>(setup_.velocity.size())};
-  std::vector<std::vector<float>> injected;
   for (std::size_t n = 0; n < shots.size(); ++n) {
     wave::validate_shot(setup_, shots[n], setup_.dt);
     const std::size_t receivers = shots[n].receivers.size();
     require(observed[n].size() == receivers * std::size_t(setup_.steps), "shot ", n, "'s observed data hold ",
             observed[n].size(), " samples, ", receivers, " receivers x ", setup_.steps, " steps need ",
             receivers * std::size_t(setup_.steps));
-    injected.push_back(imaging::backward_sources(observed[n], receivers, setup_.steps, setup_.dt));
   }
   // A migration engine plans its imaging interval by the wavelet: one engine per run of consecutive shots with the
-  // same wavelet and f0, so that each shot is imaged as rtm images it; the stack is added in shot order.
+  // same wavelet and f0, so that each shot is imaged as rtm images it; the stack is added in shot order. Only the
+  // run's injected traces are held.
   Image stack;
   for (std::size_t first = 0; first < shots.size();) {
     std::size_t end = first + 1;
     while (end < shots.size() && shots[end].wavelet == shots[first].wavelet && shots[end].f0 == shots[first].f0) ++end;
     const std::vector<wave::Acquisition> run(shots.begin() + long(first), shots.begin() + long(end));
-    const std::vector<std::vector<float>> data(injected.begin() + long(first), injected.begin() + long(end));
+    std::vector<std::vector<float>> injected;
+    for (std::size_t n = first; n < end; ++n)
+      injected.push_back(imaging::backward_sources(observed[n], shots[n].receivers.size(), setup_.steps, setup_.dt));
     const auto done = [&](std::size_t n, std::size_t) {
       if (progress) progress(first + n, shots.size());
     };
     with_shot(run.front(), [&](const wave::Setup& s) {
-      engine_->migrate(s, run, data, stack, done);
+      engine_->migrate(s, run, injected, stack, done);
       return 0;
     });
     first = end;
