@@ -71,6 +71,7 @@ struct Migration<ExecSpace>::Impl {
   detail::CarriedImage<Memory> carried;
   std::optional<detail::AdjointLayer<ExecSpace>> layer;
   detail::BornWeight<ExecSpace> born_weight;
+  detail::StepTerms<Memory> terms;  // the step's q and layer coefficients, which scale the adjoint's image
   long long source_steps = 0, images = 0, states_moved = 0;  // for MigrationTiming::bytes
   double copy_gb_per_s = 0;
 
@@ -81,7 +82,8 @@ struct Migration<ExecSpace>::Impl {
         source(detail::simulation_setup(model, false)),
         receiver(detail::simulation_setup(model, true)),
         image("seis::imaging::stack", source.layout().size),
-        illumination("seis::imaging::illumination", source.layout().size) {
+        illumination("seis::imaging::illumination", source.layout().size),
+        terms(source.step_fields()) {
     if (adjoint()) layer.emplace(receiver.layout(), receiver.pml());
     for (int n = 0; n < p.snapshots; ++n)
       snapshots.emplace_back(
@@ -251,9 +253,7 @@ std::vector<float> Migration<ExecSpace>::image() const {
   Impl& m = *impl_;
   if (!m.adjoint()) return m.interior(m.image);
   // A source-side buffer holds the scaled copy: free between shots, and counted in the plan.
-  // No shot imaged yet: no Born weight has shown the step's coefficients, and the stack is zero.
-  if (m.born_weight.terms.q.data() == nullptr) return m.interior(m.image);
-  detail::scale_adjoint_image<ExecSpace>(m.born_weight.terms, m.image, m.snapshots.front());
+  detail::scale_adjoint_image<ExecSpace>(m.terms, m.image, m.snapshots.front());
   return m.interior(m.snapshots.front());
 }
 

@@ -115,13 +115,26 @@ struct FaceShell {
   }
 };
 
+// A step carrying the image armed for it (the correlation's receiver side: nothing else, so the steps queue
+// without a host wait).
+template <class Memory>
+class CarriedImage : public wave::StepTerm<Memory> {
+ public:
+  void arm(const wave::ImageTerm& image) { image_ = image; }
+  wave::ImageTerm carried() override { return std::exchange(image_, {}); }
+  bool waits_for_steps() const override { return false; }
+
+ private:
+  wave::ImageTerm image_;
+};
+
 // The exact adjoint's layer term for a Simulation running backward in mu (see above), a term of each of its steps.
 // Before the step G^T xi goes where the step reads its memory term: the engine's phi at the layer's points; the
 // inner points beside the layer, which the step gives none, get q G^T xi added after it, gathered again from the
 // same xi (kept until the next step's gather: no field for it). xi is zero outside the layer, so the gather tests no
 // neighbour. Then xi's update from mu_{n+1}. The step also carries the image armed for it (arm).
 template <class ExecSpace>
-class AdjointLayer : public wave::StepTerm<typename ExecSpace::memory_space> {
+class AdjointLayer : public CarriedImage<typename ExecSpace::memory_space> {
  public:
   using Memory = typename ExecSpace::memory_space;
   using Floats = Kokkos::View<float*, Memory>;
@@ -135,8 +148,6 @@ class AdjointLayer : public wave::StepTerm<typename ExecSpace::memory_space> {
 
   // Zero memory: the adjoint starts from lambda = 0.
   void clear() { Kokkos::deep_copy(xi_, 0.0f); }
-  // The imaging condition for the next step to carry.
-  void arm(const wave::ImageTerm& image) { image_ = image; }
 
   // Points within thickness + 1 of a face: the layer and the inner points its gradient term reaches.
   std::size_t points() const { return pml_.thickness == 0 ? 0 : layer_.points(); }
@@ -166,7 +177,8 @@ class AdjointLayer : public wave::StepTerm<typename ExecSpace::memory_space> {
     ExecSpace().fence();  // the engine steps on its own instance
   }
 
-  wave::ImageTerm carried() override { return std::exchange(image_, {}); }
+  // before() and after() run on their own instance, beside the step's.
+  bool waits_for_steps() const override { return true; }
 
   void after(const wave::StepFields<Memory>& f) override {
     if (pml_.thickness == 0) return;
@@ -189,34 +201,19 @@ class AdjointLayer : public wave::StepTerm<typename ExecSpace::memory_space> {
   wave::PmlGeometry pml_;
   FaceShell layer_, beside_;
   Floats xi_, xi_next_;
-  wave::ImageTerm image_;
-};
-
-// A step carrying the image armed for it, and nothing else (the correlation's receiver side).
-template <class Memory>
-class CarriedImage : public wave::StepTerm<Memory> {
- public:
-  void arm(const wave::ImageTerm& image) { image_ = image; }
-  wave::ImageTerm carried() override { return std::exchange(image_, {}); }
-  bool waits_for_steps() const override { return false; }
-
- private:
-  wave::ImageTerm image_;
 };
 
 // The Born weight of the step a source-side simulation takes with this term, into `weight` (from u_{n-1} kept
-// before it, u_n and u_{n+1} after it), and the step's coefficients for the driver.
+// before it, u_n and u_{n+1} after it).
 template <class ExecSpace>
 class BornWeight : public wave::StepTerm<typename ExecSpace::memory_space> {
  public:
   using Memory = typename ExecSpace::memory_space;
   Kokkos::View<float*, Memory> weight;
-  StepTerms<Memory> terms;
 
   void before(const wave::StepFields<Memory>& f) override { Kokkos::deep_copy(weight, f.u_prev); }
   void after(const wave::StepFields<Memory>& f) override {
-    terms = StepTerms<Memory>(f);
-    born_weight<ExecSpace, Memory>(terms, weight, f.u, f.u_prev);
+    born_weight<ExecSpace, Memory>(StepTerms<Memory>(f), weight, f.u, f.u_prev);
   }
 };
 

@@ -72,6 +72,9 @@ class Simulation {
   std::size_t kept_bytes() const;
   // u at the current step on the device, in layout() (halo and padding included); valid until the next step.
   Kokkos::View<const float*, memory_space> field() const;
+  // What a step term is given (step_term.hpp) as of now: q and the layer's coefficients for the whole run, the
+  // fields until the next step.
+  StepFields<memory_space> step_fields() const;
 
   std::vector<float> traces() const;  // [receiver][sample], step() samples each: sum_corners of this part's
   // The receivers' weighted corner values as recorded by this part, [receiver][corner][sample] (setup().steps

@@ -120,14 +120,19 @@ void Simulation<ExecSpace>::advance(int steps, StepTerm<memory_space>& term) {
   const int last = std::min(setup_.steps, step_ + std::max(steps, 0));
   while (step_ < last) {
     const ProfilingRegion step("seis::wave::step");
-    term.before(m.propagator.fields(m.wavefield));
+    term.before(step_fields());
     image_ = term.carried();
     begin_step();
     finish_step();
     if (term.waits_for_steps()) m.propagator.main().fence();
-    term.after(m.propagator.fields(m.wavefield));
+    term.after(step_fields());
   }
   m.propagator.main().fence();
+}
+
+template <class ExecSpace>
+StepFields<typename ExecSpace::memory_space> Simulation<ExecSpace>::step_fields() const {
+  return impl_->propagator.fields(impl_->wavefield);
 }
 
 template <class ExecSpace>
