@@ -40,10 +40,10 @@ for n in 1 2 3 4; do
 done
 echo "survey: each of 4 shots (its own receivers, wavelet, f0, two sources) equals its single run, byte for byte"
 
-# Killed once two shots are done (shots of about a second each on 2 cores; under the sanitizers, several times slower,
-# a smaller grid takes as long); the restart runs the others alone.
+# Killed once two shots are done (shots of about a second each on 2 cores; under the sanitizers, on one thread and
+# ten times slower, a grid of a seventh the points takes as long); the restart runs the others alone.
 long=(--grid 96x80x72 --spacing 20 --ndamp 6 --model layered --duration 1.5 --quiet)
-[ "${SEIS_SANITIZED:-0}" = 1 ] && long=(--grid 64x56x48 --spacing 20 --ndamp 6 --model layered --duration 1.0 --quiet)
+[ "${SEIS_SANITIZED:-0}" = 1 ] && long=(--grid 48x40x36 --spacing 20 --ndamp 6 --model layered --duration 1.0 --quiet)
 "$exe" "${long[@]}" --survey "$work/survey.toml" --output "$work/killed" > "$work/killed.log" 2>&1 &
 pid=$!
 for _ in $(seq 1200); do
