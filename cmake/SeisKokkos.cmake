@@ -33,9 +33,9 @@ elseif(SEIS_BACKEND STREQUAL "HIP")
 endif()
 
 set(SEIS_KOKKOS_DEVICE ${SEIS_BACKEND})
-# The Python module (SEIS_PYTHON): host backends without the sanitizers; everything position-independent for it.
+# The Python module (SEIS_PYTHON): OpenMP or CUDA without the sanitizers; everything position-independent for it.
 set(SEIS_PYTHON_MODULE OFF)
-if(SEIS_PYTHON AND SEIS_BACKEND STREQUAL "OPENMP" AND NOT SEIS_SANITIZE)
+if(SEIS_PYTHON AND SEIS_BACKEND MATCHES "^(OPENMP|CUDA)$" AND NOT SEIS_SANITIZE)
   set(SEIS_PYTHON_MODULE ON)
   set(CMAKE_POSITION_INDEPENDENT_CODE ON)
 endif()

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs here: copies a CUDA build's executables (seis-wave, seis-wave-serial, seis-bench, the test binaries and the
-# C++ examples, where built) into DIR/app, DIR/perf, DIR/tests and DIR/examples/cpp, and the shared libraries they
-# need that a bare CUDA image lacks (segyio, toml++, OpenMP, MPI's C library, ...) into DIR/lib, for the device
-# tool's `carry`.
+# C++ examples, where built) into DIR/app, DIR/perf, DIR/tests and DIR/examples/cpp, its Python package (where
+# built) into DIR/python, and the shared libraries they need that a bare CUDA image lacks (segyio, toml++, OpenMP,
+# MPI's C library, ...) into DIR/lib, for the device tool's `carry`.
 # usage: perf/device/carry-build.sh BUILD DIR
 set -euo pipefail
 build=$1 dir=$2
@@ -12,6 +12,7 @@ for f in app/seis-wave app/seis-wave-serial perf/seis-bench tests/seis_tests_Cud
          examples/cpp/example_born_dot_test; do
   [ ! -x "$build/$f" ] || cp "$build/$f" "$dir/$f"
 done
+[ ! -d "$build/python/seistencil" ] || { mkdir -p "$dir/python" && cp -r "$build/python/seistencil" "$dir/python/"; }
 find "$dir" -type f -perm -u+x -print0 | xargs -0 ldd 2>/dev/null | awk '/=> \//{print $3}' | sort -u |
   grep -Ev '/(libc|libm|libdl|libpthread|librt|libstdc\+\+|libgcc_s|ld-linux-x86-64|libcuda)\.so' |
   grep -Ev '/usr/local/cuda' | while read -r so; do cp -L "$so" "$dir/lib/"; done
