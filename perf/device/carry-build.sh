@@ -13,7 +13,6 @@ for f in app/seis-wave app/seis-wave-serial perf/seis-bench tests/seis_tests_Cud
   [ ! -x "$build/$f" ] || cp "$build/$f" "$dir/$f"
 done
 [ ! -d "$build/python/seistencil" ] || { mkdir -p "$dir/python" && cp -r "$build/python/seistencil" "$dir/python/"; }
-find "$dir" -type f -perm -u+x -print0 | xargs -0 ldd 2>/dev/null | awk '/=> \//{print $3}' | sort -u |
-  grep -Ev '/(libc|libm|libdl|libpthread|librt|libstdc\+\+|libgcc_s|ld-linux-x86-64|libcuda)\.so' |
-  grep -Ev '/usr/local/cuda' | while read -r so; do cp -L "$so" "$dir/lib/"; done
+. "$(dirname "$0")/libraries.sh"
+copy_libraries "$dir" "$dir/lib" '/libcuda\.so|/usr/local/cuda'
 du -sh "$dir"

@@ -16,8 +16,6 @@ ln -sf "$(basename "$(readlink -f /usr/bin/orterun)")" "$dir/usr/bin/mpirun"
 find "$dir" -depth \( -type d -name include -o -type f -name '*.a' \) -exec rm -rf {} +
 # Shared libraries of everything copied, except the C and C++ runtimes every image has.
 mkdir -p "$dir/deps"
-find "$dir" -type f \( -name '*.so*' -o -perm -u+x \) -print0 |
-  xargs -0 ldd 2>/dev/null | awk '/=> \//{print $3}' | sort -u |
-  grep -Ev '/(libc|libm|libdl|libpthread|librt|libstdc\+\+|libgcc_s|ld-linux-x86-64)\.so' |
-  while read -r so; do cp -L "$so" "$dir/deps/"; done
+. "$(dirname "$0")/libraries.sh"
+copy_libraries "$dir" "$dir/deps"
 du -sh "$dir"

@@ -22,8 +22,6 @@ rm -rf "$dir/usr/lib/$version"/{test,idlelib,tkinter,turtledemo,ensurepip,lib2to
   "$dir/usr/lib/$version"/lib-dynload/_tkinter*
 find "$dir" -depth -name __pycache__ -exec rm -rf {} +
 mkdir -p "$dir/deps"
-find "$dir" -type f \( -name '*.so*' -o -perm -u+x \) -print0 |
-  { xargs -0 ldd 2>/dev/null || true; } | awk '/=> \//{print $3}' | sort -u |
-  grep -Ev '/(libc|libm|libdl|libpthread|librt|libstdc\+\+|libgcc_s|ld-linux-x86-64)\.so' |
-  while read -r so; do cp -L "$so" "$dir/deps/"; done
+. "$(dirname "$0")/libraries.sh"
+copy_libraries "$dir" "$dir/deps"
 du -sh "$dir"
