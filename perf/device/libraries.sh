@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by the scripts that carry programs to the GPU machines (carry-build.sh, mpi-bundle.sh,
 # python-bundle.sh): copy_libraries FROM TO [EXCLUDE] copies into TO every shared library that the executables and
 # shared objects under FROM need, except the C and C++ runtimes every image has and what the extended regular
