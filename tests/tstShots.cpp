@@ -1,4 +1,4 @@
-// A survey's shots as the workflows see them (app/survey_shots.hpp): the single run each entry stands for, which
+// A survey's shots as the workflows see them (seis/runs/survey_shots.hpp): the single run each entry stands for, which
 // shots a restart runs, and how shots are dealt to the groups that run them.
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -12,7 +12,7 @@
 #include "expect_error.hpp"
 #include "seis/io/survey.hpp"
 #include "seis/mpi/world.hpp"
-#include "survey_shots.hpp"
+#include "seis/runs/survey_shots.hpp"
 
 namespace {
 
@@ -46,8 +46,8 @@ TEST(Shots, AnEntryIsTheSingleRunItsFlagsMake) {
   run.wavelet = seis::wave::WaveletKind::ricker;
   run.grid = {48, 40, 36};
   const auto shots = four_shots();
-  const auto first = seis::app::shot_config(run, shots[0]), second = seis::app::shot_config(run, shots[1]),
-             third = seis::app::shot_config(run, shots[2]);
+  const auto first = seis::runs::shot_config(run, shots[0]), second = seis::runs::shot_config(run, shots[1]),
+             third = seis::runs::shot_config(run, shots[2]);
   EXPECT_EQ(first.sources, std::vector<std::string>{"300,100,60"});
   EXPECT_EQ(first.receivers, run.receivers);
   EXPECT_EQ(first.wavelet, seis::wave::WaveletKind::ricker);
@@ -102,7 +102,7 @@ TEST(Shots, ARestartRunsExactlyTheShotsNotComplete) {
   const auto same = [](const SurveyShot&) { return std::string("f0 9"); };
   std::vector<seis::io::ShotRecord> records;
   int skipped = -1;
-  EXPECT_EQ(seis::app::shots_to_run(run, shots, same, records, skipped), (std::vector<int>{2, 3, 4}));
+  EXPECT_EQ(seis::runs::shots_to_run(run, shots, same, records, skipped), (std::vector<int>{2, 3, 4}));
   EXPECT_EQ(skipped, 1);
   ASSERT_EQ(records.size(), 4u);
   EXPECT_EQ(records[0].status, "done");
@@ -111,12 +111,12 @@ TEST(Shots, ARestartRunsExactlyTheShotsNotComplete) {
   records.clear();
   seis::test::expect_error_mentioning(
       [&] {
-        seis::app::shots_to_run(
+        seis::runs::shots_to_run(
             run, shots, [](const SurveyShot&) { return std::string("f0 8"); }, records, skipped);
       },
       "shot-00001 (survey survey.toml line 3) was run with other inputs");
   run.restart = false;
-  seis::test::expect_error_mentioning([&] { seis::app::shots_to_run(run, shots, same, records, skipped); },
+  seis::test::expect_error_mentioning([&] { seis::runs::shots_to_run(run, shots, same, records, skipped); },
                                       "holds an earlier survey's shot-00001.json");
 }
 
@@ -132,7 +132,8 @@ TEST(Shots, EachShotIsDealtOnce) {
       seis::mpi::SharedCounter counter(*world);
       const auto group = world->split(0);
       std::vector<std::size_t> dealt;
-      seis::app::deal_shots(counter, groups ? group.get() : nullptr, count, [&](std::size_t n) { dealt.push_back(n); });
+      seis::runs::deal_shots(counter, groups ? group.get() : nullptr, count,
+                             [&](std::size_t n) { dealt.push_back(n); });
       std::vector<std::size_t> once(count);
       for (std::size_t n = 0; n < count; ++n) once[n] = n;
       EXPECT_EQ(dealt, once) << count << " shots, " << (groups ? "in a group" : "rank by rank");

@@ -4,10 +4,10 @@
 // order, as OUTPUT/seismogram.sgy and its picture, the timing in OUTPUT/run.json. One rank.
 #include "seis/io/run_config.hpp"
 #include "seis/mpi/world.hpp"
-#include "shot_run.hpp"
+#include "seis/runs/shot_run.hpp"
 
-namespace seis::app {
+namespace seis::runs {
 
 int run_born(const mpi::World& world, const io::RunConfig& config, const StartUp& start_up);
 
-}  // namespace seis::app
+}  // namespace seis::runs

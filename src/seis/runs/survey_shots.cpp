@@ -1,16 +1,16 @@
-#include "survey_shots.hpp"
+#include "seis/runs/survey_shots.hpp"
 
 #include <sstream>
 
 #include <unistd.h>
 
-#include "run_setup.hpp"
 #include "seis/core/compat.hpp"
 #include "seis/core/error.hpp"
 #include "seis/io/fingerprint.hpp"
-#include "shot_run.hpp"
+#include "seis/runs/run_setup.hpp"
+#include "seis/runs/shot_run.hpp"
 
-namespace seis::app {
+namespace seis::runs {
 
 io::RunConfig shot_config(const io::RunConfig& c, const io::SurveyShot& shot) {
   io::RunConfig s = c;
@@ -101,4 +101,4 @@ std::vector<int> from_text(const std::string& text) {
   return values;
 }
 
-}  // namespace seis::app
+}  // namespace seis::runs

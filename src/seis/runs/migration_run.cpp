@@ -1,4 +1,4 @@
-#include "migration_run.hpp"
+#include "seis/runs/migration_run.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -13,7 +13,6 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "run_setup.hpp"
 #include "seis/core/compat.hpp"
 #include "seis/core/error.hpp"
 #include "seis/imaging/migration.hpp"
@@ -27,11 +26,12 @@
 #include "seis/io/stack_file.hpp"
 #include "seis/io/survey.hpp"
 #include "seis/io/volume.hpp"
+#include "seis/runs/run_setup.hpp"
+#include "seis/runs/survey_shots.hpp"
 #include "seis/wave/pml.hpp"
 #include "seis/wave/resample.hpp"
-#include "survey_shots.hpp"
 
-namespace seis::app {
+namespace seis::runs {
 
 namespace {
 
@@ -546,4 +546,4 @@ int run_migration(const mpi::World& world, const io::RunConfig& config, const St
   return failed > 0 ? 1 : 0;
 }
 
-}  // namespace seis::app
+}  // namespace seis::runs

@@ -1,4 +1,4 @@
-#include "shot_run.hpp"
+#include "seis/runs/shot_run.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -13,7 +13,7 @@
 #include "seis/wave/resample.hpp"
 #include "seis_build_info.hpp"
 
-namespace seis::app {
+namespace seis::runs {
 
 namespace {
 // Beyond this |u| a run has gone unstable: a field from sources of unit amplitude stays many orders of magnitude
@@ -186,4 +186,4 @@ io::RunFacts build_facts() {
   return facts;
 }
 
-}  // namespace seis::app
+}  // namespace seis::runs

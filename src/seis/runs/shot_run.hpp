@@ -12,7 +12,7 @@
 #include "seis/mpi/world.hpp"
 #include "seis/wave/simulation.hpp"
 
-namespace seis::app {
+namespace seis::runs {
 
 using Exec = Kokkos::DefaultExecutionSpace;
 
@@ -72,4 +72,4 @@ struct StartUp {
   double mpi = 0, device = 0;
 };
 
-}  // namespace seis::app
+}  // namespace seis::runs

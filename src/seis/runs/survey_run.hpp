@@ -6,12 +6,12 @@
 // records. --restart skips the shots whose records say done and whose files still match them.
 #include "seis/io/run_config.hpp"
 #include "seis/mpi/world.hpp"
-#include "shot_run.hpp"
+#include "seis/runs/shot_run.hpp"
 
-namespace seis::app {
+namespace seis::runs {
 
 // Returns the exit status: 0 when every shot is done, 1 when any failed (each failure is in its record and the
 // manifest; the other shots still run).
 int run_survey(const mpi::World& world, const io::RunConfig& config, const StartUp& start_up);
 
-}  // namespace seis::app
+}  // namespace seis::runs

@@ -1,11 +1,10 @@
-#include "born_run.hpp"
+#include "seis/runs/born_run.hpp"
 
 #include <cmath>
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
 
-#include "run_setup.hpp"
 #include "seis/core/compat.hpp"
 #include "seis/core/error.hpp"
 #include "seis/imaging/born.hpp"
@@ -13,9 +12,10 @@
 #include "seis/io/output_directory.hpp"
 #include "seis/io/picture.hpp"
 #include "seis/io/run_report.hpp"
-#include "survey_shots.hpp"
+#include "seis/runs/run_setup.hpp"
+#include "seis/runs/survey_shots.hpp"
 
-namespace seis::app {
+namespace seis::runs {
 
 int run_born(const mpi::World& world, const io::RunConfig& config, const StartUp& start_up) {
   require(world.size() == 1, "--born models one shot on one rank; this run has ", world.size(), " ranks");
@@ -87,4 +87,4 @@ int run_born(const mpi::World& world, const io::RunConfig& config, const StartUp
   return 0;
 }
 
-}  // namespace seis::app
+}  // namespace seis::runs

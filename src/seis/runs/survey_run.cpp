@@ -1,4 +1,4 @@
-#include "survey_run.hpp"
+#include "seis/runs/survey_run.hpp"
 
 #include <chrono>
 #include <filesystem>
@@ -9,17 +9,17 @@
 #include <optional>
 #include <sstream>
 
-#include "run_setup.hpp"
 #include "seis/core/compat.hpp"
 #include "seis/core/error.hpp"
 #include "seis/io/output_directory.hpp"
 #include "seis/io/outputs.hpp"
 #include "seis/io/picture.hpp"
 #include "seis/io/survey.hpp"
-#include "shot_run.hpp"
-#include "survey_shots.hpp"
+#include "seis/runs/run_setup.hpp"
+#include "seis/runs/shot_run.hpp"
+#include "seis/runs/survey_shots.hpp"
 
-namespace seis::app {
+namespace seis::runs {
 
 namespace {
 
@@ -308,4 +308,4 @@ int run_survey(const mpi::World& world, const io::RunConfig& config, const Start
   return failed > 0 ? 1 : 0;
 }
 
-}  // namespace seis::app
+}  // namespace seis::runs

@@ -7,11 +7,11 @@
 // beside it, each shot's timing in OUTPUT/migration.json.
 #include "seis/io/run_config.hpp"
 #include "seis/mpi/world.hpp"
-#include "shot_run.hpp"
+#include "seis/runs/shot_run.hpp"
 
-namespace seis::app {
+namespace seis::runs {
 
 // Returns the exit status: 0 when every shot is imaged, 1 when any failed (recorded; the others still run).
 int run_migration(const mpi::World& world, const io::RunConfig& config, const StartUp& start_up);
 
-}  // namespace seis::app
+}  // namespace seis::runs

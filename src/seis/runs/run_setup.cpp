@@ -1,4 +1,4 @@
-#include "run_setup.hpp"
+#include "seis/runs/run_setup.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -12,7 +12,7 @@
 #include "seis/wave/model.hpp"
 #include "seis/wave/pml.hpp"
 
-namespace seis::app {
+namespace seis::runs {
 
 namespace {
 // Steps of one run: beyond it the step counter and the traces' sample index would overflow long before the run
@@ -199,4 +199,4 @@ std::string shot_fingerprint(const io::RunConfig& c, const wave::Setup& s, const
   return f.str();
 }
 
-}  // namespace seis::app
+}  // namespace seis::runs

@@ -12,7 +12,7 @@
 #include "seis/wave/setup.hpp"
 #include "seis/wave/subdomain.hpp"
 
-namespace seis::app {
+namespace seis::runs {
 
 // The velocity of one part of the grid; `bytes_read` gets the bytes read from a model file.
 using ModelReader = std::function<std::vector<float>(const wave::Subdomain& part, std::size_t& bytes_read)>;
@@ -65,4 +65,4 @@ std::string model_digest(const io::RunConfig& c);
 // shot's record (seis::io::fingerprint_difference).
 std::string shot_fingerprint(const io::RunConfig& c, const wave::Setup& s, const std::string& digest);
 
-}  // namespace seis::app
+}  // namespace seis::runs

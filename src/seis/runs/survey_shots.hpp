@@ -11,7 +11,7 @@
 #include "seis/mpi/world.hpp"
 #include "seis/wave/setup.hpp"
 
-namespace seis::app {
+namespace seis::runs {
 
 // The flags a shot's entry stands for: a survey's shot is the single run these flags make.
 io::RunConfig shot_config(const io::RunConfig& c, const io::SurveyShot& shot);
@@ -50,4 +50,4 @@ MemoryAvailable memory_available(const mpi::World& world);
 std::string to_text(const std::vector<int>& values);
 std::vector<int> from_text(const std::string& text);
 
-}  // namespace seis::app
+}  // namespace seis::runs
