@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "expect_error.hpp"
@@ -47,7 +48,22 @@ using seis::test::dot;
 using seis::test::gaussian;
 using seis::test::relative_l2;
 
+struct DotProductCase {
+  int radius;
+  seis::wave::Strategy strategy;
+  seis::wave::Shape shape;
+};
+
+std::string case_name(const testing::TestParamInfo<DotProductCase>& info) {
+  const DotProductCase& c = info.param;
+  return "R" + std::to_string(c.radius) + "_" + seis::wave::to_string(c.strategy) + "_" +
+         seis::wave::to_string(c.shape);
+}
+
 }  // namespace
+
+// A parameter's case name with its backend's prefix: the indirection expands TEST_CATEGORY before gtest pastes it.
+#define SEIS_INSTANTIATE_CASES(category, suite, values, names) INSTANTIATE_TEST_SUITE_P(category, suite, values, names)
 
 // <B dq, d> = <dq, B^T d> for random dq and d, B Born on the engine and B^T the adjoint migration. As for
 // Linearised (tstImaging.hpp), each side is the same products in two orders, with K = N (6R + 20) float32
@@ -55,42 +71,42 @@ using seis::test::relative_l2;
 // the Born weight and the image's 5. 5 times the spread of the difference, sqrt(2 K / 3) 2^-24 max(|B dq|,
 // |B^T d|), is allowed. The dot-product test cannot see an error both share (the Born weight's, the layer's part
 // included: dq is random in the PML too), so each is also held to the double oracles within the error float32 is
-// expected to make against them (BornOracle, operator_checks.hpp).
-TEST(TEST_CATEGORY, BornOnTheStepEngineAndItsAdjointPassTheDotProductTest) {
-  using seis::wave::Shape;
-  using seis::wave::Strategy;
-  struct Case {
-    int radius;
-    Strategy strategy;
-    Shape shape;
-  };
-  std::mt19937 rng(seis::test::test_seed());
-  for (const Case c : {Case{1, Strategy::unified, Shape::tile}, Case{4, Strategy::two, Shape::tile},
-                       Case{4, Strategy::seven, Shape::tile}, Case{8, Strategy::unified, Shape::tile},
-                       Case{4, Strategy::unified, Shape::st_reg_fixed}}) {
-    auto s = engine_setup(c.radius, rng);
-    s.strategy = c.strategy;
-    s.shape = c.shape;
-    seis::imaging::Born<TEST_EXECSPACE> born(s, std::size_t(1) << 32);
-    const auto dq = gaussian<float>(s.velocity.size(), rng);
-    const auto d = gaussian<float>(s.receivers.size() * std::size_t(s.steps), rng);
-    const auto data = born.model(dq);
-    const auto image = adjoint_image(s, d);
-    const double forward = dot(data, d), backward = dot(dq, image);
-    const double spread = std::sqrt(2.0 * s.steps * (6.0 * c.radius + 20) / 3.0) * std::ldexp(1.0, -24);
-    const double scale = std::sqrt(std::max(dot(data, data), dot(image, image)));
-    const auto name = std::string("R = ") + std::to_string(c.radius) + ", " + seis::wave::to_string(c.strategy) + ", " +
-                      seis::wave::to_string(c.shape);
-    EXPECT_LE(std::abs(forward - backward), 5.0 * spread * scale)
-        << name << ": <B dq, d> = " << forward << ", <dq, B^T d> = " << backward << ", bound " << 5.0 * spread * scale;
-    EXPECT_GT(scale, 0.0);
-    const seis::test::BornOracle oracle(s, dq, d);
-    const double born_ratio = relative_l2(data, oracle.data) / oracle.data_error;
-    const double adjoint_ratio = relative_l2(image, oracle.image) / oracle.image_error;
-    EXPECT_LE(born_ratio, oracle.allowance) << "Born, " << name << ", seed " << seis::test::test_seed();
-    EXPECT_LE(adjoint_ratio, oracle.allowance) << "adjoint, " << name << ", seed " << seis::test::test_seed();
-  }
+// expected to make against them (BornOracle, operator_checks.hpp). One test per case, so that ctest runs them side
+// by side (tens of seconds each under the sanitizers).
+class BornOnTheStepEngineAndItsAdjointPassTheDotProductTest : public testing::TestWithParam<DotProductCase> {};
+
+TEST_P(BornOnTheStepEngineAndItsAdjointPassTheDotProductTest, Case) {
+  const DotProductCase c = GetParam();
+  std::mt19937 rng(seis::test::test_seed() + unsigned(c.radius));
+  auto s = engine_setup(c.radius, rng);
+  s.strategy = c.strategy;
+  s.shape = c.shape;
+  seis::imaging::Born<TEST_EXECSPACE> born(s, std::size_t(1) << 32);
+  const auto dq = gaussian<float>(s.velocity.size(), rng);
+  const auto d = gaussian<float>(s.receivers.size() * std::size_t(s.steps), rng);
+  const auto data = born.model(dq);
+  const auto image = adjoint_image(s, d);
+  const double forward = dot(data, d), backward = dot(dq, image);
+  const double spread = std::sqrt(2.0 * s.steps * (6.0 * c.radius + 20) / 3.0) * std::ldexp(1.0, -24);
+  const double scale = std::sqrt(std::max(dot(data, data), dot(image, image)));
+  EXPECT_LE(std::abs(forward - backward), 5.0 * spread * scale)
+      << "<B dq, d> = " << forward << ", <dq, B^T d> = " << backward << ", bound " << 5.0 * spread * scale;
+  EXPECT_GT(scale, 0.0);
+  const seis::test::BornOracle oracle(s, dq, d);
+  const double born_ratio = relative_l2(data, oracle.data) / oracle.data_error;
+  const double adjoint_ratio = relative_l2(image, oracle.image) / oracle.image_error;
+  EXPECT_LE(born_ratio, oracle.allowance) << "Born, seed " << seis::test::test_seed();
+  EXPECT_LE(adjoint_ratio, oracle.allowance) << "adjoint, seed " << seis::test::test_seed();
 }
+
+SEIS_INSTANTIATE_CASES(TEST_CATEGORY, BornOnTheStepEngineAndItsAdjointPassTheDotProductTest,
+                       testing::Values(DotProductCase{1, seis::wave::Strategy::unified, seis::wave::Shape::tile},
+                                       DotProductCase{4, seis::wave::Strategy::two, seis::wave::Shape::tile},
+                                       DotProductCase{4, seis::wave::Strategy::seven, seis::wave::Shape::tile},
+                                       DotProductCase{8, seis::wave::Strategy::unified, seis::wave::Shape::tile},
+                                       DotProductCase{4, seis::wave::Strategy::unified,
+                                                      seis::wave::Shape::st_reg_fixed}),
+                       case_name);
 
 // Each refused before a step, naming the value and the limit.
 TEST(TEST_CATEGORY, BornOnTheStepEngineRefusesWhatItCannotDo) {
