@@ -54,13 +54,13 @@ struct DotProductCase {
   seis::wave::Shape shape;
 };
 
+class BornOnTheStepEngineAndItsAdjointPassTheDotProductTest : public testing::TestWithParam<DotProductCase> {};
+
 std::string case_name(const testing::TestParamInfo<DotProductCase>& info) {
   const DotProductCase& c = info.param;
   return "R" + std::to_string(c.radius) + "_" + seis::wave::to_string(c.strategy) + "_" +
          seis::wave::to_string(c.shape);
 }
-
-}  // namespace
 
 // A parameter's case name with its backend's prefix: the indirection expands TEST_CATEGORY before gtest pastes it.
 #define SEIS_INSTANTIATE_CASES(category, suite, values, names) INSTANTIATE_TEST_SUITE_P(category, suite, values, names)
@@ -73,8 +73,6 @@ std::string case_name(const testing::TestParamInfo<DotProductCase>& info) {
 // included: dq is random in the PML too), so each is also held to the double oracles within the error float32 is
 // expected to make against them (BornOracle, operator_checks.hpp). One test per case, so that ctest runs them side
 // by side (tens of seconds each under the sanitizers).
-class BornOnTheStepEngineAndItsAdjointPassTheDotProductTest : public testing::TestWithParam<DotProductCase> {};
-
 TEST_P(BornOnTheStepEngineAndItsAdjointPassTheDotProductTest, Case) {
   const DotProductCase c = GetParam();
   std::mt19937 rng(seis::test::test_seed() + unsigned(c.radius));
@@ -107,6 +105,8 @@ SEIS_INSTANTIATE_CASES(TEST_CATEGORY, BornOnTheStepEngineAndItsAdjointPassTheDot
                                        DotProductCase{4, seis::wave::Strategy::unified,
                                                       seis::wave::Shape::st_reg_fixed}),
                        case_name);
+
+}  // namespace
 
 // Each refused before a step, naming the value and the limit.
 TEST(TEST_CATEGORY, BornOnTheStepEngineRefusesWhatItCannotDo) {
