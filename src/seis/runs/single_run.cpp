@@ -273,16 +273,14 @@ int run_single(const mpi::World& world, const io::RunConfig& config) {
               << (halo ? "  halos by " + halo_transport : std::string()) << "\n"
               << std::flush;
   };
-  const StepTiming timing =
-      run_steps(sim, {config.snapshot_every, config.checkpoint_every}, at_stop, progress);
+  const StepTiming timing = run_steps(sim, {config.snapshot_every, config.checkpoint_every}, at_stop, progress);
   const double kernel_seconds = timing.seconds;
   const int timed_steps = timing.steps;
 
   std::vector<float> traces = gathered_traces(sim, world);
   if (root) {
     const std::string segy = (dir / "seismogram.sgy").string(), gather_png = (dir / "shot-gather.png").string();
-    write_gather(segy, gather_png, gather_of(setup, std::move(traces)), seismogram, config.shot,
-                      config.gather_gain);
+    write_gather(segy, gather_png, gather_of(setup, std::move(traces)), seismogram, config.shot, config.gather_gain);
     files.push_back(segy);
     files.push_back(gather_png);
   }
