@@ -26,7 +26,6 @@
 #include "seis/kernels/team_launch.hpp"
 #include "seis/runs/run_setup.hpp"
 #include "seis/runs/shot_run.hpp"
-#include "seis/wave/model.hpp"
 #include "seis/wave/simulation.hpp"
 #include "seis_build_info.hpp"
 
