@@ -36,8 +36,8 @@ Floats shaped(const std::vector<float>& values, std::vector<py::ssize_t> shape) 
 }
 
 Floats volume(const Acoustic& a, const std::vector<float>& values) {
-  const auto& s = a.setup();
-  return shaped(values, {s.nz, s.ny, s.nx});
+  const Grid& g = a.grid();
+  return shaped(values, {g.nz, g.ny, g.nx});
 }
 
 Floats traces(const Acoustic& a, const Acquisition& shot, const std::vector<float>& values) {
@@ -72,7 +72,9 @@ PYBIND11_MODULE(_core, m) {
   m.doc() = "seistencil's acoustic operators (forward, Born, adjoint, reverse-time migration) over numpy arrays";
   py::register_exception<seis::InvalidArgument>(m, "InvalidArgument", PyExc_ValueError);
 
-  py::class_<Grid>(m, "Grid", "the grid: points per axis (the absorbing layer included), spacing h (m), layer points")
+  py::class_<Grid>(m, "Grid",
+                   "the model's grid: points per axis, spacing h (m), and the absorbing layer's points, added outside "
+                   "the model on each face")
       .def(py::init([](int nx, int ny, int nz, double h, int ndamp) {
              return Grid{nx, ny, nz, h, ndamp};
            }),
@@ -98,10 +100,11 @@ PYBIND11_MODULE(_core, m) {
 
   py::class_<Numerics>(m, "Numerics", "the scheme: steps, dt (s; 0: 0.8 of the stability bound), radius R, ...")
       .def(py::init([](int steps, double dt, int radius, const std::string& boundary, const std::string& strategy,
-                       const std::string& kernel) {
+                       const std::string& kernel, const std::string& top) {
              Numerics n;
              n.steps = steps, n.dt = dt, n.radius = radius;
              n.boundary = seis::wave::parse_boundary(boundary);
+             n.top = seis::wave::parse_top(top);
              n.strategy = seis::wave::parse_strategy(strategy);
              n.shape = seis::wave::parse_shape(kernel);
              return n;
@@ -109,7 +112,8 @@ PYBIND11_MODULE(_core, m) {
            py::arg("steps"), py::arg("dt") = 0.0, py::arg("radius") = Numerics{}.radius,
            py::arg("boundary") = seis::wave::to_string(Numerics{}.boundary),
            py::arg("strategy") = seis::wave::to_string(Numerics{}.strategy),
-           py::arg("kernel") = seis::wave::to_string(Numerics{}.shape))
+           py::arg("kernel") = seis::wave::to_string(Numerics{}.shape),
+           py::arg("top") = seis::wave::to_string(Numerics{}.top))
       .def_readwrite("steps", &Numerics::steps)
       .def_readwrite("dt", &Numerics::dt)
       .def_readwrite("radius", &Numerics::radius);
@@ -129,6 +133,9 @@ PYBIND11_MODULE(_core, m) {
            }),
            py::arg("grid"), py::arg("medium"), py::arg("numerics"), py::arg("backend") = "")
       .def_property_readonly("dt", [](const Acoustic& a) { return a.setup().dt; })
+      .def_property_readonly(
+          "grid_shape", [](const Acoustic& a) { return py::make_tuple(a.setup().nz, a.setup().ny, a.setup().nx); },
+          "the grid stepped, (nz, ny, nx): the model's with the absorbing layer around it")
       .def_property_readonly("steps", [](const Acoustic& a) { return a.setup().steps; })
       .def_property_readonly("backend", &Acoustic::backend)
       .def(
@@ -145,7 +152,7 @@ PYBIND11_MODULE(_core, m) {
       .def(
           "born",
           [](const Acoustic& a, const Acquisition& shot, const Floats& dv) {
-            const auto x = model_values(a.setup(), dv, "dv");
+            const auto x = model_values(a.grid(), dv, "dv");
             std::vector<float> d;
             {
               py::gil_scoped_release free;

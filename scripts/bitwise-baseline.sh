@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Bits that a refactoring must not change: a few seis-wave runs (a forward shot with its wavefield, every strategy
-# of it, a survey, a migration by correlation and by the exact adjoint, Born modelling), their outputs' SHA-256
-# listed one per line. `record` writes the list to perf/results/bitwise-baseline/COMMIT.txt; `check FILE` runs them
-# again and compares with FILE, naming each output that changed. Small grids: about a minute on 2 cores.
+# of it, one under a free surface, a survey, a migration by correlation and by the exact adjoint, Born modelling),
+# their outputs' SHA-256 listed one per line. `record` writes the list to perf/results/bitwise-baseline/COMMIT.txt;
+# `check FILE` runs them again and compares with FILE, naming each output that changed. Small grids: about a minute
+# on 2 cores.
 # usage: scripts/bitwise-baseline.sh SEIS_WAVE record|check [FILE]
 set -euo pipefail
 exe=$(realpath "$1") mode=$2 against=${3:+$(realpath "$3")}
@@ -14,9 +15,10 @@ cd "$work"
 common=(--grid 56x48x40 --spacing 20 --ndamp 6 --model layered --duration 0.5 --quiet)
 run() { local name=$1; shift; "$exe" "${common[@]}" "$@" --output "$work/$name" > "$work/$name.log" 2>&1; }
 
-run forward --source 560,480,120 --receivers 140,480,140:960,480,140:24 --allow-in-layer
+run forward --source 560,480,120 --receivers 140,480,140:960,480,140:24
+run forward-free-surface --top free --source 560,480,20 --receivers 0,480,10:1100,480,10:24
 for strategy in two unified seven; do
-  run "benchmark-$strategy" --source 560,480,120 --receivers 140,480,140:960,480,140:24 --allow-in-layer \
+  run "benchmark-$strategy" --source 560,480,120 --receivers 140,480,140:960,480,140:24 \
     --strategy "$strategy" --benchmark
 done
 cat > survey.toml <<'TOML'

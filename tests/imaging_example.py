@@ -1,61 +1,50 @@
 #!/usr/bin/env python3
-"""The imaging example of docs/imaging.md images the model it claims to: its two commands (a modelling survey, then
-its migration) run as the guide gives them, and in columns of the image away from the shots and the fast body
+"""The imaging example of docs/imaging.md images the model it claims to: docs_check.py has run its two commands (a
+modelling survey, then its migration) as the guide gives them, in its work directory; in columns of the image away
+from the shots and the fast body
 
   - each interface of the built-in layered model (200, 450 and 700 m, where the velocity increases downwards) has a
     positive peak of the image within one grid spacing (10 m) of it,
   - the column's strongest positive peak lies within one spacing of an interface,
   - no positive peak farther than 100 m (about the wavelet's half-length at 2000 m/s and 12 Hz, where its side
     lobes end) from every interface reaches 0.6 of the column's strongest: nothing strong where the model has none,
-  - the image is zero in the absorbing layer.
+  - the image holds the model's points alone (the absorbing layer lies outside them).
 
 The same shots recorded on lines of receivers fail it (their image's phase is rotated: the strongest events lie
-20-40 m off the interfaces), as did the earlier example, whose acquisition lay inside the absorbing layer.
+20-40 m off the interfaces), as does a patch of receivers narrower than the model (its corner columns image the
+truncated aperture's swings), and as did the earlier example, whose acquisition lay inside the absorbing layer.
 
-usage: imaging_example.py SOURCE_DIR SEIS_WAVE WORKDIR
+usage: imaging_example.py SOURCE_DIR DOCS_CHECK_WORKDIR
 """
 import pathlib
 import re
-import shutil
-import subprocess
 import sys
 
 import numpy as np
 import segyio
 
-source, seis_wave, work = (pathlib.Path(a).resolve() for a in sys.argv[1:4])
-shutil.rmtree(work, ignore_errors=True)
-work.mkdir(parents=True)
-(work / "docs").symlink_to(source / "docs")
-
-# The guide's commands, exactly: the ```sh block after "## An end-to-end example".
+source, work = (pathlib.Path(a).resolve() for a in sys.argv[1:3])
+# The guide's commands, as docs_check.py ran them: the ```sh block after "## An end-to-end example".
 guide = (source / "docs/imaging.md").read_text()
 block = re.search(r"## An end-to-end example.*?```sh\n(.*?)```", guide, re.S).group(1)
 commands = block.replace("\\\n", " ").strip().splitlines()
-assert len(commands) == 2 and "--migrate" in commands[1], commands
-for command in commands:
-    run = command.replace("build/openmp/app/seis-wave", str(seis_wave), 1)
-    result = subprocess.run(run, shell=True, cwd=work, capture_output=True, text=True)
-    assert result.returncode == 0, f"`{command}` exited {result.returncode}: {result.stderr[-500:]}"
+assert len(commands) == 2 and "--migrate" in commands[1] and "--output rtm-image" in commands[1], commands
 
-nx, ny, nz, h, ndamp = 81, 81, 101, 10.0, 8
+nx, ny, nz, h = 81, 81, 101, 10.0
+failures = []
 with segyio.open(work / "rtm-image/image.sgy", ignore_geometry=True) as f:
+    if (f.tracecount, len(f.samples)) != (nx * ny, nz):
+        sys.exit(f"FAIL: the image holds {f.tracecount} traces of {len(f.samples)} samples, the model {nx * ny} of {nz}")
     image = segyio.tools.collect(f.trace[:]).reshape(ny, nx, nz)  # trace i + nx j holds column (i, j)
 interfaces = np.array([200.0, 450.0, 700.0])
 top = 150.0  # the example's --image-top
-failures = []
-layer = np.ones((ny, nx, nz), bool)
-layer[ndamp:ny - ndamp, ndamp:nx - ndamp, ndamp:nz - ndamp] = False
-if np.abs(image[layer]).max() != 0:
-    failures.append(f"the image is {np.abs(image[layer]).max()} in the absorbing layer, not zero")
-
-# Columns between the shots (200 m apart), clear of the body (|(x, y) - (400, 400)| > 160 m) and of the layer.
+# Columns between the shots (200 m apart), clear of the body (|(x, y) - (400, 400)| > 160 m).
 columns = [(x, y) for x in (150, 300, 500, 650) for y in (150, 300, 500, 650)
            if np.hypot(x - 400, y - 400) > 160]
 for x, y in columns:
     c = image[int(y / h), int(x / h), :]
     depth = np.arange(nz) * h
-    inside = (depth >= top) & (depth < (nz - ndamp) * h)
+    inside = depth >= top
     peaks = [k for k in range(1, nz - 1)
              if inside[k] and c[k] > 0 and c[k] >= c[k - 1] and c[k] >= c[k + 1]]
     if not peaks:

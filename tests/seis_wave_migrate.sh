@@ -35,7 +35,7 @@ receivers = "200,80,100:200,320,100:25"
 source = "200,250,100"
 receivers = "200,80,100:200,320,100:25"
 TOML
-common=(--grid 40 --spacing 10 --ndamp 8 --model "$work/model.f32" --duration 0.36 --quiet --allow-in-layer)
+common=(--grid 40 --spacing 10 --ndamp 8 --model "$work/model.f32" --duration 0.36 --quiet)
 "$serial" "${common[@]}" --survey "$work/survey.toml" --output "$work/data" > "$work/data.log"
 migrate=("${common[@]}" --survey "$work/survey.toml" --migrate "$work/data" --smooth 40 --mute-velocity 2000)
 

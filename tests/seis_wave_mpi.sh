@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # MPI end-to-end tests of seis-wave: every decomposition shape of 1, 2, 4 and 8 ranks over x, y and z writes a
 # seismogram byte-identical to the one-process build's (seis-wave-serial), for every strategy, radii 4 and 8 (parts
-# thinner than 2R included) and both host transports (direct through a shared-memory window, MPI messages); a 2x2 run killed part way and restarted from its per-rank checkpoints is identical
+# thinner than 2R included) and both host transports (direct through a shared-memory window, MPI messages), and under
+# a free surface; a 2x2 run killed part way and restarted from its per-rank checkpoints is identical
 # too; a rank that fails (its checkpoint missing) or stalls (SIGSTOP) ends every rank with a message, never a hang.
 # usage: seis_wave_mpi.sh SEIS_WAVE SEIS_WAVE_SERIAL WORKDIR
 set -euo pipefail
@@ -11,7 +12,7 @@ export OMP_NUM_THREADS=1
 launch=(mpirun --oversubscribe --bind-to none)
 [ "$(id -u)" -ne 0 ] || launch+=(--allow-run-as-root)
 small=(--grid 40x36x34 --spacing 20 --model layered --duration 0.3 --f0 12 --ndamp 6 --quiet --benchmark
-       --source 390,350,330 --receivers 20,340,200:760,360,460:24 --allow-in-layer)
+       --source 390,350,330 --receivers 20,340,200:760,360,460:24)
 passed=0
 
 same() {  # same NAME RANKS DECOMPOSITION ARGS...: the run's seismogram equals the reference's
@@ -27,7 +28,7 @@ ranks_of() { echo $(( ${1//x/*} )); }  # 2x2x1 -> 4
 for strategy in seven two unified; do
   reference=$strategy
   "$serial" "${small[@]}" --strategy $strategy --output "$work/reference-$reference" > "$work/reference-$reference.log"
-  # PYxPZ (x whole) and PXxPYxPZ: x splits fall on 32 points, so 40 points split 32 + 8.
+  # PYxPZ (x whole) and PXxPYxPZ: x splits fall on 32 points, so 52 (the model's 40 and the layer) split 32 + 20.
   shapes=(1x1 2x1 1x2 2x2 2x1x1 2x2x2)
   [ $strategy != seven ] || shapes+=(4x1 1x4 8x1 1x8 2x4 4x2 2x1x2)
   for shape in "${shapes[@]}"; do  # the default transport: direct (an MPI shared-memory window) on one node
@@ -36,6 +37,12 @@ for strategy in seven two unified; do
   for shape in 2x1 2x2x1; do  # MPI messages
     same "$strategy-$shape-mpi" "$(ranks_of "$shape")" "$shape" "${small[@]}" --strategy $strategy --halo-transport mpi
   done
+done
+# A free surface: the top parts mirror their own columns (a second source just below it).
+reference=free
+"$serial" "${small[@]}" --top free --source 390,350,20 --output "$work/reference-$reference" > "$work/reference-$reference.log"
+for shape in 1x2 2x2 1x4 2x1x2; do
+  same "free-$shape" "$(ranks_of "$shape")" "$shape" "${small[@]}" --top free --source 390,350,20
 done
 reference=r8
 "$serial" "${small[@]}" --radius 8 --output "$work/reference-r8" > "$work/reference-r8.log"

@@ -41,7 +41,7 @@ import sys
 import numpy as np
 np.random.default_rng(3).uniform(1500, 2500, size=(32, 32, 32)).astype(np.float32).tofile(sys.argv[1])
 PY
-common=(--grid 32 --spacing 20 --ndamp 6 --model "$work/model.f32" --quiet --allow-in-layer)
+common=(--grid 32 --spacing 20 --ndamp 6 --model "$work/model.f32" --quiet)
 # The single runs each shot stands for: its flags written out by hand.
 single() {  # single N ARGS...
   local n=$1; shift
@@ -104,7 +104,7 @@ same_as_single "$work/failing"
 echo "failure: shot 3's write error recorded, the other 7 done, exit 1; the restart ran shot 3 alone"
 
 # Killed mid-survey: longer shots (about a second each); kill -9 once two are done.
-long=(--grid 64 --spacing 20 --ndamp 6 --model layered --quiet --duration 2 --allow-in-layer)
+long=(--grid 64 --spacing 20 --ndamp 6 --model layered --quiet --duration 2)
 "${launch[@]}" -np 2 "$mpi" "${long[@]}" --survey "$work/survey.toml" --output "$work/killed" \
   > "$work/killed.log" 2>&1 &
 pid=$!

@@ -20,16 +20,19 @@ def shot():
     return st.Acquisition(sources=[[121.3, 102.7, 60.1]], receivers=receivers, f0=40.0)
 
 
-def test_forward_is_seis_wave_bitwise(seis_wave, tmp_path):
+@pytest.mark.parametrize("top", ["absorbing", "free"])
+def test_forward_is_seis_wave_bitwise(seis_wave, tmp_path, top):
     out = tmp_path / "run"
     subprocess.run([seis_wave, "--grid", "40x36x32", "--spacing", "10", "--model", "homogeneous:2000", "--ndamp", "8",
-                    "--dt", "0.001", "--trace-dt", "0.001", "--duration", "0.2", "--source", "200,180,120",
-                    "--receivers", "100,180,100:300,180,100:11", "--f0", "15", "--output", str(out), "--benchmark",
-                    "--quiet"], check=True)
+                    "--top", top, "--dt", "0.001", "--trace-dt", "0.001", "--duration", "0.2", "--source",
+                    "200,180,120", "--receivers", "100,180,100:300,180,100:11", "--f0", "15", "--output", str(out),
+                    "--benchmark", "--quiet"], check=True)
     gather = st.read_gather(str(out / "seismogram.sgy"))
     grid = st.Grid(40, 36, 32, h=10.0, ndamp=8)
     medium = st.Medium(grid, np.full(grid.shape, 2000.0, dtype=np.float32))
-    ops = st.Acoustic(grid, medium, st.Numerics(steps=200, dt=0.001))
+    ops = st.Acoustic(grid, medium, st.Numerics(steps=200, dt=0.001, top=top))
+    # The layer added outside the model: on every face, or below and beside a free surface.
+    assert ops.grid_shape == (32 + (8 if top == "free" else 16), 36 + 16, 40 + 16)
     receivers = np.column_stack([np.linspace(100.0, 300.0, 11), np.full(11, 180.0), np.full(11, 100.0)])
     data = ops.forward(st.Acquisition(sources=[[200.0, 180.0, 120.0]], receivers=receivers, f0=15.0))
     assert gather["dt"] == pytest.approx(0.001)
@@ -45,11 +48,11 @@ def dot(a, b):
 
 # <J dv, r> = <dv, J^T r>: K = N (6R + 22) float32 roundings a point on either side (the engine's 6R + 20 and dv's
 # and the image's scaling by 2 v dt^2), their difference's spread sqrt(2 K / 3) 2^-24 of the larger side; 5 of them.
-@pytest.mark.parametrize("radius", [2, 4])
-def test_born_and_adjoint_are_transposes(radius):
+@pytest.mark.parametrize("radius,top", [(2, "absorbing"), (4, "absorbing"), (4, "free")])
+def test_born_and_adjoint_are_transposes(radius, top):
     rng = np.random.default_rng(radius)
     grid, velocity = random_model(rng)
-    ops = st.Acoustic(grid, st.Medium(grid, velocity), st.Numerics(steps=70, radius=radius))
+    ops = st.Acoustic(grid, st.Medium(grid, velocity), st.Numerics(steps=70, radius=radius, top=top))
     s = shot()
     dv = rng.standard_normal(grid.shape).astype(np.float32)
     r = rng.standard_normal((s.receiver_count, ops.steps)).astype(np.float32)

@@ -204,6 +204,9 @@ template <class ExecSpace>
 Linearised<ExecSpace>::Linearised(const wave::Setup& background) : impl_(std::make_unique<Impl>()) {
   Impl& m = *impl_;
   wave::validate(background, static_cast<std::size_t>(-1));
+  require(background.top == wave::Top::absorbing,
+          "the per-point Born operator (imaging::Linearised) has an absorbing top only: a free surface's Born and "
+          "adjoint run on the simulation's step engine (imaging::Born, imaging::Migration)");
   m.setup = background;
   const auto& s = background;
   auto& g = m.scheme;

@@ -60,6 +60,9 @@ void check_ranges(const RunConfig& c) {
   require(c.dt == 0 || positive(c.dt), "--dt ", c.dt, " s must be finite and > 0 (or 0: from --cfl)");
   require(c.radius >= 1 && c.radius <= 8, "--radius ", c.radius, " must be in 1..8");
   require(c.ndamp >= 0 && c.ndamp <= max_points, "--ndamp ", c.ndamp, " must be in 0..", max_points);
+  require(
+      std::isfinite(c.layer_thickness) && c.layer_thickness >= 0 && c.layer_thickness <= double(max_points) * c.spacing,
+      "--layer-thickness ", c.layer_thickness, " m must be >= 0 and at most ", max_points, " points (0: --ndamp)");
   require(c.window >= 0 && c.window <= max_points, "--nw ", c.window, " must be in 0..", max_points,
           " (0: the kernel's)");
   require(c.snapshot_every >= 0, "--snapshot-every ", c.snapshot_every, " must be >= 0 (0: at the end only)");
@@ -104,7 +107,8 @@ CLI::Option* add_parsed(CLI::App& app, const std::string& name, T& value, Parse 
 
 void add_options(CLI::App& app, RunConfig& c) {
   app.add_option("--config", c.run_file, "TOML run file: keys are these flags' long names (flags override it)");
-  add_parsed(app, "--grid", c.grid, parse_grid, grid_text(c.grid), "grid points N or NXxNYxNZ, the PML included");
+  add_parsed(app, "--grid", c.grid, parse_grid, grid_text(c.grid),
+             "the model's grid points N or NXxNYxNZ (the absorbing layer is added around them)");
   app.add_option("--spacing", c.spacing, "grid spacing h (m)")->capture_default_str();
   app.add_option("--model", c.model,
                  "velocity model: homogeneous:V (m/s) | layered (built in: layers and a fast body) | FILE (.sgy/.segy "
@@ -121,7 +125,13 @@ void add_options(CLI::App& app, RunConfig& c) {
   app.add_option("--radius", c.radius, "stencil radius R (order 2R in space), 1..8")->capture_default_str();
   add_parsed(app, "--boundary", c.boundary, wave::parse_boundary, wave::to_string(c.boundary),
              "pml | none (zero walls)");
-  app.add_option("--ndamp", c.ndamp, "PML thickness (points)")->capture_default_str();
+  add_parsed(app, "--top", c.top, wave::parse_top, wave::to_string(c.top),
+             "the model's top face: absorbing (the layer above it too) | free (a free surface: zero pressure at z = "
+             "0)");
+  app.add_option("--ndamp", c.ndamp, "absorbing layer (PML): points added outside the model on each face")
+      ->capture_default_str();
+  app.add_option("--layer-thickness", c.layer_thickness,
+                 "the absorbing layer's thickness (m), rounded up to whole points; overrides --ndamp");
   add_parsed(app, "--strategy", c.strategy, wave::parse_strategy, wave::to_string(c.strategy),
              "unified | two | seven (domain decomposition of the step)");
   add_parsed(app, "--kernel", c.kernel, wave::parse_shape, wave::to_string(c.kernel),
@@ -199,9 +209,16 @@ void add_options(CLI::App& app, RunConfig& c) {
   app.add_option("--section-depth", c.section_depth,
                  "the pictures' x-y sections at this depth (m; -1: the source's, a migration's strongest image depth)")
       ->capture_default_str();
-  app.add_flag("--allow-in-layer", c.allow_in_layer,
-               "accept sources and receivers inside the absorbing layer (PML), with a warning; without it they are "
-               "refused");
+  // Runs written when the layer lay inside the grid: refused with what changed rather than run differently.
+  app.add_flag_callback(
+         "--allow-in-layer",
+         [] {
+           fail(
+               "--allow-in-layer: the absorbing layer now lies outside the model (--ndamp points added around --grid), "
+               "so every position in the model is outside it. Drop the flag; and where --grid counted the layer's "
+               "points, give the model's alone (each size less 2 ndamp) with positions less ndamp h");
+         })
+      ->group("");
   add_parsed(app, "--gather-gain", c.gather_gain, parse_gather_gain, "agc",
              "the shot gathers' pictures: agc (0.25 s windows), agc:SECONDS, t2 (times t^2) or none (raw); the SEG-Y "
              "is never gained");
@@ -457,6 +474,7 @@ bool parse_command_line(int argc, char** argv, RunConfig& c, const std::string& 
     read_run_file(c.run_file, c, given);
   }
   check_ranges(c);
+  if (c.layer_thickness > 0) c.ndamp = int(std::ceil(c.layer_thickness / c.spacing - 1e-9));
   return true;
 }
 

@@ -16,17 +16,19 @@
 namespace seis::io {
 
 struct RunConfig {
-  std::array<int, 3> grid{150, 150, 100};  // points (the PML included): N or NXxNYxNZ
-  double spacing = wave::Grid{}.h;         // m
-  std::string model = "layered";           // homogeneous:V | layered | FILE (.sgy/.segy: SEG-Y, else raw float32)
-  std::vector<std::string> sources;        // "X,Y,Z" in m; empty: one at the top centre
-  std::string receivers;                   // "X0,Y0,Z0:X1,Y1,Z1:N"; empty: a line along x near the top
-  double duration = 1.5;                   // s
-  double f0 = wave::Acquisition{}.f0;      // Hz
+  std::array<int, 3> grid{110, 110, 60};  // the model's points (the layer is added around them): N or NXxNYxNZ
+  double spacing = wave::Grid{}.h;        // m
+  std::string model = "layered";          // homogeneous:V | layered | FILE (.sgy/.segy: SEG-Y, else raw float32)
+  std::vector<std::string> sources;       // "X,Y,Z" in m; empty: one at the top centre
+  std::string receivers;                  // "X0,Y0,Z0:X1,Y1,Z1:N"; empty: a line along x near the top
+  double duration = 1.5;                  // s
+  double f0 = wave::Acquisition{}.f0;     // Hz
   wave::WaveletKind wavelet = wave::Acquisition{}.wavelet;
   int radius = wave::Numerics{}.radius;
   wave::Boundary boundary = wave::Numerics{}.boundary;
-  int ndamp = wave::Grid{}.ndamp;
+  wave::Top top = wave::Numerics{}.top;
+  int ndamp = wave::Grid{}.ndamp;  // the absorbing layer's points on each face, outside the model
+  double layer_thickness = 0;      // m: the layer's thickness, rounded up to whole points (0: ndamp)
   wave::Strategy strategy = wave::Numerics{}.strategy;
   wave::Shape kernel = wave::Numerics{}.shape;  // seis/wave/shape.hpp
   bool list = false;                            // print the kernels and exit
@@ -63,10 +65,9 @@ struct RunConfig {
   double stack_every = 60;  // s between a migration's partial stacks written (0: after every shot)
   double image_top = -1;    // m: the image muted above (-1: the deepest source or receiver plus a wavelength; 0: none)
   double section_y = -1;    // m: the pictures' x-z sections at this y (-1: the (first) source's)
-  double section_depth = -1;    // m: the pictures' x-y sections at this depth (-1: the source's; a migration: the
-                                // depth of the image's largest |value|)
-  bool allow_in_layer = false;  // sources and receivers inside the absorbing layer: warned, not refused
-  struct GatherGain {           // the gather pictures' gain (the SEG-Y is raw): see parse_gather_gain
+  double section_depth = -1;  // m: the pictures' x-y sections at this depth (-1: the source's; a migration: the
+                              // depth of the image's largest |value|)
+  struct GatherGain {         // the gather pictures' gain (the SEG-Y is raw): see parse_gather_gain
     enum class Kind { none, agc, t2 } kind = Kind::agc;
     double window = 0.25;
   } gather_gain;

@@ -3,6 +3,7 @@
 #include "seis/io/copy_share.hpp"
 
 #include "seis/io/atomic_file.hpp"
+#include "seis/wave/padding.hpp"
 
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -27,7 +28,8 @@ void write_run_report(const std::string& path, const RunConfig& c, const wave::S
                                    {"date", f.date},
                                    {"thread_placement", f.thread_placement}}},
                                  {"parameters",
-                                  {{"grid", {s.nx, s.ny, s.nz}},
+                                  {{"grid", wave::model_points(s)},
+                                   {"grid_stepped", {s.nx, s.ny, s.nz}},
                                    {"spacing_m", s.h},
                                    {"model", c.model},
                                    {"radius", s.radius},
@@ -38,6 +40,7 @@ void write_run_report(const std::string& path, const RunConfig& c, const wave::S
                                    {"duration_s", s.steps * s.dt},
                                    {"boundary", wave::to_string(s.boundary)},
                                    {"ndamp", s.boundary == wave::Boundary::pml ? s.ndamp : 0},
+                                   {"top", wave::to_string(s.top)},
                                    {"strategy", wave::to_string(s.strategy)},
                                    {"kernel", wave::to_string(s.shape)},
                                    {"wavelet", wave::to_string(s.wavelet)},

@@ -6,19 +6,27 @@
 #include "seis/core/error.hpp"
 #include "seis/imaging/shot_data.hpp"
 #include "seis/operators/acoustic_engine.hpp"
+#include "seis/wave/padding.hpp"
 
 namespace seis::operators {
 
 namespace {
 
-// 2 v dt^2 x at every point: dq from dv, and (the same diagonal) the gradient in v from the one in q.
-std::vector<float> times_dq_dv(const wave::Setup& s, const std::vector<float>& x, const char* what) {
-  require(x.size() == s.velocity.size(), what, " holds ", x.size(), " values, the ", s.nx, "x", s.ny, "x", s.nz,
-          " model ", s.velocity.size());
+// 2 v dt^2 x at every point of the grid: dq from dv, and (the same diagonal) the gradient in v from the one in q.
+std::vector<float> times_dq_dv(const wave::Setup& s, const std::vector<float>& x) {
   const double factor = 2.0 * s.dt * s.dt;
   std::vector<float> out(x.size());
   for (std::size_t p = 0; p < x.size(); ++p) out[p] = static_cast<float>(factor * s.velocity[p] * x[p]);
   return out;
+}
+
+// A perturbation on the model's points, over the grid: zero in the layer, the transpose of the image's crop.
+std::vector<float> over_grid(const wave::Setup& s, const std::vector<float>& x, const char* what) {
+  const std::array<int, 3> n = wave::model_points(s);
+  const wave::Subdomain model = wave::whole_grid(n[0], n[1], n[2]);
+  require(x.size() == model.points(), what, " holds ", x.size(), " values, the ", n[0], "x", n[1], "x", n[2], " model ",
+          model.points());
+  return wave::extend(s, wave::whole_grid(s), model, x, wave::Fill::zero);
 }
 
 void require_traces(const wave::Setup& s, const std::vector<float>& traces, const char* what) {
@@ -27,17 +35,31 @@ void require_traces(const wave::Setup& s, const std::vector<float>& traces, cons
           s.steps, " steps need ", samples);
 }
 
+// An image and its illumination on the model's points.
+Acoustic::Image cropped(const wave::Setup& s, const Acoustic::Image& on_grid) {
+  return {wave::crop(s, on_grid.image), wave::crop(s, on_grid.illumination)};
+}
+
 bool started_here = false;
 
 }  // namespace
 
 Acoustic::Acoustic(const wave::Grid& grid, const wave::Medium& medium, const wave::Numerics& numerics,
-                   const std::string& backend, std::size_t available_bytes) {
-  static_cast<wave::Grid&>(setup_) = grid;
-  static_cast<wave::Medium&>(setup_) = medium;
+                   const std::string& backend, std::size_t available_bytes)
+    : grid_(grid) {
+  require(grid.pad_low == std::array<int, 3>{} && grid.pad_high == std::array<int, 3>{},
+          "the operators take the model's grid and add the absorbing layer around it themselves: the grid's padding "
+          "must be 0");
+  require(medium.model_part.points() == 0 || medium.model_part.whole(),
+          "the operators step the whole grid: the medium must hold all of the model");
+  static_cast<wave::Grid&>(setup_) =
+      wave::padded_grid({grid.nx, grid.ny, grid.nz}, grid.h, grid.ndamp, numerics.boundary, numerics.top);
   static_cast<wave::Numerics&>(setup_) = numerics;
-  require(setup_.model_part.points() == 0 || setup_.model_part.whole(),
-          "the operators step the whole grid: the medium must hold all of it");
+  const wave::Subdomain model = wave::whole_grid(grid);
+  require(medium.velocity.size() == model.points(), "velocity model has ", medium.velocity.size(), " values, the ",
+          grid.nx, "x", grid.ny, "x", grid.nz, " grid needs ", model.points());
+  setup_.velocity = wave::extend(setup_, wave::whole_grid(setup_), model, medium.velocity, wave::Fill::edge);
+  setup_.vmax = medium.vmax;
   require(setup_.steps > 0, "steps ", setup_.steps, " must be > 0");
   if (setup_.dt == 0) setup_.dt = wave::default_dt(setup_);
   wave::validate(setup_, available_bytes);
@@ -63,7 +85,7 @@ std::vector<float> Acoustic::forward(const wave::Acquisition& shot) const {
 }
 
 std::vector<float> Acoustic::born(const wave::Acquisition& shot, const std::vector<float>& dv) const {
-  const auto dq = times_dq_dv(setup_, dv, "dv");
+  const auto dq = times_dq_dv(setup_, over_grid(setup_, dv, "dv"));
   return with_shot(shot, [&](const wave::Setup& s) { return engine_->born(s, dq); });
 }
 
@@ -72,13 +94,13 @@ std::vector<float> Acoustic::adjoint(const wave::Acquisition& shot, const std::v
     require_traces(s, residual, "the residual");
     return engine_->adjoint(s, imaging::adjoint_sources(residual, s.receivers.size(), s.steps, s.h));
   });
-  return times_dq_dv(setup_, image, "the image");
+  return wave::crop(setup_, times_dq_dv(setup_, image));
 }
 
 Acoustic::Image Acoustic::rtm(const wave::Acquisition& shot, const std::vector<float>& observed) const {
   return with_shot(shot, [&](const wave::Setup& s) {
     require_traces(s, observed, "the observed data");
-    return engine_->rtm(s, imaging::backward_sources(observed, s.receivers.size(), s.steps, s.dt));
+    return cropped(s, engine_->rtm(s, imaging::backward_sources(observed, s.receivers.size(), s.steps, s.dt)));
   });
 }
 
@@ -93,7 +115,8 @@ Acoustic::Image Acoustic::migrate(const std::vector<wave::Acquisition>& shots,
                                   const std::vector<std::vector<float>>& observed, const Progress& progress) const {
   require(observed.size() == shots.size(), "observed data for ", observed.size(), " shots, ", shots.size(),
           " shots to migrate");
-  if (shots.empty()) return {std::vector<float>(setup_.velocity.size()), std::vector<float>(setup_.velocity.size())};
+  const std::size_t model_points = wave::model_region(setup_).points();
+  if (shots.empty()) return {std::vector<float>(model_points), std::vector<float>(model_points)};
   for (std::size_t n = 0; n < shots.size(); ++n) {
     wave::validate_shot(setup_, shots[n], setup_.dt);
     const std::size_t receivers = shots[n].receivers.size();
@@ -121,7 +144,7 @@ Acoustic::Image Acoustic::migrate(const std::vector<wave::Acquisition>& shots,
     });
     first = end;
   }
-  return stack;
+  return cropped(setup_, stack);
 }
 
 void start_runtime(int threads) {

@@ -8,9 +8,10 @@
 //   rtm       reverse-time migration of observed data: the zero-lag correlation image and its illumination;
 //   survey    forward over many shots; migrate: rtm over many shots, stacked (one engine for all of them).
 // Data are [receiver][sample], numerics.steps samples a trace at the time step dt, sample n being u at t = n dt;
-// models, perturbations and images have one value per grid point, x fastest, then y, then z (depth). The scheme is
-// linear in q = v^2 dt^2 (imaging/born.hpp); the operators apply dq = 2 v dt^2 dv and its transpose, so that a
-// caller never sees q. Plain host data in and out: no Kokkos type in this header.
+// models, perturbations and images have one value per point of the model's grid, x fastest, then y, then z (depth);
+// the absorbing layer lies outside it (the layer continues the model's edge values; perturbations are zero there). The
+// scheme is linear in q = v^2 dt^2 (imaging/born.hpp); the operators apply dq = 2 v dt^2 dv and its transpose, so that
+// a caller never sees q. Plain host data in and out: no Kokkos type in this header.
 #include <cstddef>
 #include <functional>
 #include <limits>
@@ -25,7 +26,8 @@ namespace seis::operators {
 
 class Acoustic {
  public:
-  // The grid, the model on all of it, and the scheme: dt 0 takes wave::default_cfl of the stability bound; steps
+  // The model's grid (points, spacing, and the absorbing layer's thickness, added around it), the model on it, and
+  // the scheme: dt 0 takes wave::default_cfl of the stability bound; steps
   // must be set. `backend`: one of backends() (empty: the first, the build's default). Refuses, naming the value
   // and the limit, what wave::validate refuses (memory against `available_bytes` included) before allocating.
   Acoustic(const wave::Grid& grid, const wave::Medium& medium, const wave::Numerics& numerics,
@@ -34,15 +36,16 @@ class Acoustic {
   Acoustic(const Acoustic&) = delete;
   Acoustic& operator=(const Acoustic&) = delete;
 
-  // What every operator steps: the grid, model and scheme (dt filled in). Calls on one Acoustic take turns: each
+  // What every operator steps: the model's grid with the layer around it (wave::padded_grid), the model over it, and
+  // the scheme (dt filled in). Calls on one Acoustic take turns: each
   // puts its shot into this one model for its length rather than copying the model (4 bytes a point).
   const wave::Setup& setup() const { return setup_; }
+  // The model's grid, as given: models, perturbations and images have its points.
+  const wave::Grid& grid() const { return grid_; }
   const std::string& backend() const { return backend_; }
 
   std::vector<float> forward(const wave::Acquisition& shot) const;
   std::vector<float> born(const wave::Acquisition& shot, const std::vector<float>& dv) const;
-  // The shot's receivers must lie outside the absorbing layer, where the step's injection is the recording's
-  // transpose.
   std::vector<float> adjoint(const wave::Acquisition& shot, const std::vector<float>& residual) const;
   struct Image {
     std::vector<float> image, illumination;  // illumination: the source wavefield's sum of u^2 over the steps
@@ -80,6 +83,7 @@ class Acoustic {
   };
 
  private:
+  wave::Grid grid_;
   mutable wave::Setup setup_;  // the shot of the call running (none between calls)
   mutable std::mutex call_;
   std::string backend_;

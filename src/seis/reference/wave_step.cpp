@@ -26,14 +26,14 @@ WaveReference::WaveReference(const wave::Setup& setup, const std::optional<Float
         const double v = s_.velocity[(std::size_t(k) * s_.ny + j) * s_.nx + i];
         q_[at(i, j, k)] = held(v * v * s_.dt * s_.dt);
       }
-  const int d = s_.boundary == Boundary::pml ? s_.ndamp : 0;
+  const int d = wave::layer_points(s_);
   const double vmax = wave::model_vmax(s_);
   const double scale = wave::damping_scale(s_.dt, vmax, d, s_.h);
   // The kernels' float profiles, widened: the oracle checks the update, not the rounding of eta.
   auto widen = [](const std::vector<float>& f) { return std::vector<double>(f.begin(), f.end()); };
   eta_x_ = widen(wave::damping_profile(s_.nx, d, scale));
   eta_y_ = widen(wave::damping_profile(s_.ny, d, scale));
-  eta_z_ = widen(wave::damping_profile(s_.nz, d, scale));
+  eta_z_ = widen(wave::damping_profile(s_.nz, d, scale, wave::top_layer_points(s_)));
   const StencilCoefficients c = make_coefficients(s_.radius, s_.h, s_.h, s_.h);
   for (int m = 0; m <= s_.radius; ++m) w_.push_back(held(c.x[std::size_t(m)]));
   traces_.assign(s_.receivers.size() * std::size_t(s_.steps), 0.0);
@@ -65,8 +65,8 @@ double WaveReference::lap_magnitude(const std::vector<double>& f, int i, int j, 
 double WaveReference::held(double value) const { return rounding_error_.on() ? double(float(value)) : value; }
 
 bool WaveReference::in_pml(int i, int j, int k) const {
-  const int d = s_.boundary == Boundary::pml ? s_.ndamp : 0;
-  return i < d || i >= s_.nx - d || j < d || j >= s_.ny - d || k < d || k >= s_.nz - d;
+  const int d = wave::layer_points(s_);
+  return i < d || i >= s_.nx - d || j < d || j >= s_.ny - d || k < wave::top_layer_points(s_) || k >= s_.nz - d;
 }
 
 double WaveReference::damping(int i, int j, int k) const {
@@ -133,6 +133,13 @@ void WaveReference::advance(int steps) {
         u_prev_[o] += term + rounding_error_(std::abs(u_prev_[o]) + std::abs(term), 4);
       }
     }
+    // A free surface: zero pressure on the top plane, the field mirrored with its sign flipped above it.
+    if (s_.top == wave::Top::free)
+      for (int j = 0; j < s_.ny; ++j)
+        for (int i = 0; i < s_.nx; ++i) {
+          u_prev_[at(i, j, 0)] = 0.0;
+          for (int m = 1; m <= s_.radius; ++m) u_prev_[at(i, j, -m)] = -u_prev_[at(i, j, m)];
+        }
     std::swap(u_, u_prev_);
   }
 }

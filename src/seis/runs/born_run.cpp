@@ -1,5 +1,6 @@
 #include "seis/runs/born_run.hpp"
 
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <iomanip>
@@ -14,6 +15,7 @@
 #include "seis/io/run_report.hpp"
 #include "seis/runs/run_setup.hpp"
 #include "seis/runs/survey_shots.hpp"
+#include "seis/wave/padding.hpp"
 
 namespace seis::runs {
 
@@ -31,24 +33,24 @@ int run_born(const mpi::World& world, const io::RunConfig& config, const StartUp
       [&](const wave::Subdomain& p, std::size_t& bytes) { return load_model(config.model, p, bytes); }, world,
       memory.fields, memory.host, memory.host_fields, part, model_bytes);
   wave::validate_shot(setup);
-  bool warned = false;
-  check_layer_positions(config, setup, warned);
   const Seismogram seismogram = seismogram_of(config.trace_dt, setup);
   imaging::require_born_memory(setup, memory.fields);  // before the perturbation is read and the outputs written
   // dq = (V + dv)^2 dt^2 - V^2 dt^2 to first order in dv.
-  const std::vector<float> dv = load_model(config.born, part, perturbation_bytes);
+  // On the model's points, zero in the layer: the transpose of the image's crop.
+  const wave::Subdomain model = wave::model_part_of(setup, part);
+  const std::vector<float> read = load_model(config.born, model, perturbation_bytes);
+  for (std::size_t p = 0; p < read.size(); ++p)
+    require(std::isfinite(read[p]), "--born ", config.born, ": value ", p, " (x fastest) is ", read[p]);
+  const std::vector<float> dv = wave::extend(setup, part, model, read, wave::Fill::zero);
   std::vector<float> dq(dv.size());
   const double dt2 = setup.dt * setup.dt;
-  for (std::size_t p = 0; p < dv.size(); ++p) {
-    require(std::isfinite(dv[p]), "--born ", config.born, ": value ", p, " (x fastest) is ", dv[p]);
-    dq[p] = float(2.0 * setup.velocity[p] * dv[p] * dt2);
-  }
+  for (std::size_t p = 0; p < dv.size(); ++p) dq[p] = float(2.0 * setup.velocity[p] * dv[p] * dt2);
   const std::filesystem::path dir(config.output);
   const io::EarlierOutputs earlier = io::prepare_output_directory(
       config.output, {false, config.overwrite, seismogram.bytes + io::max_picture_bytes + (1u << 20)});
-  std::cout << "seis-wave Born modelling: " << setup.nx << "x" << setup.ny << "x" << setup.nz << " points, "
-            << setup.steps << " steps, the perturbation " << config.born << " on " << compat::device_name<Exec>()
-            << " (" << Exec::name() << "); the device ready by " << std::setprecision(3) << start_up.device << " s\n"
+  std::cout << "seis-wave Born modelling: " << grid_text(setup) << ", " << setup.steps << " steps, the perturbation "
+            << config.born << " on " << compat::device_name<Exec>() << " (" << Exec::name() << "); the device ready by "
+            << std::setprecision(3) << start_up.device << " s\n"
             << std::flush;
 
   imaging::Born<Exec> born(setup, memory.fields);

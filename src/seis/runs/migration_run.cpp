@@ -1,6 +1,7 @@
 #include "seis/runs/migration_run.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -28,6 +29,7 @@
 #include "seis/io/volume.hpp"
 #include "seis/runs/run_setup.hpp"
 #include "seis/runs/survey_shots.hpp"
+#include "seis/wave/padding.hpp"
 #include "seis/wave/pml.hpp"
 #include "seis/wave/resample.hpp"
 
@@ -143,13 +145,14 @@ std::size_t first_non_finite(const std::vector<float>& values) {
 
 // Stops the run (exit 1) where an image or illumination holds a NaN or an infinity: data whose amplitudes overflow
 // float32 on their way through the receiver wavefield, which would otherwise leave a NaN image and exit 0.
-void require_finite(const std::vector<float>& values, const wave::Setup& s, const std::string& what) {
+// `n`: the points the values hold along x and y.
+void require_finite(const std::vector<float>& values, std::array<int, 3> n, const std::string& what) {
   const std::size_t at = first_non_finite(values);
   if (at == values.size()) return;
-  const std::size_t plane = std::size_t(s.nx) * std::size_t(s.ny);
+  const std::size_t nx = std::size_t(n[0]), plane = nx * std::size_t(n[1]);
   std::ostringstream message;
-  message << what << " became non-finite (" << values[at] << " at grid point " << at % std::size_t(s.nx) << ", "
-          << at / std::size_t(s.nx) % std::size_t(s.ny) << ", " << at / plane
+  message << what << " became non-finite (" << values[at] << " at point " << at % nx << ", "
+          << at / nx % std::size_t(n[1]) << ", " << at / plane
           << "): the observed data's amplitudes overflow float32 on their way through the receiver wavefield; scale "
              "the data down. Nothing of it was written";
   throw std::runtime_error(message.str());
@@ -186,8 +189,8 @@ class RankStack {
   void write_if_due(double every, bool last) {
     if (unwritten_.empty() || (!last && since(written_) < every)) return;
     io::Stack stack{s_.nx, s_.ny, s_.nz, shots_, print_.of(shots_), migration_.image(), migration_.illumination()};
-    require_finite(stack.image, s_, "the image of shots " + to_text(shots_));
-    require_finite(stack.illumination, s_, "the illumination of shots " + to_text(shots_));
+    require_finite(stack.image, {s_.nx, s_.ny, s_.nz}, "the image of shots " + to_text(shots_));
+    require_finite(stack.illumination, {s_.nx, s_.ny, s_.nz}, "the illumination of shots " + to_text(shots_));
     io::write_stack(path_, stack);
     if (last) last_ = std::move(stack);  // the run's sums, kept for the ranks' reduction
     written_ = Clock::now();
@@ -295,18 +298,7 @@ std::pair<double, double> image_top(const io::RunConfig& c, const std::vector<io
   return {deepest + wavelength, 0.5 * wavelength};
 }
 
-// The image is zero in the absorbing layer: what the layer damps and reflects there images nothing of the model.
-void mute_layer(std::vector<float>& image, const wave::Setup& s) {
-  if (s.boundary != wave::Boundary::pml || s.ndamp == 0) return;
-  const wave::PmlGeometry pml = wave::make_pml_geometry(wave::whole_grid(s), s.ndamp);
-  for (int k = 0; k < s.nz; ++k)
-    for (int j = 0; j < s.ny; ++j)
-      for (int i = 0; i < s.nx; ++i)
-        if (!pml.is_inner(i, j, k))
-          image[(std::size_t(k) * std::size_t(s.ny) + std::size_t(j)) * std::size_t(s.nx) + std::size_t(i)] = 0.0f;
-}
-
-// The stacks in OUTPUT summed, normalised, filtered, muted above `top` and in the absorbing layer, and written: the
+// The stacks in OUTPUT summed, cropped to the model, normalised, filtered, muted above `top`, and written: the
 // image and illumination as SEG-Y (on two threads: each is mostly waiting for its writes) and pictures. Prints each
 // stage's time. `image` and `illumination` hold this run's shots summed over the ranks; the stacks of earlier runs (a
 // restart's generations before `generation`) are read and added.
@@ -326,44 +318,47 @@ std::vector<std::string> write_image(const io::RunConfig& c, const wave::Setup& 
   std::cout << std::fixed << std::setprecision(2) << "  " << earlier << " stack(s) of earlier runs read and added in "
             << since(t) << " s";
   t = Clock::now();
-  require_finite(image, s, "the stacked image");
-  require_finite(illumination, s, "the stacked illumination");
+  // The model's points alone from here: the layer images nothing of the model.
+  const std::array<int, 3> n = wave::model_points(s);
+  image = wave::crop(s, image);
+  illumination = wave::crop(s, illumination);
+  require_finite(image, n, "the stacked image");
+  require_finite(illumination, n, "the stacked illumination");
   std::vector<float> out = imaging::normalise_by_illumination(image, illumination);
-  if (c.image_filter == imaging::ImageFilter::laplacian) out = imaging::laplacian_filter(out, s.nx, s.ny, s.nz);
-  imaging::mute_shallow(out, s.nx, s.ny, s.nz, s.h, top.first, top.second);
-  mute_layer(out, s);
-  require_finite(out, s, "the normalised image");
+  if (c.image_filter == imaging::ImageFilter::laplacian) out = imaging::laplacian_filter(out, n[0], n[1], n[2]);
+  imaging::mute_shallow(out, n[0], n[1], n[2], s.h, top.first, top.second);
+  require_finite(out, n, "the normalised image");
   std::cout << ", normalised and filtered in " << since(t) << " s";
   t = Clock::now();
   const fs::path dir(c.output);
   auto illumination_written = std::async(std::launch::async, [&] {
-    io::write_volume_segy((dir / "illumination.sgy").string(), illumination, s.nx, s.ny, s.nz, s.h,
+    io::write_volume_segy((dir / "illumination.sgy").string(), illumination, n[0], n[1], n[2], s.h,
                           "source illumination");
   });
-  io::write_volume_segy((dir / "image.sgy").string(), out, s.nx, s.ny, s.nz, s.h, "migrated image");
+  io::write_volume_segy((dir / "image.sgy").string(), out, n[0], n[1], n[2], s.h, "migrated image");
   illumination_written.get();
   // The pictures cut through --section-y (default: the first shot's source line) and --section-depth (default: the
   // depth of the image's largest |value|).
-  const int j = std::clamp(int(std::lround((c.section_y >= 0 ? c.section_y : section_y) / s.h)), 0, s.ny - 1);
+  const int j = std::clamp(int(std::lround((c.section_y >= 0 ? c.section_y : section_y) / s.h)), 0, n[1] - 1);
   const auto largest =
       std::max_element(out.begin(), out.end(), [](float a, float b) { return std::abs(a) < std::abs(b); });
   const int k = c.section_depth >= 0
-                    ? std::clamp(int(std::lround(c.section_depth / s.h)), 0, s.nz - 1)
-                    : int(std::size_t(largest - out.begin()) / (std::size_t(s.nx) * std::size_t(s.ny)));
+                    ? std::clamp(int(std::lround(c.section_depth / s.h)), 0, n[2] - 1)
+                    : int(std::size_t(largest - out.begin()) / (std::size_t(n[0]) * std::size_t(n[1])));
   std::vector<std::string> files{(dir / "image.sgy").string(), (dir / "illumination.sgy").string()};
-  for (const auto& p : io::write_volume_sections((dir / "image").string(), out, s.nx, s.ny, s.nz, s.h, j, k,
+  for (const auto& p : io::write_volume_sections((dir / "image").string(), out, n[0], n[1], n[2], s.h, j, k,
                                                  "migrated image", "image (normalised)"))
     files.push_back(p);
   for (const auto& p :
-       io::write_volume_sections((dir / "illumination").string(), illumination, s.nx, s.ny, s.nz, s.h, j, k,
+       io::write_volume_sections((dir / "illumination").string(), illumination, n[0], n[1], n[2], s.h, j, k,
                                  "source illumination", "sum of u^2", io::ColourScale::sequential))
     files.push_back(p);
   std::ostringstream model;
   model << "migration model (" << c.model;
   if (c.smooth > 0) model << ", smoothed over " << c.smooth << " m";
   model << ")";
-  for (const auto& p : io::write_volume_sections((dir / "model").string(), s.velocity, s.nx, s.ny, s.nz, s.h, j, k,
-                                                 model.str(), "velocity (m/s)", io::ColourScale::sequential))
+  for (const auto& p : io::write_volume_sections((dir / "model").string(), wave::crop(s, s.velocity), n[0], n[1], n[2],
+                                                 s.h, j, k, model.str(), "velocity (m/s)", io::ColourScale::sequential))
     files.push_back(p);
   std::cout << ", written in " << since(t) << " s\n" << std::defaultfloat << std::flush;
   return files;
@@ -414,8 +409,6 @@ int run_migration(const mpi::World& world, const io::RunConfig& config, const St
   if (config.survey.empty()) {
     place_shot(config, setup);
     wave::validate_shot(setup);
-    bool warned = false;
-    check_layer_positions(config, setup, warned);
     imaging_check(setup);
   } else {
     validate_shots(config, shots, setup, imaging_check);
@@ -455,13 +448,12 @@ int run_migration(const mpi::World& world, const io::RunConfig& config, const St
     pending_text = to_text(pending);
     generation_text = std::to_string(generation);
     std::cout << "seis-wave migration: " << shots.size() << " shot(s) (" << pending.size() << " to image, "
-              << shots.size() - pending.size() << " stacked already) of " << setup.nx << "x" << setup.ny << "x"
-              << setup.nz << " points, " << setup.steps << " steps each, on " << world.size() << " rank(s), "
-              << compat::device_name<Exec>() << " (" << Exec::name() << "); " << imaging::to_string(condition)
-              << " imaging every " << plan.interval << " steps, a state kept every " << plan.segment << " ("
-              << plan.states << " states, " << plan.snapshots << " source wavefields: " << std::setprecision(4)
-              << plan.total_bytes / 1073741824.0 << " GiB per rank); the device ready by " << std::setprecision(3)
-              << device_ready << " s\n"
+              << shots.size() - pending.size() << " stacked already) of " << grid_text(setup) << ", " << setup.steps
+              << " steps each, on " << world.size() << " rank(s), " << compat::device_name<Exec>() << " ("
+              << Exec::name() << "); " << imaging::to_string(condition) << " imaging every " << plan.interval
+              << " steps, a state kept every " << plan.segment << " (" << plan.states << " states, " << plan.snapshots
+              << " source wavefields: " << std::setprecision(4) << plan.total_bytes / 1073741824.0
+              << " GiB per rank); the device ready by " << std::setprecision(3) << device_ready << " s\n"
               << std::flush;
   }
   world.broadcast(pending_text);

@@ -10,7 +10,7 @@
 #include "seis/io/atomic_file.hpp"
 #include "seis/io/outputs.hpp"
 #include "seis/wave/model.hpp"
-#include "seis/wave/pml.hpp"
+#include "seis/wave/padding.hpp"
 
 namespace seis::runs {
 
@@ -39,60 +39,33 @@ std::vector<float> load_model(const std::string& model, const wave::Subdomain& p
   return io::read_velocity_raw(model, part, &bytes_read);
 }
 
-std::string inside_layer(const wave::Setup& s) {
-  if (s.boundary != wave::Boundary::pml || s.ndamp == 0) return "";
-  const wave::PmlGeometry pml = wave::make_pml_geometry(wave::whole_grid(s), s.ndamp);
-  const auto reaches = [&](const wave::Point& p) {
-    const wave::Stencil8 st = wave::trilinear(s, p);
-    for (int c = 0; c < 8; ++c)
-      if (st.w[c] != 0.0 && !pml.is_inner(st.i[c], st.j[c], st.k[c])) return true;
-    return false;
-  };
-  const double d = s.ndamp * s.h;
-  std::ostringstream where;
-  where << "the absorbing layer is the outer " << s.ndamp << " points (" << d << " m) of each face: the model's inner "
-        << "region, where sources and receivers belong, spans x " << d << ".." << (s.nx - 1 - s.ndamp) * s.h << " m, y "
-        << d << ".." << (s.ny - 1 - s.ndamp) * s.h << " m, z " << d << ".." << (s.nz - 1 - s.ndamp) * s.h
-        << " m. Place it there (or enlarge the grid by the layer), or pass --allow-in-layer to run it damped";
-  for (const auto* points : {&s.sources, &s.receivers})
-    for (std::size_t n = 0; n < points->size(); ++n)
-      if (reaches((*points)[n])) {
-        const wave::Point& p = (*points)[n];
-        std::ostringstream text;
-        text << (points == &s.sources ? "source " : "receiver ") << n << " at (" << p.x << ", " << p.y << ", " << p.z
-             << ") m lies in the absorbing layer, where waves are damped and the layer's own reflections distort "
-                "what it records: "
-             << where.str();
-        return text.str();
-      }
-  return "";
-}
-
-void check_layer_positions(const io::RunConfig& c, const wave::Setup& s, bool& warned) {
-  const std::string inside = inside_layer(s);
-  if (inside.empty()) return;
-  require(c.allow_in_layer, inside);
-  if (!warned) std::cerr << "seis-wave: warning (--allow-in-layer): " << inside << "\n";
-  warned = true;
+std::string grid_text(const wave::Setup& s) {
+  const std::array<int, 3> n = wave::model_points(s);
+  std::ostringstream text;
+  text << n[0] << "x" << n[1] << "x" << n[2] << " points";
+  if (n[0] != s.nx || n[1] != s.ny || n[2] != s.nz)
+    text << " (" << s.nx << "x" << s.ny << "x" << s.nz << " with the absorbing layer)";
+  return text.str();
 }
 
 wave::Decomposition decomposition_of(const io::RunConfig& c, int ranks) {
   if (c.decomposition) return *c.decomposition;
-  return wave::default_decomposition(ranks, c.grid[0], c.grid[1], c.grid[2], c.radius);
+  const wave::Grid g = wave::padded_grid(c.grid, c.spacing, c.ndamp, c.boundary, c.top);
+  return wave::default_decomposition(ranks, g.nx, g.ny, g.nz, c.radius);
 }
 
 void place_shot(const io::RunConfig& c, wave::Setup& s) {
   s.wavelet = c.wavelet;
   s.f0 = c.f0;
-  const int margin = s.boundary == wave::Boundary::pml ? s.ndamp : 0;
-  const double depth = std::min(margin + 2, s.nz - 1) * s.h;
+  const std::array<int, 3> n = wave::model_points(s);
+  const double depth = std::min(2, n[2] - 1) * s.h;
   s.sources.clear();
   for (const auto& text : c.sources) {
     wave::Point p;
     io::parse_point(text, p.x, p.y, p.z);
     s.sources.push_back(p);
   }
-  if (s.sources.empty()) s.sources.push_back({(s.nx - 1) * s.h / 2, (s.ny - 1) * s.h / 2, depth});
+  if (s.sources.empty()) s.sources.push_back({(n[0] - 1) * s.h / 2, (n[1] - 1) * s.h / 2, depth});
   s.receivers.clear();
   if (!c.receivers.empty()) {
     const io::Line l = io::parse_line(c.receivers);
@@ -103,8 +76,7 @@ void place_shot(const io::RunConfig& c, wave::Setup& s) {
         s.receivers.push_back({l.x0 + t * (l.x1 - l.x0), y, l.z0 + t * (l.z1 - l.z0)});
       }
   } else {
-    const int first = std::min(margin, s.nx - 1), last = std::max(s.nx - 1 - margin, first);
-    for (int i = first; i <= last; ++i) s.receivers.push_back({i * s.h, (s.ny - 1) * s.h / 2, depth});
+    for (int i = 0; i < n[0]; ++i) s.receivers.push_back({i * s.h, (n[1] - 1) * s.h / 2, depth});
   }
 }
 
@@ -113,18 +85,18 @@ wave::Setup make_setup(const io::RunConfig& c, const std::function<wave::Subdoma
                        std::size_t host_available_bytes, bool host_fields, wave::Subdomain& part,
                        std::size_t& model_bytes_read) {
   wave::Setup s;
-  s.nx = c.grid[0], s.ny = c.grid[1], s.nz = c.grid[2];
-  s.h = c.spacing;
+  static_cast<wave::Grid&>(s) = wave::padded_grid(c.grid, c.spacing, c.ndamp, c.boundary, c.top);
   s.radius = c.radius;
   s.boundary = c.boundary;
-  s.ndamp = c.ndamp;
+  s.top = c.top;
   s.strategy = c.strategy;
   s.shape = c.kernel;
   part = decompose(s);
   // Before the model is allocated: a grid too large for the device or the host is refused without touching memory.
   wave::check_memory(s, part, available_bytes);
   wave::check_host_memory(s, part, host_fields, host_available_bytes);
-  s.velocity = model(part, model_bytes_read);
+  const wave::Subdomain read = wave::model_part_of(s, part);
+  s.velocity = wave::extend(s, part, read, model(read, model_bytes_read), wave::Fill::edge);
   s.model_part = part;
   s.vmax = static_cast<float>(world.max(double(wave::check_velocities(s).highest)));
   s.dt = c.dt > 0 ? c.dt : wave::default_dt(s, c.cfl);
@@ -181,8 +153,10 @@ std::string fingerprint(const io::RunConfig& c, const wave::Setup& s, const mpi:
 
 std::string grid_fingerprint(const io::RunConfig& c, const wave::Setup& s, const std::string& digest) {
   std::ostringstream f;
-  f << std::hexfloat << "grid " << s.nx << "x" << s.ny << "x" << s.nz << "\nh " << s.h << "\nR " << s.radius << "\ndt "
-    << s.dt << "\nsteps " << s.steps << "\nboundary " << wave::to_string(s.boundary) << "\nndamp " << s.ndamp
+  const std::array<int, 3> n = wave::model_points(s);
+  f << std::hexfloat << "grid " << n[0] << "x" << n[1] << "x" << n[2] << "\nlayer outside, padded grid " << s.nx << "x"
+    << s.ny << "x" << s.nz << "\nh " << s.h << "\nR " << s.radius << "\ndt " << s.dt << "\nsteps " << s.steps
+    << "\nboundary " << wave::to_string(s.boundary) << "\nndamp " << s.ndamp << "\ntop " << wave::to_string(s.top)
     << "\nstrategy " << wave::to_string(s.strategy) << "\nkernel " << wave::to_string(s.shape) << "\nmodel " << c.model
     << "\nmodel_crc32 " << digest;
   return f.str();

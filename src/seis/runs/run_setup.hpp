@@ -14,7 +14,8 @@
 
 namespace seis::runs {
 
-// The velocity of one part of the grid; `bytes_read` gets the bytes read from a model file.
+// The velocity of a part of the model (its indices the model's, global its size); `bytes_read` gets the bytes read from
+// a model file.
 using ModelReader = std::function<std::vector<float>(const wave::Subdomain& part, std::size_t& bytes_read)>;
 
 // Is --model a file (not one of the built-in models)?
@@ -23,21 +24,18 @@ bool model_is_file(const std::string& model);
 // --model's values for `part` alone (no rank holds the whole model unless its part is the whole grid).
 std::vector<float> load_model(const std::string& model, const wave::Subdomain& part, std::size_t& bytes_read);
 
-// The setup of the run `c` describes on this rank: `decompose` gives its part of the grid, before anything large is
-// allocated (a part too large for the device's `available_bytes`, or for the host's `host_available_bytes` with
-// the fields there too where `host_fields`, is refused first), `model` the part's velocity, and `world` the whole
-// model's largest velocity, which dt follows.
+// The setup of the run `c` describes on this rank, on the model's grid with the absorbing layer added around it
+// (wave::padded_grid): `decompose` gives its part of the grid, before anything large is allocated (a part too large
+// for the device's `available_bytes`, or for the host's `host_available_bytes` with the fields there too where
+// `host_fields`, is refused first), `model` the velocity of the model's points that part takes (wave::model_part_of;
+// the layer continues the model's edge values), and `world` the whole model's largest velocity, which dt follows.
 wave::Setup make_setup(const io::RunConfig& c, const std::function<wave::Subdomain(const wave::Setup&)>& decompose,
                        const ModelReader& model, const mpi::World& world, std::size_t available_bytes,
                        std::size_t host_available_bytes, bool host_fields, wave::Subdomain& part,
                        std::size_t& model_bytes_read);
 
-// The first source or receiver whose interpolation reaches into the absorbing layer (PML), described with the
-// layer's extent and what to do; empty where none does (or there is no layer).
-std::string inside_layer(const wave::Setup& s);
-// Refuses (exit 2) a shot with a source or receiver in the absorbing layer, unless --allow-in-layer: then a warning,
-// printed once (`warned`).
-void check_layer_positions(const io::RunConfig& c, const wave::Setup& s, bool& warned);
+// "NXxNYxNZ points (the grid MXxMYxMZ with the absorbing layer)", the model's points first: the runs' opening lines.
+std::string grid_text(const wave::Setup& s);
 
 // --decomposition, or the grid's default over `ranks` (wave::default_decomposition: the least halo surface).
 wave::Decomposition decomposition_of(const io::RunConfig& c, int ranks);

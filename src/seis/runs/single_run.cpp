@@ -2,6 +2,7 @@
 
 #include <Kokkos_Core.hpp>
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -26,6 +27,7 @@
 #include "seis/kernels/team_launch.hpp"
 #include "seis/runs/run_setup.hpp"
 #include "seis/runs/shot_run.hpp"
+#include "seis/wave/padding.hpp"
 #include "seis/wave/simulation.hpp"
 #include "seis_build_info.hpp"
 
@@ -47,15 +49,17 @@ std::string format_seconds(double s) {
 }
 
 // Vertical (x-z at --section-y, by default the source's y) and horizontal (x-y at --section-depth, by default its
-// depth) slices of the wavefield, from every rank's part (zeros elsewhere, added up on rank 0), written by rank 0.
+// depth) slices of the wavefield on the model's points, from every rank's part of them (`part`, zeros elsewhere,
+// added up on rank 0), written by rank 0.
 void write_slices(const std::string& stem, const std::vector<float>& u, double time, const io::RunConfig& c,
                   const wave::Setup& s, const wave::Subdomain& part, const mpi::World& world,
                   std::vector<std::string>& files) {
+  const std::array<int, 3> m = wave::model_points(s);
   const double y = c.section_y >= 0 ? c.section_y : s.sources[0].y,
                z = c.section_depth >= 0 ? c.section_depth : s.sources[0].z;
-  const int js = std::clamp(int(std::lround(y / s.h)), 0, s.ny - 1);
-  const int ks = std::clamp(int(std::lround(z / s.h)), 0, s.nz - 1);
-  std::vector<float> xz(std::size_t(s.nx) * s.nz, 0.0f), xy(std::size_t(s.nx) * s.ny, 0.0f);
+  const int js = std::clamp(int(std::lround(y / s.h)), 0, m[1] - 1);
+  const int ks = std::clamp(int(std::lround(z / s.h)), 0, m[2] - 1);
+  std::vector<float> xz(static_cast<std::size_t>(m[0]) * m[2], 0.0f), xy(static_cast<std::size_t>(m[0]) * m[1], 0.0f);
   // This part's rows of each slice (if it holds the slice's plane), the rest zeros.
   const int* o = part.offset;
   const int* n = part.size;
@@ -63,7 +67,7 @@ void write_slices(const std::string& stem, const std::vector<float>& u, double t
     return u.begin() + std::ptrdiff_t((std::size_t(k - o[2]) * n[1] + (j - o[1])) * n[0]);
   };
   const auto at = [&](std::vector<float>& plane, int row_index) {
-    return plane.begin() + std::ptrdiff_t(row_index) * s.nx + o[0];
+    return plane.begin() + std::ptrdiff_t(row_index) * m[0] + o[0];
   };
   if (js >= o[1] && js < o[1] + n[1])
     for (int k = o[2]; k < o[2] + n[2]; ++k) std::copy_n(row(js, k), n[0], at(xz, k));
@@ -75,14 +79,15 @@ void write_slices(const std::string& stem, const std::vector<float>& u, double t
   std::ostringstream what;
   what << "u at t = " << std::setprecision(4) << time << " s";
   for (const std::string& path :
-       io::write_sections(stem, xz, xy, s.nx, s.ny, s.nz, s.h, js, ks, what.str(), "u (source units / m)"))
+       io::write_sections(stem, xz, xy, m[0], m[1], m[2], s.h, js, ks, what.str(), "u (source units / m)"))
     files.push_back(path);
 }
 
 // What a run writes beside its checkpoints: the seismogram, its picture and run.json; the final wavefield with its
 // JSON and two slices; each snapshot likewise. Pictures at their bound (io::max_picture_bytes), JSON at 1 MiB.
 std::uintmax_t output_bytes(const io::RunConfig& c, const wave::Setup& s, const Seismogram& seismogram) {
-  const double points = double(s.nx) * s.ny * s.nz, picture = double(io::max_picture_bytes), json = 1 << 20;
+  const std::array<int, 3> m = wave::model_points(s);
+  const double points = double(m[0]) * m[1] * m[2], picture = double(io::max_picture_bytes), json = 1 << 20;
   const double wavefield = 4 * points + json + 2 * picture;
   double bytes = double(seismogram.bytes) + picture + json;
   if (!c.benchmark) bytes += wavefield;
@@ -168,8 +173,6 @@ int run_single(const mpi::World& world, const io::RunConfig& config) {
       [&](const wave::Subdomain& p, std::size_t& bytes) { return load_model(config.model, p, bytes); }, world,
       available, host_available, host_fields, part, model_bytes_read);
   wave::validate_shot(setup);
-  bool warned = world.rank() != 0;  // one warning, from rank 0
-  check_layer_positions(config, setup, warned);
   const Seismogram seismogram = seismogram_of(config.trace_dt, setup);
   const std::string dispersion = dispersion_warning(setup, setup.f0, world);
   if (!dispersion.empty() && world.rank() == 0) std::cerr << "seis-wave: warning: " << dispersion << "\n";
@@ -201,13 +204,12 @@ int run_single(const mpi::World& world, const io::RunConfig& config) {
     world.barrier();
   }
   if (root)
-    std::cout << "seis-wave: " << setup.nx << "x" << setup.ny << "x" << setup.nz << " points, h = " << setup.h
-              << " m, R = " << setup.radius << ", dt = " << setup.dt * 1e3 << " ms, " << setup.steps << " steps ("
-              << setup.steps * setup.dt << " s), " << wave::to_string(setup.boundary) << " (ndamp "
-              << sim.pml().thickness << "), strategy " << wave::to_string(setup.strategy) << ", kernel "
-              << wave::to_string(setup.shape) << ", " << setup.sources.size() << " source(s), "
-              << setup.receivers.size() << " receivers, on " << compat::device_name<Exec>() << " (" << Exec::name()
-              << ")\n";
+    std::cout << "seis-wave: " << grid_text(setup) << ", h = " << setup.h << " m, R = " << setup.radius
+              << ", dt = " << setup.dt * 1e3 << " ms, " << setup.steps << " steps (" << setup.steps * setup.dt
+              << " s), " << wave::to_string(setup.boundary) << " (ndamp " << sim.pml().thickness << "), strategy "
+              << wave::to_string(setup.strategy) << ", kernel " << wave::to_string(setup.shape) << ", "
+              << setup.sources.size() << " source(s), " << setup.receivers.size() << " receivers, on "
+              << compat::device_name<Exec>() << " (" << Exec::name() << ")\n";
   const std::string halo_transport = halo ? halo->transport() : "none";
   if (halo && root)
     std::cout << "  " << world.size() << " MPI ranks, " << grid.decomposition().text()
@@ -246,16 +248,21 @@ int run_single(const mpi::World& world, const io::RunConfig& config) {
   std::vector<std::string> files;
   const double points = double(setup.nx) * setup.ny * setup.nz;
   auto last_print = std::chrono::steady_clock::now();
+  // This rank's part of the wavefield on the model's points (the layer cropped off), with its JSON, and two slices.
+  const auto write_wavefield = [&](const std::string& stem) {
+    wave::Subdomain cropped;
+    const std::vector<float> u = wave::crop(setup, part, sim.wavefield(), cropped);
+    const std::string raw = rank_file(dir, stem, ".f32", world);
+    io::write_snapshot(raw, u, cropped, setup.h, sim.step(), sim.step() * setup.dt);
+    files.push_back(raw);
+    files.push_back(raw + ".json");
+    write_slices((dir / stem).string(), u, sim.step() * setup.dt, config, setup, cropped, world, files);
+  };
   const auto at_stop = [&](int step) {
     if (config.snapshot_every > 0 && step % config.snapshot_every == 0) {
       std::ostringstream stem;
       stem << "snapshot-" << std::setw(6) << std::setfill('0') << step;
-      const std::vector<float> u = sim.wavefield();
-      const std::string raw = rank_file(dir, stem.str(), ".f32", world);
-      io::write_snapshot(raw, u, part, setup.h, step, step * setup.dt);
-      write_slices((dir / stem.str()).string(), u, step * setup.dt, config, setup, part, world, files);
-      files.push_back(raw);
-      files.push_back(raw + ".json");
+      write_wavefield(stem.str());
     }
     if (config.checkpoint_every > 0 && step % config.checkpoint_every == 0)
       io::write_checkpoint(checkpoint, sim.state(), print);
@@ -283,14 +290,7 @@ int run_single(const mpi::World& world, const io::RunConfig& config) {
     files.push_back(segy);
     files.push_back(gather_png);
   }
-  if (!config.benchmark) {
-    const std::vector<float> u = sim.wavefield();
-    const std::string raw = rank_file(dir, "wavefield-final", ".f32", world);
-    io::write_snapshot(raw, u, part, setup.h, sim.step(), sim.step() * setup.dt);
-    files.push_back(raw);
-    files.push_back(raw + ".json");
-    write_slices((dir / "wavefield-final").string(), u, sim.step() * setup.dt, config, setup, part, world, files);
-  }
+  if (!config.benchmark) write_wavefield("wavefield-final");
 
   // The slowest rank sets the pace; bytes and copy bandwidth add up over ranks.
   const double per_step = world.max(timed_steps > 0 ? kernel_seconds / timed_steps : 0);

@@ -251,12 +251,12 @@ int run_survey(const mpi::World& world, const io::RunConfig& config, const Start
     io::write_manifest((fs::path(config.output) / "survey.json").string(), s, records);
     pending_text = to_text(pending);
     std::cout << "seis-wave survey " << config.survey << ": " << shots.size() << " shots (" << pending.size()
-              << " to run, " << skipped << " complete already) of " << setup.nx << "x" << setup.ny << "x" << setup.nz
-              << " points, " << setup.steps << " steps each, on " << groups << " group(s) of " << config.ranks_per_shot
-              << " rank(s), " << compat::device_name<Exec>() << " (" << Exec::name() << "); started in "
-              << std::setprecision(3) << runtime_ready << " s (MPI by " << mpi_ready << " s, the device by "
-              << device_ready << " s), the model and checks " << setup_ready - runtime_ready << " s more (the model "
-              << model_fastest << "-" << model_slowest << " s over the ranks)\n"
+              << " to run, " << skipped << " complete already) of " << grid_text(setup) << ", " << setup.steps
+              << " steps each, on " << groups << " group(s) of " << config.ranks_per_shot << " rank(s), "
+              << compat::device_name<Exec>() << " (" << Exec::name() << "); started in " << std::setprecision(3)
+              << runtime_ready << " s (MPI by " << mpi_ready << " s, the device by " << device_ready
+              << " s), the model and checks " << setup_ready - runtime_ready << " s more (the model " << model_fastest
+              << "-" << model_slowest << " s over the ranks)\n"
               << std::flush;
   }
   world.broadcast(pending_text);

@@ -63,11 +63,9 @@ void deal_shots(mpi::SharedCounter& counter, const mpi::World* group, std::size_
 
 void validate_shots(const io::RunConfig& c, const std::vector<io::SurveyShot>& shots, wave::Setup& s,
                     const std::function<void(const wave::Setup&)>& also) {
-  bool warned = false;
   for (const io::SurveyShot& shot : shots) try {
       place_shot(shot_config(c, shot), s);
       wave::validate_shot(s);
-      check_layer_positions(c, s, warned);
       if (also) also(s);
     } catch (const std::exception& e) {
       fail("survey ", c.survey, " line ", shot.line, " (shot ", shot.number, "): ", e.what());

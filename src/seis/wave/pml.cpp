@@ -8,18 +8,18 @@
 
 namespace seis::wave {
 
-PmlGeometry make_pml_geometry(const Subdomain& part, int thickness) {
-  const int d = thickness;
+PmlGeometry make_pml_geometry(const Subdomain& part, int thickness, int top) {
+  const int d = thickness, t = top < 0 ? thickness : top;
   const int nx = part.global[0], ny = part.global[1], nz = part.global[2];
-  require(d >= 0, "PML thickness ", d, " must be >= 0");
-  const int smallest = std::min(nx, std::min(ny, nz));
-  require(2 * d < smallest, "PML thickness ", d, " points on each face leaves no inner region in a ", nx, "x", ny, "x",
-          nz, " grid (needs 2 x thickness < ", smallest, ")");
+  require(d >= 0 && t <= d, "PML thickness ", d, " must be >= 0, its top's ", t, " at most that");
+  const int smallest = std::min(nx, ny);
+  require(2 * d < smallest && d + t < nz, "PML thickness ", d, " points on each face leaves no inner region in a ", nx,
+          "x", ny, "x", nz, " grid (needs 2 x thickness < ", smallest, " and ", d + t, " < ", nz, ")");
   require(d == 0 || nx - 2 * d >= phi_alignment, "PML thickness ", d, " leaves ", nx - 2 * d,
           " inner points along x in a grid of nx = ", nx, "; the kernels need >= ", phi_alignment,
           " (nx >= 2 x thickness + ", phi_alignment, ")");
-  const Box inner = {d, nx - d, d, ny - d, d, nz - d};
-  const Box slab[slab_count] = {{0, nx, 0, ny, 0, d},
+  const Box inner = {d, nx - d, d, ny - d, t, nz - d};
+  const Box slab[slab_count] = {{0, nx, 0, ny, 0, t},
                                 {0, nx, 0, ny, nz - d, nz},
                                 {0, nx, 0, d, inner.z0, inner.z1},
                                 {0, nx, ny - d, ny, inner.z0, inner.z1},
@@ -38,6 +38,7 @@ PmlGeometry make_pml_geometry(const Subdomain& part, int thickness) {
   };
   PmlGeometry g;
   g.thickness = d;
+  g.top = t;
   g.inner = local(inner);
   const auto down = [](int x, int to) { return (x >= 0 ? x : x - to + 1) / to * to; };  // floor: parts see x < 0
   // Both edges on phi_alignment (the inner region holds a multiple of it): a vector then lies on one side of each, so
@@ -76,11 +77,12 @@ AxisDamping axis_damping(const std::vector<float>& profile, int offset, int size
   return a;
 }
 
-std::vector<float> damping_profile(int n, int thickness, double scale) {
+std::vector<float> damping_profile(int n, int thickness, double scale, int low) {
   std::vector<float> eta(std::size_t(n) + 2 + profile_padding, 0.0f);
   if (thickness == 0) return eta;
+  const int first = low < 0 ? thickness : low;  // the first inner point
   for (int i = -1; i <= n; ++i) {
-    const int depth = i < thickness ? thickness - i : i >= n - thickness ? i - (n - thickness - 1) : 0;
+    const int depth = i < first ? (first > 0 ? thickness - i : 0) : i >= n - thickness ? i - (n - thickness - 1) : 0;
     const double ramp = double(depth) / thickness;
     eta[std::size_t(i + 1)] = static_cast<float>(scale * ramp * ramp);
   }

@@ -32,6 +32,7 @@ inline constexpr int x_slab_line = 32;
 
 struct PmlGeometry {
   int thickness = 0;  // ndamp; 0: no layer (walls of zeros)
+  int top = 0;        // the top face's (z_low): thickness, or 0 under a free surface
   Box inner;
   Box slab[slab_count];
   int edge_x0 = 0, edge_x1 = 0;  // the inner region's x edges on x_slab_line: x slab launches end / start there
@@ -98,16 +99,18 @@ inline LaunchBoxes line_aligned_boxes(const PmlGeometry& g) {
 
 // The layer of the whole grid as seen by one part of it: the inner box in the part's coordinates (it may reach past
 // the part), the slabs clipped to the part (empty where they miss it), phi numbered over those. Throws
-// seis::InvalidArgument if the layer leaves no inner region (2 * thickness >= an axis' size).
-PmlGeometry make_pml_geometry(const Subdomain& part, int thickness);
+// seis::InvalidArgument if the layer leaves no inner region (2 * thickness >= an axis' size). `top`: the top face's
+// thickness (a free surface has none), by default `thickness`.
+PmlGeometry make_pml_geometry(const Subdomain& part, int thickness, int top = -1);
 
 // Zeros past a profile's end: a vector of up to 8 lanes starting at or before n - 1 reads eta(i + 1) up to n + 7.
 inline constexpr int profile_padding = 8;
 
 // The damping profile of one axis, eta(i) for i in [-1, n + profile_padding] (index i + 1): a quadratic ramp from 0 at
 // the inner edge to `scale` * ((thickness + 1) / thickness)^2 one point past the grid, zero in the inner region. scale
-// = dt * 3 * vmax * ln(1000) / (2 * thickness * h): the paper's, for a reflection coefficient of 1e-3.
-std::vector<float> damping_profile(int n, int thickness, double scale);
+// = dt * 3 * vmax * ln(1000) / (2 * thickness * h): the paper's, for a reflection coefficient of 1e-3. `low`: the
+// layer's points at the axis' start: `thickness` (the default) or 0, no layer there (a free surface).
+std::vector<float> damping_profile(int n, int thickness, double scale, int low = -1);
 
 // What the kernels read of one axis' profile for the points [offset, offset + size) of a grid of n: eta(i) and
 // the phi update's gradient factor (eta(i + 1) - eta(i - 1)) / (4 h^2), local i in [-profile_lead, size +

@@ -324,7 +324,8 @@ Propagator<ExecSpace>::Propagator(const Setup& setup, const Subdomain& part, con
   const double scale = damping_scale(setup.dt, vmax, pml_.thickness, h_);
   for (int axis = 0; axis < 3; ++axis) {
     const AxisDamping d =
-        axis_damping(damping_profile(part.global[axis], pml_.thickness, scale), part.offset[axis], part.size[axis], h_);
+        axis_damping(damping_profile(part.global[axis], pml_.thickness, scale, axis == 2 ? pml_.top : -1),
+                     part.offset[axis], part.size[axis], h_);
     eta_[axis] = to_device<Memory>("seis::wave::eta", d.eta);
     gradient_[axis] = to_device<Memory>("seis::wave::eta_gradient", d.gradient);
   }

@@ -8,6 +8,7 @@
 #include "seis/core/error.hpp"
 #include "seis/core/host_parallel.hpp"
 #include "seis/core/layout.hpp"
+#include "seis/wave/padding.hpp"
 #include "seis/wave/pml.hpp"
 
 namespace seis::wave {
@@ -25,6 +26,7 @@ const char* to_string(Strategy s) {
 }
 const char* to_string(Boundary b) { return b == Boundary::pml ? "pml" : "none"; }
 const char* to_string(WaveletKind w) { return w == WaveletKind::ricker ? "ricker" : "gaussian-derivative"; }
+const char* to_string(Top t) { return t == Top::free ? "free" : "absorbing"; }
 
 Strategy parse_strategy(const std::string& text) {
   for (Strategy s : all_strategies)
@@ -36,6 +38,15 @@ Boundary parse_boundary(const std::string& text) {
     if (text == to_string(b)) return b;
   fail("unknown boundary '", text, "' (pml, none)");
 }
+Top parse_top(const std::string& text) {
+  for (Top t : {Top::absorbing, Top::free})
+    if (text == to_string(t)) return t;
+  fail("unknown top '", text, "' (absorbing, free)");
+}
+
+int layer_points(const Setup& s) { return s.boundary == Boundary::pml ? s.ndamp : 0; }
+int top_layer_points(const Setup& s) { return s.top == Top::free ? 0 : layer_points(s); }
+
 WaveletKind parse_wavelet(const std::string& text) {
   for (WaveletKind w : {WaveletKind::ricker, WaveletKind::gaussian_derivative})
     if (text == to_string(w)) return w;
@@ -65,10 +76,10 @@ std::size_t required_bytes(const Setup& s) { return required_bytes(s, whole_grid
 std::size_t required_bytes(const Setup& s, const Subdomain& part) {
   const FieldLayout L = make_layout(part.size[0], part.size[1], part.size[2], s.radius);
   const std::size_t field = (L.size + alignment_floats) * sizeof(float);
-  const int d = s.boundary == Boundary::pml ? s.ndamp : 0;
+  const int d = layer_points(s), top = top_layer_points(s);
   // A layer that leaves no inner region is refused by validate; it needs no phi here.
-  const bool layer_fits = d >= 0 && 2 * d < std::min(part.global[0], std::min(part.global[1], part.global[2]));
-  const std::size_t phi = (layer_fits ? make_pml_geometry(part, d).stored() : 0) * sizeof(float);
+  const bool layer_fits = d >= 0 && 2 * d < std::min(part.global[0], part.global[1]) && d + top < part.global[2];
+  const std::size_t phi = (layer_fits ? make_pml_geometry(part, d, top).stored() : 0) * sizeof(float);
   const std::size_t traces = s.receivers.size() * 8 * std::size_t(std::max(s.steps, 0)) * sizeof(float);
   // The 3.5D shapes write steps n + 1 and n + 2 into two spare fields and phi into a spare, and find the sources
   // through a map of the grid's columns.
@@ -79,10 +90,11 @@ std::size_t required_bytes(const Setup& s, const Subdomain& part) {
 
 namespace {
 void require_inside(const Grid& g, const Point& p, const char* what, std::size_t index) {
-  const double ex = (g.nx - 1) * g.h, ey = (g.ny - 1) * g.h, ez = (g.nz - 1) * g.h;
+  const Subdomain model = model_region(g);
+  const double ex = (model.size[0] - 1) * g.h, ey = (model.size[1] - 1) * g.h, ez = (model.size[2] - 1) * g.h;
   require(std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z) && p.x >= 0 && p.y >= 0 && p.z >= 0 &&
               p.x <= ex && p.y <= ey && p.z <= ez,
-          what, " ", index, " at (", p.x, ", ", p.y, ", ", p.z, ") m is outside the grid [0, ", ex, "] x [0, ", ey,
+          what, " ", index, " at (", p.x, ", ", p.y, ", ", p.z, ") m is outside the model [0, ", ex, "] x [0, ", ey,
           "] x [0, ", ez, "] m");
 }
 
@@ -177,6 +189,13 @@ void validate(const Setup& s, std::size_t available_bytes) { validate(s, whole_g
 void validate(const Setup& s, const Subdomain& part, std::size_t available_bytes) {
   require(s.nx >= 1 && s.ny >= 1 && s.nz >= 1, "grid ", s.nx, "x", s.ny, "x", s.nz, ": every size must be >= 1");
   require(std::isfinite(s.h) && s.h > 0, "grid spacing h = ", s.h, " m must be > 0");
+  const std::array<int, 3> model = model_points(s);
+  for (std::size_t a = 0; a < 3; ++a)
+    require(s.pad_low[a] >= 0 && s.pad_high[a] >= 0 && model[a] >= 1, "padding ", s.pad_low[a], " and ", s.pad_high[a],
+            " points along ", "xyz"[a], " must be >= 0 and leave the model a point of the grid's ",
+            a == 0   ? s.nx
+            : a == 1 ? s.ny
+                     : s.nz);
   require(s.radius >= 1 && s.radius <= max_radius, "stencil radius R = ", s.radius, " must be in [1, ", max_radius,
           "]");
   require(s.steps >= 0, "steps = ", s.steps, " must be >= 0");
@@ -193,17 +212,28 @@ void validate(const Setup& s, const Subdomain& part, std::size_t available_bytes
           " m/s is below a velocity of its part, ", largest, " m/s");
   const float vmax = s.vmax > 0 ? s.vmax : largest;
   if (s.boundary == Boundary::pml) {
-    const int smallest = std::min(s.nx, std::min(s.ny, s.nz));
-    require(s.ndamp >= 1 && s.ndamp <= (smallest - 1) / 2, "PML thickness ndamp = ", s.ndamp,
-            " must be >= 1 and leave an inner region (2 ndamp < ", smallest, ", the smallest grid size)");
+    const int smallest = std::min(s.nx, s.ny), top = top_layer_points(s);
+    // Halved rather than doubled: no overflow for any ndamp.
+    require(s.ndamp >= 1 && s.ndamp <= (smallest - 1) / 2 && (top > 0 ? s.ndamp <= (s.nz - 1) / 2 : s.ndamp < s.nz),
+            "PML thickness ndamp = ", s.ndamp, " must be >= 1 and leave an inner region (2 ndamp < ", smallest,
+            ", the smaller of nx and ny; ndamp + ", top, " < nz = ", s.nz, ")");
     require(s.nx - 2 * s.ndamp >= phi_alignment, "PML thickness ndamp = ", s.ndamp, " leaves ", s.nx - 2 * s.ndamp,
-            " inner points along x (nx = ", s.nx, "); the kernels need >= ", phi_alignment, " (nx >= 2 ndamp + ",
-            phi_alignment, ")");
+            " inner points along x (nx = ", s.nx,
+            " stepped: the model's points where the layer lies outside them); "
+            "the kernels need >= ",
+            phi_alignment, " (nx >= 2 ndamp + ", phi_alignment, ")");
   }
   const double bound = stable_dt(s.radius, s.h, vmax);
   require(s.dt > 0 && s.dt <= bound, "time step dt = ", s.dt, " s is above the stability bound ", bound,
           " s (h = ", s.h, " m, vmax = ", vmax, " m/s, R = ", s.radius, ")");
   validate_shot(s);
+  if (s.top == Top::free) {
+    require(steps_per_launch(s.shape) == 1, "kernel '", to_string(s.shape),
+            "' (3.5D, two steps per launch) cannot keep a free surface: its second step reads planes above the "
+            "surface that the mirror fills only between steps (--top absorbing, or a one-step kernel)");
+    require(s.pad_low[2] == 0, "a free surface lies on the model's top face, with no padding above it (", s.pad_low[2],
+            " points)");
+  }
   if (steps_per_launch(s.shape) == 2) {
     require(s.strategy == Strategy::unified, "kernel '", to_string(s.shape),
             "' (3.5D, two steps per launch) runs with the unified strategy only, not '", to_string(s.strategy),
@@ -289,7 +319,8 @@ Setup without_model(const Setup& s) {
 }
 
 Stencil8 trilinear(const Grid& grid, const Point& p) {
-  const double g[3] = {p.x / grid.h, p.y / grid.h, p.z / grid.h};
+  // The model's offset added after the division, so that a position's weights are the same whatever the padding.
+  const double g[3] = {p.x / grid.h + grid.pad_low[0], p.y / grid.h + grid.pad_low[1], p.z / grid.h + grid.pad_low[2]};
   const int n[3] = {grid.nx, grid.ny, grid.nz};
   int base[3];
   double frac[3];

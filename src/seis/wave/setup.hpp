@@ -1,6 +1,7 @@
 #pragma once
 // What a wave simulation is: grid, medium, time stepping, boundary, sources and receivers, all in SI units
 // (metres, seconds, m/s, Hz). Plain host data: the run-file reader fills it, Simulation runs it.
+#include <array>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -15,31 +16,41 @@ enum class Strategy { unified, two, seven };
 // Every strategy, for parsing and for the tests that run each.
 inline constexpr Strategy all_strategies[] = {Strategy::unified, Strategy::two, Strategy::seven};
 enum class Boundary { pml, none };
+// The model's top face (z = 0): absorbing as the others (the layer above it too), or a free surface, where the
+// pressure is zero (the sea's or the Earth's surface: it reflects everything, with its sign flipped).
+enum class Top { absorbing, free };
 enum class WaveletKind { ricker, gaussian_derivative };
 
 const char* to_string(Strategy s);
 const char* to_string(Boundary b);
 const char* to_string(WaveletKind w);
+const char* to_string(Top t);
 Strategy parse_strategy(const std::string& text);    // "unified", "two", "seven"
 Boundary parse_boundary(const std::string& text);    // "pml", "none"
 WaveletKind parse_wavelet(const std::string& text);  // "ricker", "gaussian-derivative"
+Top parse_top(const std::string& text);              // "absorbing", "free"
 // The strategy of a run that names none: unified on every backend (H100, 512^3: 0.941 ms per step against seven's
 // 0.998 and two's 1.020, perf/NOTES.md 95; host backends: the host row engine's fastest, 18-21 ms at 256^3 against
 // two's 28-31, perf/NOTES.md 37).
 inline constexpr Strategy default_strategy = Strategy::unified;
 
-// A position in metres; grid point (i, j, k) of the interior sits at (i h, j h, k h).
+// A position in metres from the model's first point: grid point (i, j, k) sits at ((i - pad_low[0]) h, ...).
 struct Point {
   double x = 0, y = 0, z = 0;
 };
 
 // A run is four parts, each owning its data, so that what needs one part takes that part alone; the defaults of a
 // run that names nothing are theirs (seis-wave's flags start from them).
-// Where the points are: the grid's size on each axis and its spacing, the absorbing layer included.
+// Where the points are: the grid's size on each axis and its spacing, the absorbing layer included, and where the
+// model lies in it. A run's grid is the model's points with the layer added around them (padded_grid): positions are
+// metres from the model's first point, and models, images and snapshots hold the model's points (padding.hpp).
 struct Grid {
-  int nx = 0, ny = 0, nz = 0;  // grid points, the absorbing layer included
+  int nx = 0, ny = 0, nz = 0;  // grid points stepped, the absorbing layer included
   double h = 20.0;             // grid spacing (m), the same on every axis
-  int ndamp = 20;              // the absorbing layer's thickness (points) on each face, inside nx, ny, nz
+  int ndamp = 20;              // the absorbing layer's thickness (points) on each face of the grid
+  // Grid points before and after the model along x, y and z: 0 puts the model's faces on the grid's (the layer then
+  // inside the model's outer points, as the engine's own tests run it).
+  std::array<int, 3> pad_low{}, pad_high{};
 };
 
 // What the waves travel through.
@@ -68,6 +79,9 @@ struct Numerics {
   double dt = 0.0;  // time step (s); see stable_dt
   int steps = 0;
   Boundary boundary = Boundary::pml;
+  // A free top: u = 0 on the plane z = 0 and, above it, the antisymmetric mirror u(-k) = -u(k) in the R halo planes
+  // the stencil reads, before every step (the order-2R image method); no layer above the model.
+  Top top = Top::absorbing;
   Strategy strategy = default_strategy;
   Shape shape = Shape::tile;  // the kernel of the step (shape.hpp)
   LaunchOptions launch{};
@@ -77,6 +91,11 @@ struct Numerics {
 inline constexpr double default_cfl = 0.8;
 
 struct Setup : Grid, Medium, Acquisition, Numerics {};
+
+// The absorbing layer's points on the grid's faces: ndamp with the pml boundary (0 with none), and on the top face
+// none where it is free.
+int layer_points(const Setup& s);
+int top_layer_points(const Setup& s);
 
 // Everything needed to continue a run bit for bit: the two time levels and phi as stored (u and u_prev in the
 // padded layout, halo included), and the receivers' weighted corner values recorded so far

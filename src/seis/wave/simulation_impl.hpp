@@ -9,6 +9,7 @@
 #include "seis/core/compat.hpp"
 #include "seis/core/profiling_region.hpp"
 #include "seis/kernels/copy.hpp"
+#include "seis/wave/free_surface.hpp"
 #include "seis/wave/halo_driver.hpp"
 #include "seis/wave/injection.hpp"
 #include "seis/wave/propagator.hpp"
@@ -28,6 +29,7 @@ struct Simulation<ExecSpace>::Impl {
   Injection<ExecSpace> sources;
   Recording<ExecSpace> receivers;
   HaloDriver<ExecSpace> halos;
+  FreeSurface<ExecSpace> surface;
   // The stability watch's per-worker maxima (largest_magnitude), on the device and their host copy: on GPUs about
   // one thread per resident slot of a large device (2^18), on hosts a few runs per thread.
   Floats largest{"seis::wave::largest", is_gpu_space<ExecSpace>() ? 1 << 18 : 1 << 10};
@@ -36,7 +38,8 @@ struct Simulation<ExecSpace>::Impl {
   Impl(const Setup& setup, const Subdomain& part, const FieldLayout& layout, const PmlGeometry& pml, HaloExchange* halo)
       : propagator(setup, part, layout, pml),
         wavefield(layout, pml.stored(), steps_per_launch(setup.shape) == 2),
-        halos(part, layout, setup.radius, halo) {}
+        halos(part, layout, setup.radius, halo),
+        surface(setup, part, layout) {}
 };
 
 template <class ExecSpace>
@@ -44,7 +47,7 @@ Simulation<ExecSpace>::Simulation(const Setup& setup, const Subdomain& part, Hal
     : setup_(without_model(setup)), part_(part) {
   validate(setup, part_, compat::available_memory_bytes());
   layout_ = make_layout(part_.size[0], part_.size[1], part_.size[2], setup_.radius);
-  pml_ = make_pml_geometry(part_, setup_.boundary == Boundary::pml ? setup_.ndamp : 0);
+  pml_ = make_pml_geometry(part_, layer_points(setup_), top_layer_points(setup_));
   impl_ = std::make_unique<Impl>(setup, part_, layout_, pml_, halo);
   impl_->sources.place(setup_, part_, layout_, nullptr);
   impl_->receivers.place(setup_, part_, layout_);
@@ -126,6 +129,8 @@ void Simulation<ExecSpace>::advance(int steps, StepTerm<memory_space>& term) {
     finish_step();
     if (term.waits_for_steps()) m.propagator.main().fence();
     term.after(step_fields());
+    // What the term added on the surface goes too (its own instance has finished: after() fences).
+    m.surface.apply(m.propagator.main(), m.wavefield.u.data());
   }
   m.propagator.main().fence();
 }
@@ -188,6 +193,7 @@ void Simulation<ExecSpace>::finish_step() {
   }
   compat::check_last_launch("wave step");
   m.sources.inject(main, m.propagator.q(), m.wavefield.u_prev.data(), step_);
+  m.surface.apply(main, m.wavefield.u_prev.data());
   m.wavefield.next_step();
   ++step_;
   image_ = {};
