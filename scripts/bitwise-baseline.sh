@@ -44,8 +44,8 @@ PY
 run born --source 560,480,120 --receivers 300,300,140:800,600,140:6x5 --born perturbation.f32
 
 list=$work/list.txt
-for name in forward benchmark-two benchmark-unified benchmark-seven survey migration-correlation \
-            migration-adjoint born; do
+for name in forward forward-free-surface benchmark-two benchmark-unified benchmark-seven survey \
+            migration-correlation migration-adjoint born; do
   find "$name" -type f \( -name '*.sgy' -o -name '*.f32' -o -name '*.bin' \) | sort | while read -r f; do
     echo "$(sha256sum < "$f" | cut -c1-64)  $f"
   done
