@@ -46,7 +46,7 @@ for shape in 1x2 2x2 1x4 2x1x2; do
 done
 reference=r8
 "$serial" "${small[@]}" --radius 8 --output "$work/reference-r8" > "$work/reference-r8.log"
-# 1x4: parts of 8 or 9 planes along z at R = 8, face layers and no core; 2x1x1: an x part of 8 = R points.
+# 1x4: parts of 11 or 12 planes along z at R = 8 (the model's 34 and the layer), face layers and no core.
 for shape in 2x2 1x4 2x1x1 2x2x1; do
   same "r8-$shape" "$(ranks_of "$shape")" $shape "${small[@]}" --radius 8
   same "r8-$shape-mpi" "$(ranks_of "$shape")" $shape "${small[@]}" --radius 8 --halo-transport mpi

@@ -152,7 +152,7 @@ refused() {  # refused NAME EXPECTED-MESSAGE TEXT
   ! ls "$work/$1"/shot-* > /dev/null 2>&1 || fail "$1: a shot ran"
 }
 refused unknown-key "$work/unknown-key.toml line 4: unknown key 'depth'" '[[shot]]\nsource = "200,300,60"\n[[shot]]\ndepth = 3\n'
-refused outside "$work/outside.toml line 3 (shot 2): source 0 at (200, 300, 9000) m is outside the grid" \
+refused outside "$work/outside.toml line 3 (shot 2): source 0 at (200, 300, 9000) m is outside the model" \
   '[[shot]]\nsource = "200,300,60"\n[[shot]]\nsource = "200,300,9000"\n'
 refused receivers "$work/receivers.toml line 1 (shot 1): receiver 18 at (630, 0, 0) m is outside" \
   '[[shot]]\nsource = "200,300,60"\nreceivers = "0,0,0:700,0,0:21"\n'
