@@ -19,7 +19,7 @@ ImagingCondition parse_imaging_condition(const std::string& text) {
 
 void require_inner_receivers(const wave::Setup& s) {
   if (s.boundary != wave::Boundary::pml) return;
-  const wave::PmlGeometry pml = wave::make_pml_geometry(wave::whole_grid(s), s.ndamp, wave::top_layer_points(s));
+  const wave::PmlGeometry pml = wave::make_pml_geometry(s, wave::whole_grid(s));
   for (std::size_t r = 0; r < s.receivers.size(); ++r) {
     const wave::Stencil8 st = wave::trilinear(s, s.receivers[r]);
     for (int c = 0; c < 8; ++c) {
@@ -46,10 +46,7 @@ MigrationPlan plan_migration(const wave::Setup& s, const MigrationOptions& optio
   require(options.segment >= 0 && options.segment % p.interval == 0, "segment ", options.segment,
           " steps must be a multiple of the imaging interval ", p.interval, " (0: the least memory)");
   const FieldLayout layout = make_layout(s.nx, s.ny, s.nz, s.radius);
-  const int d = wave::layer_points(s), top = wave::top_layer_points(s);
-  const std::size_t phi = 2 * d < std::min(s.nx, s.ny) && d + top < s.nz
-                              ? wave::make_pml_geometry(wave::whole_grid(s), d, top).stored()
-                              : std::size_t(0);
+  const std::size_t phi = wave::layer_phi_floats(s, wave::whole_grid(s));
   p.state_bytes = (2 * layout.size + phi) * sizeof(float);
   p.snapshot_bytes = layout.size * sizeof(float);
   // The source simulation records nothing; the receiver simulation injects a trace per receiver and records nothing.

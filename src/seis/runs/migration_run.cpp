@@ -30,7 +30,6 @@
 #include "seis/runs/run_setup.hpp"
 #include "seis/runs/survey_shots.hpp"
 #include "seis/wave/padding.hpp"
-#include "seis/wave/pml.hpp"
 #include "seis/wave/resample.hpp"
 
 namespace seis::runs {

@@ -26,8 +26,6 @@ class FreeSurface {
             " planes deep to hold more than R = ", s.radius, " (fewer parts along z)");
   }
 
-  bool active() const { return active_; }
-
   void apply(const ExecSpace& space, float* u) const {
     if (!active_) return;
     const FieldLayout L = layout_;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "seis/core/error.hpp"
+#include "seis/wave/setup.hpp"
 
 namespace seis::wave {
 
@@ -57,6 +58,16 @@ PmlGeometry make_pml_geometry(const Subdomain& part, int thickness, int top) {
     g.layer_points += b.points();
   }
   return g;
+}
+
+PmlGeometry make_pml_geometry(const Setup& s, const Subdomain& part) {
+  return make_pml_geometry(part, layer_points(s), top_layer_points(s));
+}
+
+std::size_t layer_phi_floats(const Setup& s, const Subdomain& part) {
+  const int d = layer_points(s), top = top_layer_points(s);
+  const bool fits = d >= 0 && 2 * d < std::min(part.global[0], part.global[1]) && d + top < part.global[2];
+  return fits ? make_pml_geometry(part, d, top).stored() : 0;
 }
 
 double damping_scale(double dt, double vmax, int thickness, double h) {

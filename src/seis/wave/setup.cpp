@@ -76,10 +76,7 @@ std::size_t required_bytes(const Setup& s) { return required_bytes(s, whole_grid
 std::size_t required_bytes(const Setup& s, const Subdomain& part) {
   const FieldLayout L = make_layout(part.size[0], part.size[1], part.size[2], s.radius);
   const std::size_t field = (L.size + alignment_floats) * sizeof(float);
-  const int d = layer_points(s), top = top_layer_points(s);
-  // A layer that leaves no inner region is refused by validate; it needs no phi here.
-  const bool layer_fits = d >= 0 && 2 * d < std::min(part.global[0], part.global[1]) && d + top < part.global[2];
-  const std::size_t phi = (layer_fits ? make_pml_geometry(part, d, top).stored() : 0) * sizeof(float);
+  const std::size_t phi = layer_phi_floats(s, part) * sizeof(float);
   const std::size_t traces = s.receivers.size() * 8 * std::size_t(std::max(s.steps, 0)) * sizeof(float);
   // The 3.5D shapes write steps n + 1 and n + 2 into two spare fields and phi into a spare, and find the sources
   // through a map of the grid's columns.

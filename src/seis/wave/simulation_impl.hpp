@@ -47,7 +47,7 @@ Simulation<ExecSpace>::Simulation(const Setup& setup, const Subdomain& part, Hal
     : setup_(without_model(setup)), part_(part) {
   validate(setup, part_, compat::available_memory_bytes());
   layout_ = make_layout(part_.size[0], part_.size[1], part_.size[2], setup_.radius);
-  pml_ = make_pml_geometry(part_, layer_points(setup_), top_layer_points(setup_));
+  pml_ = make_pml_geometry(setup_, part_);
   impl_ = std::make_unique<Impl>(setup, part_, layout_, pml_, halo);
   impl_->sources.place(setup_, part_, layout_, nullptr);
   impl_->receivers.place(setup_, part_, layout_);
