@@ -29,7 +29,7 @@ expect() {
 }
 grid32=(--grid 32 --spacing 10 --ndamp 5 --quiet)
 small=("${grid32[@]}" --duration 0.1)
-layered=(--grid 40 --spacing 10 --ndamp 8 --model homogeneous:2000 --duration 0.36 --f0 15 --quiet)
+layered=(--grid 24 --spacing 10 --ndamp 8 --model homogeneous:2000 --duration 0.36 --f0 15 --quiet)
 
 case $case in
 overwrite)
@@ -75,8 +75,8 @@ survey-restart)
   ;;
 
 observed-data)
-  "$exe" "${layered[@]}" --source 200,200,100 --receivers 90,200,100:300,200,100:22 --output "$work/data" > /dev/null
-  migrate=("${layered[@]}" --source 200,200,100 --receivers 90,200,100:300,200,100:22)
+  "$exe" "${layered[@]}" --source 120,120,20 --receivers 10,120,20:220,120,20:22 --output "$work/data" > /dev/null
+  migrate=("${layered[@]}" --source 120,120,20 --receivers 10,120,20:220,120,20:22)
   damage() {  # damage VALUE TRACE SAMPLE: a copy of the gather with one sample set
     /usr/bin/python3 - "$work/data/seismogram.sgy" "$work/$1.sgy" "$1" "$2" "$3" <<'PY'
 import shutil, sys
@@ -110,15 +110,15 @@ PY
   ;;
 
 stacks)
-  printf 'receivers = "90,200,100:300,200,100:22"\n[[shot]]\nsource = "150,200,100"\n[[shot]]\nsource = "250,200,100"\n' \
+  printf 'receivers = "10,120,20:220,120,20:22"\n[[shot]]\nsource = "70,120,20"\n[[shot]]\nsource = "170,120,20"\n' \
     > "$work/survey.toml"
   "$exe" "${layered[@]}" --survey "$work/survey.toml" --output "$work/data" > /dev/null
   migrate=("${layered[@]}" --survey "$work/survey.toml" --migrate "$work/data" --stack-every 0)
   "$exe" "${migrate[@]}" --output "$work/m" > /dev/null
   cp "$work/m/image.sgy" "$work/image-first.sgy"
   # A third shot, so that a restart has one to image: every refusal must come before it runs.
-  printf '[[shot]]\nsource = "200,200,100"\n' >> "$work/survey.toml"
-  "$exe" "${layered[@]}" --source 200,200,100 --receivers 90,200,100:300,200,100:22 --shot 3 --output "$work/three" \
+  printf '[[shot]]\nsource = "120,120,20"\n' >> "$work/survey.toml"
+  "$exe" "${layered[@]}" --source 120,120,20 --receivers 10,120,20:220,120,20:22 --shot 3 --output "$work/three" \
     > /dev/null
   cp "$work/three/seismogram.sgy" "$work/data/shot-00003.sgy"
   refused() {  # refused TEXT ARGS...: exit 2 naming TEXT, no shot imaged
@@ -128,7 +128,7 @@ stacks)
   refused "smooth" "${migrate[@]}" --output "$work/m" --restart --smooth 30
   refused "imaging_condition" "${migrate[@]}" --output "$work/m" --restart --imaging-condition adjoint
   refused "mute_velocity" "${migrate[@]}" --output "$work/m" --restart --mute-velocity 2000
-  refused "grid" "${layered[@]}" --grid 44 --survey "$work/survey.toml" --migrate "$work/data" --output "$work/m" \
+  refused "grid" "${layered[@]}" --grid 28 --survey "$work/survey.toml" --migrate "$work/data" --output "$work/m" \
     --restart
   # The observed data of a stacked shot changed: its image in the stack is not of these data.
   cp "$work/data/shot-00001.sgy" "$work/shot-00001.sgy"
@@ -152,7 +152,7 @@ stacks)
   ;;
 
 kinds)
-  printf 'receivers = "90,200,100:300,200,100:22"\n[[shot]]\nsource = "150,200,100"\n' > "$work/survey.toml"
+  printf 'receivers = "10,120,20:220,120,20:22"\n[[shot]]\nsource = "70,120,20"\n' > "$work/survey.toml"
   "$exe" "${layered[@]}" --survey "$work/survey.toml" --output "$work/data" > /dev/null
   "$exe" "${layered[@]}" --survey "$work/survey.toml" --output "$work/other" > /dev/null
   cp -r "$work/other" "$work/other-before"
@@ -213,8 +213,8 @@ free-space)
   mount -t tmpfs -o size=12m tmpfs "$mnt" 2> "$work/mount.log" ||
     fail "cannot mount a tmpfs (root needed): $(cat "$work/mount.log")"
   trap 'umount "$mnt" 2>/dev/null || true' EXIT
-  # 48^3 with checkpoints: 2.8 MB each, three generations at once, beside pictures: more than 12 MB.
-  ck=(--grid 48 --spacing 10 --ndamp 6 --duration 0.3 --quiet --checkpoint-every 10)
+  # 36^3 (48^3 with the layer) with checkpoints: 2.8 MB each, three generations at once, beside pictures: more than 12 MB.
+  ck=(--grid 36 --spacing 10 --ndamp 6 --duration 0.3 --quiet --checkpoint-every 10)
   expect 2 "writes about .* MiB, the file system has" "${ck[@]}" --output "$mnt/run"
   [ -z "$(ls -A "$mnt/run" 2>/dev/null)" ] || fail "the refused run wrote $(ls "$mnt/run")"
   # A disk that fills anyway (a file-size limit standing in for it): "disk full", exit 1, no temporary left.
@@ -230,7 +230,7 @@ free-space)
   # checkpoints hold, and ends as an uninterrupted run.
   umount "$mnt"
   mount -t tmpfs -o size=40m tmpfs "$mnt"
-  slow=(--grid 48 --spacing 10 --ndamp 6 --duration 1.5 --quiet --checkpoint-every 10)
+  slow=(--grid 36 --spacing 10 --ndamp 6 --duration 1.5 --quiet --checkpoint-every 10)
   "$exe" "${slow[@]}" --benchmark --output "$work/whole" > /dev/null
   "$exe" "${slow[@]}" --benchmark --output "$mnt/run" > /dev/null 2>&1 &
   pid=$!
@@ -287,11 +287,11 @@ manifest)
   /usr/bin/python3 - "$work/survey.toml" <<'PY'
 import sys
 with open(sys.argv[1], "w") as f:
-    f.write('receivers = "140,640,140:1100,640,140:11"\n')
-    for x in range(200, 1200, 100):
-        f.write('[[shot]]\nsource = "%d,640,140"\n' % x)
+    f.write('receivers = "20,520,20:980,520,20:11"\n')
+    for x in range(80, 1080, 100):
+        f.write('[[shot]]\nsource = "%d,520,20"\n' % x)
 PY
-  "$exe" --grid 64 --spacing 20 --ndamp 6 --duration 1 --quiet --survey "$work/survey.toml" --output "$work/s" \
+  "$exe" --grid 52 --spacing 20 --ndamp 6 --duration 1 --quiet --survey "$work/survey.toml" --output "$work/s" \
     > "$work/s.log" 2>&1 &
   pid=$!
   for _ in $(seq 1200); do

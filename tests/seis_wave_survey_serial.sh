@@ -9,28 +9,28 @@ exe=$1 work=$2
 rm -rf "$work" && mkdir -p "$work"
 export SEIS_TUNING_CACHE="$work/tuning.json"
 fail() { echo "FAIL: $*" >&2; exit 1; }
-common=(--grid 48x40x36 --spacing 20 --ndamp 6 --model layered --duration 0.6 --quiet)
+common=(--grid 36x28x24 --spacing 20 --ndamp 6 --model layered --duration 0.6 --quiet)
 cat > "$work/survey.toml" <<'TOML'
-receivers = "140,400,140:800,400,140:12"
+receivers = "20,280,20:680,280,20:12"
 f0 = 9.0
 [[shot]]
-source = "300,400,160"
+source = "180,280,40"
 [[shot]]
-source = "500,400,160"
-receivers = "140,300,180:800,500,180:9"
+source = "380,280,40"
+receivers = "20,180,60:680,380,60:9"
 wavelet = "gaussian-derivative"
 [[shot]]
-sources = ["400,300,160", "400,500,160"]
+sources = ["280,180,40", "280,380,40"]
 f0 = 8.0
 [[shot]]
-source = "700,400,200"
+source = "580,280,80"
 TOML
 # Each entry as the single run its flags make.
 single=(
-  "--source 300,400,160 --receivers 140,400,140:800,400,140:12 --f0 9"
-  "--source 500,400,160 --receivers 140,300,180:800,500,180:9 --wavelet gaussian-derivative --f0 9"
-  "--source 400,300,160 --source 400,500,160 --receivers 140,400,140:800,400,140:12 --f0 8"
-  "--source 700,400,200 --receivers 140,400,140:800,400,140:12 --f0 9"
+  "--source 180,280,40 --receivers 20,280,20:680,280,20:12 --f0 9"
+  "--source 380,280,40 --receivers 20,180,60:680,380,60:9 --wavelet gaussian-derivative --f0 9"
+  "--source 280,180,40 --source 280,380,40 --receivers 20,280,20:680,280,20:12 --f0 8"
+  "--source 580,280,80 --receivers 20,280,20:680,280,20:12 --f0 9"
 )
 "$exe" "${common[@]}" --survey "$work/survey.toml" --output "$work/survey" > "$work/survey.log"
 for n in 1 2 3 4; do
@@ -42,8 +42,8 @@ echo "survey: each of 4 shots (its own receivers, wavelet, f0, two sources) equa
 
 # Killed once two shots are done (shots of about a second each on 2 cores; under the sanitizers, on one thread and
 # ten times slower, a grid of a seventh the points takes as long); the restart runs the others alone.
-long=(--grid 96x80x72 --spacing 20 --ndamp 6 --model layered --duration 1.5 --quiet)
-[ "${SEIS_SANITIZED:-0}" = 1 ] && long=(--grid 48x40x36 --spacing 20 --ndamp 6 --model layered --duration 1.0 --quiet)
+long=(--grid 84x68x60 --spacing 20 --ndamp 6 --model layered --duration 1.5 --quiet)
+[ "${SEIS_SANITIZED:-0}" = 1 ] && long=(--grid 36x28x24 --spacing 20 --ndamp 6 --model layered --duration 1.0 --quiet)
 "$exe" "${long[@]}" --survey "$work/survey.toml" --output "$work/killed" > "$work/killed.log" 2>&1 &
 pid=$!
 for _ in $(seq 1200); do
