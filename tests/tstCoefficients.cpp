@@ -75,6 +75,26 @@ TEST(Coefficients, ScaledByInverseSpacingSquaredPerAxis) {
   }
 }
 
+// The staggered first derivative: 1 at R = 1, 9/8 and -1/24 at R = 2 (the classic fourth-order pair), and at every
+// R exact on x^p for odd p up to 2R - 1 (the even powers cancel by symmetry): sum c_k ((k - 1/2)^p - (1/2 - k)^p) is
+// 1 for p = 1, 0 above.
+TEST(Coefficients, StaggeredFirstDerivativeIsExactToOrder2R) {
+  EXPECT_DOUBLE_EQ(seis::staggered_first_derivative_weights(1)[0], 1.0);
+  const auto c2 = seis::staggered_first_derivative_weights(2);
+  EXPECT_NEAR(c2[0], 9.0 / 8, 1e-15);
+  EXPECT_NEAR(c2[1], -1.0 / 24, 1e-15);
+  for (int radius = 1; radius <= seis::max_radius; ++radius) {
+    const auto c = seis::staggered_first_derivative_weights(radius);
+    ASSERT_EQ(int(c.size()), radius);
+    for (int p = 1; p <= 2 * radius - 1; p += 2) {
+      double sum = 0;
+      for (int k = 1; k <= radius; ++k) sum += c[std::size_t(k - 1)] * 2 * std::pow(k - 0.5, p);
+      EXPECT_NEAR(sum, p == 1 ? 1.0 : 0.0, 1e-9 * std::pow(radius, p)) << "R = " << radius << ", x^" << p;
+    }
+  }
+  EXPECT_THROW(seis::staggered_first_derivative_weights(0), seis::InvalidArgument);
+}
+
 TEST(Coefficients, RejectsRadiusOutsideOneToEight) {
   for (int R : {0, -1, 9, 100}) {
     EXPECT_THROW(seis::second_derivative_weights(R), seis::InvalidArgument) << "R = " << R;

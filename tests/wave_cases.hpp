@@ -29,13 +29,28 @@ inline void randomise_velocity(wave::Setup& s, float vmin, float vmax, std::mt19
 
 inline wave::Point grid_point(const wave::Setup& s, int i, int j, int k) { return {i * s.h, j * s.h, k * s.h}; }
 
+// The free-space Green's function of the setup's wavelet (as Simulation writes it) at distance r and time t:
+// s(t - r/c) / (4 pi r), s the Ricker (1 - 2 a) exp(-a) or the Gaussian's derivative -2 pi^2 f0^2 tau exp(-a) /
+// (pi f0 sqrt(2/e)), a = (pi f0 tau)^2, tau = t - r/c - 1/f0.
+inline double green(const wave::Setup& s, double t, double r, double c) {
+  const double pi = 3.14159265358979323846, f0 = s.f0;
+  const double tau = t - r / c - 1 / f0, a = std::pow(pi * f0 * tau, 2);
+  const double w = s.wavelet == wave::WaveletKind::gaussian_derivative
+                       ? -2 * pi * pi * f0 * f0 * tau * std::exp(-a) / (pi * f0 * std::sqrt(2 / std::exp(1.0)))
+                       : (1 - 2 * a) * std::exp(-a);
+  return w / (4 * pi * r);
+}
+
 // The relative L2 error that numerical dispersion alone gives a trace at distance r along a grid axis: the
 // leapfrog scheme with the order-2R Laplacian propagates frequency w with wavenumber k(w) solving
 // (2/dt)^2 sin^2(w dt / 2) = c^2 K(k), K(k) = -sum_m w_m 2 cos(m k h) (the axis symbol), so the wavelet component
 // at w arrives late by tau(w) = r (k(w)/w - 1/c). For small shifts the trace error is sqrt(int |S|^2 |e^{-i w tau}
-// - 1|^2 / int |S|^2), S the wavelet's spectrum (its DFT on the step grid).
+// - 1|^2 / int |S|^2), S the wavelet's spectrum (its DFT on the step grid). Where the density varies the operator is
+// the staggered pair's, whose symbol is K(k) = (2 sum_m c_m sin((m - 1/2) k h) / h)^2.
 inline double predicted_dispersion_error(const wave::Setup& s, double c, double r) {
   const StencilCoefficients coef = make_coefficients(s.radius, s.h, s.h, s.h);
+  const std::vector<double> staggered = staggered_first_derivative_weights(s.radius);
+  const bool density = wave::variable_density(s);
   const int n = 4096;
   std::vector<double> signal(n);
   for (int t = 0; t < n; ++t) signal[std::size_t(t)] = t < s.steps * 4 ? wave::wavelet(s.wavelet, s.f0, t * s.dt) : 0;
@@ -45,6 +60,11 @@ inline double predicted_dispersion_error(const wave::Setup& s, double c, double 
     const double w = 2 * pi * f / (n * s.dt);
     const double target = std::pow(2.0 / s.dt * std::sin(w * s.dt / 2), 2) / (c * c);
     auto symbol = [&](double k) {
+      if (density) {
+        double d = 0;
+        for (int m = 1; m <= s.radius; ++m) d += staggered[std::size_t(m - 1)] * std::sin((m - 0.5) * k * s.h);
+        return std::pow(2 * d / s.h, 2);
+      }
       double sum = -coef.x[0];
       for (int m = 1; m <= s.radius; ++m) sum -= 2 * coef.x[std::size_t(m)] * std::cos(m * k * s.h);
       return sum;

@@ -1,5 +1,6 @@
 #include "seis/core/coefficients.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
@@ -7,14 +8,12 @@
 
 namespace seis {
 
-std::vector<double> second_derivative_weights(int radius) {
-  require(radius >= 1 && radius <= max_radius, "stencil radius R = ", radius, " must be in [1, ", max_radius, "]");
-  constexpr int order = 2;
-  const int n = 2 * radius + 1;
-  std::vector<double> points(n);
-  for (int j = 0; j < n; ++j) points[j] = j - radius;
+namespace {
 
-  // Fornberg (1988), weights at x0 = 0: delta[m][j] is the weight of point j in the derivative of order m.
+// Fornberg (1988): the weights at x0 = 0 of the derivative of order `order` from values at `points`.
+std::vector<double> fornberg(const std::vector<double>& points, int order) {
+  const int n = int(points.size());
+  // delta[m][j] is the weight of point j in the derivative of order m.
   std::vector<std::vector<double>> delta(order + 1, std::vector<double>(n, 0.0));
   delta[0][0] = 1.0;
   double c1 = 1.0;
@@ -32,8 +31,32 @@ std::vector<double> second_derivative_weights(int radius) {
     }
     c1 = c2;
   }
+  return delta[order];
+}
+
+void require_radius(int radius) {
+  require(radius >= 1 && radius <= max_radius, "stencil radius R = ", radius, " must be in [1, ", max_radius, "]");
+}
+
+}  // namespace
+
+std::vector<double> second_derivative_weights(int radius) {
+  require_radius(radius);
+  std::vector<double> points(2 * radius + 1);
+  for (int j = 0; j < 2 * radius + 1; ++j) points[j] = j - radius;
+  const std::vector<double> delta = fornberg(points, 2);
   std::vector<double> weights(radius + 1);
-  for (int m = 0; m <= radius; ++m) weights[m] = delta[order][radius + m];
+  for (int m = 0; m <= radius; ++m) weights[m] = delta[radius + m];
+  return weights;
+}
+
+std::vector<double> staggered_first_derivative_weights(int radius) {
+  require_radius(radius);
+  std::vector<double> points(2 * radius);
+  for (int j = 0; j < 2 * radius; ++j) points[j] = j - radius + 0.5;
+  const std::vector<double> delta = fornberg(points, 1);
+  std::vector<double> weights(radius);
+  for (int k = 1; k <= radius; ++k) weights[k - 1] = delta[radius + k - 1];
   return weights;
 }
 

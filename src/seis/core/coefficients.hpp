@@ -10,6 +10,10 @@ namespace seis {
 
 // Fornberg's algorithm on the points -R..R: returns w[0..R], w[m] the weight of offsets +m and -m (unit spacing).
 std::vector<double> second_derivative_weights(int radius);
+// The order-2R first derivative at a half point from the 2R points around it (unit spacing): c[k - 1] weighs
+// u(+k - 1/2) - u(-k + 1/2), k = 1..R (R = 1: 1; R = 2: 9/8, -1/24). The staggered pair of the variable-density
+// operator div(b grad): its differences at the half points, then back to the points.
+std::vector<double> staggered_first_derivative_weights(int radius);
 
 // Weights of d2/dx2, d2/dy2, d2/dz2 scaled by 1/h^2 per axis (grid spacings in any length unit; the operator is
 // then in 1/unit^2).

@@ -156,6 +156,7 @@ template <class ExecSpace>
 Migration<ExecSpace>::Migration(const wave::Setup& model, const MigrationOptions& options,
                                 std::size_t available_bytes) {
   wave::validate(model, available_bytes);
+  require(!wave::variable_density(model), "migration runs the constant-density equation: this model's density varies");
   const MigrationPlan plan = plan_migration(model, options, available_bytes);
   impl_ = std::make_unique<Impl>(model, plan);
   constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Impl::Memory>::accessible;

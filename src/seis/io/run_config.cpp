@@ -80,6 +80,9 @@ void check_ranges(const RunConfig& c) {
   require(c.imaging_interval >= 0, "--imaging-interval ", c.imaging_interval,
           " must be >= 0 (0: the wavelet's Nyquist)");
   require(c.born.empty() || c.migrate.empty(), "--born models data and --migrate images it: one at a time");
+  require(c.density.empty() || (c.born.empty() && c.migrate.empty()),
+          "--density: Born modelling and migration run the constant-density equation (no --density with --born or "
+          "--migrate)");
   require(std::isfinite(c.stack_every) && c.stack_every >= 0, "--stack-every ", c.stack_every,
           " s must be finite and >= 0");
   require(std::isfinite(c.image_top) && (c.image_top >= 0 || c.image_top == -1), "--image-top ", c.image_top,
@@ -114,6 +117,9 @@ void add_options(CLI::App& app, RunConfig& c) {
                  "velocity model: homogeneous:V (m/s) | layered (built in: layers and a fast body) | FILE (.sgy/.segy "
                  "SEG-Y with nx*ny traces of nz samples; else raw float32, x fastest, nx*ny*nz values)")
       ->capture_default_str();
+  app.add_option("--density", c.density,
+                 "density (kg/m^3): gardner (from the velocity, 310 V^0.25) | FILE (as --model's) | none: constant "
+                 "(the equation's density form where it varies: docs/seis-wave.md)");
   app.add_option("--source", c.sources, "source position X,Y,Z (m); repeat for more (default: top centre)");
   app.add_option("--receivers", c.receivers,
                  "N receivers on a line X0,Y0,Z0:X1,Y1,Z1:N (m), or NY lines of NX from Y0 to Y1: ...:NXxNY (default: "

@@ -19,6 +19,7 @@ struct RunConfig {
   std::array<int, 3> grid{110, 110, 60};  // the model's points (the layer is added around them): N or NXxNYxNZ
   double spacing = wave::Grid{}.h;        // m
   std::string model = "layered";          // homogeneous:V | layered | FILE (.sgy/.segy: SEG-Y, else raw float32)
+  std::string density;                    // empty: constant | gardner | FILE (kg/m^3, read as --model's files)
   std::vector<std::string> sources;       // "X,Y,Z" in m; empty: one at the top centre
   std::string receivers;                  // "X0,Y0,Z0:X1,Y1,Z1:N"; empty: a line along x near the top
   double duration = 1.5;                  // s

@@ -32,6 +32,7 @@ void write_run_report(const std::string& path, const RunConfig& c, const wave::S
                                    {"grid_stepped", {s.nx, s.ny, s.nz}},
                                    {"spacing_m", s.h},
                                    {"model", c.model},
+                                   {"density", c.density.empty() ? std::string("constant") : c.density},
                                    {"radius", s.radius},
                                    {"dt_s", s.dt},
                                    {"steps", s.steps},

@@ -59,6 +59,9 @@ class WaveReference {
   void add_to_u(const std::vector<double>& padded);
   double lap(const std::vector<double>& f, int i, int j, int k) const;
   double lap_magnitude(const std::vector<double>& f, int i, int j, int k) const;  // sum |w| |f|
+  // Where the density varies, rho L_b(f) at a point (wave/density.hpp: the staggered pair's divergence of b grad f
+  // times the point's density, f outside the grid zero or mirrored above a free surface) and its terms' magnitude.
+  double density_term(const std::vector<double>& f, int i, int j, int k, double* magnitude) const;
   double q(int i, int j, int k) const { return q_[at(i, j, k)]; }
   bool in_pml(int i, int j, int k) const;
   double damping(int i, int j, int k) const;
@@ -69,6 +72,9 @@ class WaveReference {
   wave::Setup s_;
   int pad_ = 0, sx_ = 0, sy_ = 0;
   std::vector<double> u_, u_prev_, phi_, q_, eta_x_, eta_y_, eta_z_, w_;
+  std::vector<double> rho_, c_;  // where the density varies: rho (interior, x fastest), the staggered weights over h
+  double u_at(const std::vector<double>& f, int i, int j, int k) const;
+  double rho_at(int i, int j, int k) const;
   std::vector<double> traces_;
   int step_ = 0;
   RoundingErrors rounding_error_;

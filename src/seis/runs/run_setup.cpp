@@ -97,6 +97,13 @@ wave::Setup make_setup(const io::RunConfig& c, const std::function<wave::Subdoma
   wave::check_host_memory(s, part, host_fields, host_available_bytes);
   const wave::Subdomain read = wave::model_part_of(s, part);
   s.velocity = wave::extend(s, part, read, model(read, model_bytes_read), wave::Fill::edge);
+  if (c.density == "gardner") {
+    s.density = wave::gardner_density(s.velocity);
+  } else if (!c.density.empty()) {
+    std::size_t density_bytes = 0;
+    s.density = wave::extend(s, part, read, load_model(c.density, read, density_bytes), wave::Fill::edge);
+    model_bytes_read += density_bytes;
+  }
   s.model_part = part;
   s.vmax = static_cast<float>(world.max(double(wave::check_velocities(s).highest)));
   s.dt = c.dt > 0 ? c.dt : wave::default_dt(s, c.cfl);
@@ -159,6 +166,10 @@ std::string grid_fingerprint(const io::RunConfig& c, const wave::Setup& s, const
     << "\nboundary " << wave::to_string(s.boundary) << "\nndamp " << s.ndamp << "\ntop " << wave::to_string(s.top)
     << "\nstrategy " << wave::to_string(s.strategy) << "\nkernel " << wave::to_string(s.shape) << "\nmodel " << c.model
     << "\nmodel_crc32 " << digest;
+  // A density names itself (no line without one: fingerprints of constant-density runs stay as they were).
+  if (!c.density.empty())
+    f << "\ndensity " << c.density << "\ndensity_crc32 "
+      << (c.density == "gardner" ? std::string("from the velocity") : std::to_string(io::file_crc32(c.density)));
   return f.str();
 }
 

@@ -1,6 +1,7 @@
 #include "seis/wave/model.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 
 #include "seis/core/host_parallel.hpp"
@@ -48,6 +49,14 @@ std::vector<float> layered_model(const Subdomain& part) {
       },
       std::max<std::size_t>(1, (std::size_t(1) << 20) / std::max<std::size_t>(plane, 1)));
   return v;
+}
+
+std::vector<float> gardner_density(const std::vector<float>& velocity) {
+  std::vector<float> rho(velocity.size());
+  host_parallel_for(velocity.size(), [&](std::size_t begin, std::size_t end) {
+    for (std::size_t p = begin; p < end; ++p) rho[p] = static_cast<float>(310.0 * std::pow(double(velocity[p]), 0.25));
+  });
+  return rho;
 }
 
 }  // namespace seis::wave

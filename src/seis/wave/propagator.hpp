@@ -5,15 +5,18 @@
 // (NoExtra, ImageTerm), so the imaging condition rides in the step's own kernels.
 #include <Kokkos_Core.hpp>
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "seis/core/coefficients.hpp"
 #include "seis/core/compat.hpp"
 #include "seis/core/device_copy.hpp"
 #include "seis/kernels/radius_dispatch.hpp"
 #include "seis/kernels/tile_engine.hpp"
+#include "seis/wave/density.hpp"
 #include "seis/wave/halo_driver.hpp"
 #include "seis/wave/setup.hpp"
 #include "seis/wave/shape.hpp"
@@ -78,6 +81,24 @@ void fill_q(const Setup& s, const Subdomain& part, const FieldLayout& layout, fl
         });
     Kokkos::fence();
   }
+}
+
+// The density at the interior points of a one-part setup whose density varies, in the field layout (the halo is not
+// read: the variable-density kernel extends the density itself). Filled on the host and copied: a transient host
+// field.
+template <class Memory>
+Field<Memory> density_field(const Setup& s, const FieldLayout& layout) {
+  Field<Memory> rho("seis::wave::density", layout);
+  Field<Kokkos::HostSpace> host("seis::wave::density (host)", layout);
+  std::fill_n(host.data(), layout.size, 1.0f);
+  for (int k = 0; k < layout.nz; ++k)
+    for (int j = 0; j < layout.ny; ++j)
+      for (int i = 0; i < layout.nx; ++i)
+        host.data()[layout.offset(i, j, k)] =
+            s.density[(std::size_t(k) * std::size_t(layout.ny) + std::size_t(j)) * std::size_t(layout.nx) +
+                      std::size_t(i)];
+  deep_copy(rho, host);
+  return rho;
 }
 
 // Which launch of a step: one slab (Slab), or these.
@@ -181,6 +202,7 @@ class Propagator {
   // the imaging condition where `image` has a weight: in the tile engine's kernels (ImagingUpdate), by a pass of
   // its own over the part before a code shape's update (a driver's term: one part, so one region).
   void step(const Wavefield<Memory>& w, const Box& region, const ExecSpace& main, const ImageTerm& image) {
+    if (rho_.data() != nullptr) return density_update(w, region, main);
     if (image.weight == nullptr) return update(w, region, main, NoExtra{});
     if (n_.shape == Shape::tile) return update(w, region, main, image);
     add_image(main, image, layout_, w.u.data());
@@ -196,7 +218,9 @@ class Propagator {
   PmlGeometry pml_;
   StencilCoefficients coefficients_;
   Field<Memory> q_;
-  Floats eta_[3], gradient_[3];  // AxisDamping of x, y, z
+  Field<Memory> rho_;                                   // the density where it varies (density.hpp), else none
+  std::array<double, max_radius> staggered_weights_{};  // its staggered difference, unit spacing
+  Floats eta_[3], gradient_[3];                         // AxisDamping of x, y, z
   compat::Instances<ExecSpace> instances_{step_instances, halo_instance};
   WaveLauncher<ExecSpace> launcher_{TileShape{32, 8, 32}};
   TileShape tile_{};
@@ -213,6 +237,16 @@ class Propagator {
             gradient_[2].data() + profile_lead,
             pml_,
             true};
+  }
+
+  // The points of `region` by the variable-density kernel, one launch in every strategy (the setup is one part).
+  void density_update(const Wavefield<Memory>& w, const Box& region, const ExecSpace& main) const {
+    with_radius(n_.radius, [&](auto r) {
+      constexpr int R = decltype(r)::value;
+      DensityStep<R> step{layout_, w.u.data(), rho_.data(), arrays(w), {}, n_.top == Top::free};
+      for (int k = 0; k < R; ++k) step.c[k] = static_cast<float>(staggered_weights_[std::size_t(k)] / h_);
+      density_step(main, region, step);
+    });
   }
 
   // The points of `region` by the same kernels as in the undecomposed run, in the setup's strategy; launched on
@@ -320,6 +354,11 @@ Propagator<ExecSpace>::Propagator(const Setup& setup, const Subdomain& part, con
   q_ = Field<Memory>("seis::wave::q", layout_);
   Kokkos::deep_copy(q_.span(), 0.0f);  // halo and padding: whole vectors read them (fill_q writes the interior)
   fill_q<ExecSpace>(setup, part, layout_, q_.data());
+  if (variable_density(setup)) {
+    rho_ = density_field<Memory>(setup, layout_);
+    const std::vector<double> c = staggered_first_derivative_weights(n_.radius);
+    std::copy(c.begin(), c.end(), staggered_weights_.begin());
+  }
   const float vmax = model_vmax(setup);
   const double scale = damping_scale(setup.dt, vmax, pml_.thickness, h_);
   for (int axis = 0; axis < 3; ++axis) {

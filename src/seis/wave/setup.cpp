@@ -82,7 +82,8 @@ std::size_t required_bytes(const Setup& s, const Subdomain& part) {
   // through a map of the grid's columns.
   if (steps_per_launch(s.shape) == 2)
     return 5 * field + 2 * phi + traces + std::size_t(part.size[0]) * part.size[1] * sizeof(int);
-  return 3 * field + phi + traces;
+  // A density that varies: its buoyancy, a fourth field.
+  return (variable_density(s) ? 4 : 3) * field + phi + traces;
 }
 
 namespace {
@@ -134,6 +135,99 @@ VelocityRange check_velocities(const Setup& s) {
        k + box.offset[2], ") must be finite and in [", min_velocity, ", ", max_velocity, "] m/s");
 }
 
+bool variable_density(const Medium& m) {
+  if (m.density_varies || m.density.empty()) return m.density_varies;
+  const float first = m.density[0];
+  return host_parallel_reduce(
+      m.density.size(), false,
+      [&](std::size_t begin, std::size_t end) {
+        for (std::size_t q = begin; q < end; ++q)
+          if (m.density[q] != first) return true;
+        return false;
+      },
+      [](bool a, bool b) { return a || b; });
+}
+
+namespace {
+
+// Refuses a density outside [min, max]_density (NaN too), naming its grid point.
+void check_densities(const Setup& s) {
+  const Subdomain box = model_box(s);
+  require(s.density.size() == s.velocity.size(), "the density model has ", s.density.size(), " values, the ",
+          box.size[0], "x", box.size[1], "x", box.size[2], " velocity model ", s.velocity.size());
+  const std::size_t none = s.density.size();
+  const std::size_t p = host_parallel_reduce(
+      s.density.size(), none,
+      [&](std::size_t begin, std::size_t end) {
+        for (std::size_t q = begin; q < end; ++q)
+          if (!(s.density[q] >= min_density && s.density[q] <= max_density)) return q;
+        return none;
+      },
+      [](std::size_t a, std::size_t b) { return std::min(a, b); });
+  if (p == none) return;
+  // Named by the model's point: a value found in the layer is its nearest edge point's.
+  const std::size_t stepped[3] = {p % box.size[0] + std::size_t(box.offset[0]),
+                                  p / box.size[0] % box.size[1] + std::size_t(box.offset[1]),
+                                  p / (std::size_t(box.size[0]) * box.size[1]) + std::size_t(box.offset[2])};
+  const std::array<int, 3> n = model_points(s);
+  int at[3];
+  for (std::size_t a = 0; a < 3; ++a) at[a] = std::clamp(int(stepped[a]) - s.pad_low[a], 0, n[a] - 1);
+  fail("density ", s.density[p], " kg/m^3 at model point (", at[0], ", ", at[1], ", ", at[2],
+       ") must be finite and in [", min_density, ", ", max_density, "] kg/m^3");
+}
+
+// The variable-density operator's bound (density.hpp): the Gershgorin row sum of V^2 rho L_b at point i is
+// V_i^2 rho_i (2 C / h^2) sum over axes and k of |c_k| (b_half(i + k - 1/2) + b_half(i - k + 1/2)), C = sum |c_k|
+// (each row of the staggered difference sums to 2 C / h in magnitude), b_half = 2 / (rho + rho'); the leapfrog
+// scheme is stable where dt^2 times the largest eigenvalue, at most the largest row sum, stays within 4. The density
+// outside the model as the kernel extends it.
+double density_stable_dt(const Setup& s) {
+  const std::vector<double> c = staggered_first_derivative_weights(s.radius);
+  double sum_c = 0;
+  for (double w : c) sum_c += std::abs(w);
+  const Subdomain box = model_box(s);
+  const int n[3] = {box.size[0], box.size[1], box.size[2]};
+  const bool free_top = s.top == Top::free;
+  const auto rho = [&](int i, int j, int k) {
+    if (k < 0 && free_top) k = -k;
+    i = std::clamp(i, 0, n[0] - 1), j = std::clamp(j, 0, n[1] - 1), k = std::clamp(k, 0, n[2] - 1);
+    return double(
+        s.density[(std::size_t(k) * std::size_t(n[1]) + std::size_t(j)) * std::size_t(n[0]) + std::size_t(i)]);
+  };
+  const double largest = host_parallel_reduce(
+      s.density.size(), 0.0,
+      [&](std::size_t begin, std::size_t end) {
+        double top = 0;
+        for (std::size_t p = begin; p < end; ++p) {
+          const int i = int(p % std::size_t(n[0])), j = int(p / std::size_t(n[0]) % std::size_t(n[1])),
+                    k = int(p / (std::size_t(n[0]) * std::size_t(n[1])));
+          double reach = 0;
+          for (int a = 0; a < 3; ++a)
+            for (int m = 1; m <= s.radius; ++m) {
+              const int d[3] = {a == 0, a == 1, a == 2};
+              const auto half = [&](int low) {  // b at the half point between low and low + 1 along the axis
+                return 2.0 / (rho(i + low * d[0], j + low * d[1], k + low * d[2]) +
+                              rho(i + (low + 1) * d[0], j + (low + 1) * d[1], k + (low + 1) * d[2]));
+              };
+              reach += std::abs(c[std::size_t(m - 1)]) * (half(m - 1) + half(-m));
+            }
+          const double v = s.velocity[p];
+          top = std::max(top, v * v * double(s.density[p]) * reach);
+        }
+        return top;
+      },
+      [](double a, double b) { return std::max(a, b); });
+  return 2.0 / std::sqrt(largest * 2.0 * sum_c / (s.h * s.h));
+}
+
+}  // namespace
+
+double stable_dt(const Setup& s) {
+  if (s.density.empty() || !variable_density(s)) return stable_dt(s.radius, s.h, model_vmax(s));
+  check_densities(s);  // before they enter the bound
+  return density_stable_dt(s);
+}
+
 VelocityRange velocity_range(const Medium& m) {
   return host_parallel_reduce(
       m.velocity.size(), VelocityRange{max_velocity, 0.0f},
@@ -179,7 +273,7 @@ void validate_shot(const Grid& grid, const Acquisition& s, double dt) {
 
 void validate_shot(const Setup& s) { validate_shot(s, s, s.dt); }
 
-double default_dt(const Setup& s, double cfl) { return cfl * stable_dt(s.radius, s.h, model_vmax(s)); }
+double default_dt(const Setup& s, double cfl) { return cfl * stable_dt(s); }
 
 void validate(const Setup& s, std::size_t available_bytes) { validate(s, whole_grid(s), available_bytes); }
 
@@ -220,9 +314,18 @@ void validate(const Setup& s, const Subdomain& part, std::size_t available_bytes
             "the kernels need >= ",
             phi_alignment, " (nx >= 2 ndamp + ", phi_alignment, ")");
   }
-  const double bound = stable_dt(s.radius, s.h, vmax);
+  const bool varies = !s.density.empty() && variable_density(s);
+  if (!s.density.empty()) check_densities(s);
+  const double bound = varies ? density_stable_dt(s) : stable_dt(s.radius, s.h, vmax);
   require(s.dt > 0 && s.dt <= bound, "time step dt = ", s.dt, " s is above the stability bound ", bound,
-          " s (h = ", s.h, " m, vmax = ", vmax, " m/s, R = ", s.radius, ")");
+          " s (h = ", s.h, " m, vmax = ", vmax, " m/s, R = ", s.radius, varies ? ", the density's contrasts" : "", ")");
+  if (varies) {
+    require(s.shape == Shape::tile, "kernel '", to_string(s.shape),
+            "' is a constant-density kernel: a density that varies runs its own step (--kernel tile)");
+    require(part.whole() && box.whole(),
+            "a density that varies steps the whole grid in one part: its operator reaches "
+            "2R - 1 points, the halo exchange trades R planes (run it without a decomposition)");
+  }
   validate_shot(s);
   if (s.top == Top::free) {
     require(steps_per_launch(s.shape) == 1, "kernel '", to_string(s.shape),
@@ -311,8 +414,8 @@ float model_vmax(const Medium& m) {
 }
 
 Setup without_model(const Setup& s) {
-  return Setup{static_cast<const Grid&>(s), Medium{{}, s.model_part, model_vmax(s)}, static_cast<const Acquisition&>(s),
-               static_cast<const Numerics&>(s)};
+  return Setup{static_cast<const Grid&>(s), Medium{{}, s.model_part, model_vmax(s), {}, variable_density(s)},
+               static_cast<const Acquisition&>(s), static_cast<const Numerics&>(s)};
 }
 
 Stencil8 trilinear(const Grid& grid, const Point& p) {

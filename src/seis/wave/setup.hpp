@@ -61,6 +61,11 @@ struct Medium {
   // The whole model's largest velocity (m/s), which dt and the PML's damping follow: every part of a decomposed run
   // uses the same. 0: the largest of `velocity`.
   float vmax = 0;
+  // Density (kg/m^3) at velocity's points, or none: constant density. Where it varies the step is the equation's
+  // density form (density.hpp); one value everywhere is constant density, the same step bit for bit.
+  std::vector<float> density;
+  // Whether the density varies: what without_model keeps of it.
+  bool density_varies = false;
 };
 
 // One shot: where it fires, what, and where it is recorded.
@@ -108,7 +113,11 @@ struct State {
 // The paper's time step: dt = 2 cfl / (sqrt(sum of |coefficients| of the three axes, 1/h^2 included) vmax);
 // cfl = 1 is the stability bound of the leapfrog scheme with this Laplacian.
 double stable_dt(int radius, double h, double vmax, double cfl = 1.0);
-// The time step of a run that names none: cfl of the stability bound at the model's largest velocity (model_vmax).
+// The stability bound of a run: stable_dt at the model's largest velocity (model_vmax), or where the density varies
+// the bound of its operator, 2 / sqrt(the largest Gershgorin row sum of V^2 rho L_b), which a density contrast
+// lowers (a point beside a lighter medium reads its larger buoyancy).
+double stable_dt(const Setup& s);
+// The time step of a run that names none: cfl of the run's stability bound.
 double default_dt(const Setup& s, double cfl = default_cfl);
 
 // Source time function at time t (s); both are delayed by t0 = 1 / f0 so that they start near zero.
@@ -116,8 +125,8 @@ double default_dt(const Setup& s, double cfl = default_cfl);
 //   gaussian-derivative: -2 pi^2 f0^2 (t - t0) exp(-a) / (pi f0 sqrt(2 / e)), peak amplitude 1
 double wavelet(WaveletKind kind, double f0, double t);
 
-// Device bytes a run (or one part of it) needs: u, u_prev and q in the padded layout, phi in the PML slabs, the
-// receivers' corner values.
+// Device bytes a run (or one part of it) needs: u, u_prev and q in the padded layout (and the buoyancy where the
+// density varies), phi in the PML slabs, the receivers' corner values.
 std::size_t required_bytes(const Setup& s);
 std::size_t required_bytes(const Setup& s, const Subdomain& part);
 
@@ -159,6 +168,10 @@ struct VelocityRange {
 };
 // Refuses a model holding such a velocity; returns its range (one pass for both).
 VelocityRange check_velocities(const Setup& s);
+// Densities a model may hold (kg/m^3): from a gas's to beyond the heaviest metal's.
+inline constexpr float min_density = 0.1f, max_density = 1.0e5f;
+// Whether the setup's density varies (density_varies, or two of its values differ).
+bool variable_density(const Medium& m);
 // The range without the check, NaNs passed over.
 VelocityRange velocity_range(const Medium& m);
 // What validate checks of the shot alone (its sources, receivers and f0), cheap enough for every shot of a survey:

@@ -91,7 +91,8 @@ class Simulation {
   // written) exceeds the field's copy, two scratch buffers of half that each are copied instead, so that a host's
   // yardstick streams from memory as its step does (compat::host_copy_bytes).
   double copy_bandwidth(int repeats = 10, std::size_t bytes = 0);
-  // Compulsory bytes of one time step of this part: 16 per inner point, 24 per PML point; the 3.5D shapes read
+  // Compulsory bytes of one time step of this part: 16 per inner point, 24 per PML point (4 more each where the
+  // density varies: its field); the 3.5D shapes read
   // and write each field once per two steps (u_prev, u, q read, two u written: 10 per point and step; phi read
   // and written too: 14 in the layer).
   double bytes_per_step() const;

@@ -118,6 +118,8 @@ template <class ExecSpace>
 void Simulation<ExecSpace>::advance(int steps, StepTerm<memory_space>& term) {
   require(!impl_->halos.exchanges() && steps_per_launch(setup_.shape) == 1,
           "a driver's term in the step needs one part and a one-step kernel (", to_string(setup_.shape), ")");
+  require(!setup_.density_varies,
+          "a driver's term (Born, migration) runs the constant-density step: this setup's density varies");
   Impl& m = *impl_;
   const ProfilingRegion advancing("seis::wave::advance");
   const int last = std::min(setup_.steps, step_ + std::max(steps, 0));
@@ -361,7 +363,9 @@ double Simulation<ExecSpace>::bytes_per_step() const {
   const double pml_points = static_cast<double>(pml_.points());
   const double inner = static_cast<double>(layout_.interior_points()) - pml_points;
   if (steps_per_launch(setup_.shape) == 2) return 10.0 * inner + 14.0 * pml_points;
-  return 16.0 * inner + 24.0 * pml_points;
+  // A density that varies is a fourth field read at every point.
+  const double density = setup_.density_varies ? 4.0 : 0.0;
+  return (16.0 + density) * inner + (24.0 + density) * pml_points;
 }
 
 template <class ExecSpace>
