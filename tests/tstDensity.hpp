@@ -17,8 +17,6 @@
 
 namespace {
 
-using seis::wave::Strategy;
-
 // Densities uniform in [1000, 3000] kg/m^3 point by point beside agreement_setup's random velocities: every
 // half point sees a contrast. dt at 0.9 of the operator's own bound (Gershgorin, setup.cpp).
 seis::wave::Setup density_setup(int radius, std::mt19937& rng, seis::wave::Top top) {
@@ -40,13 +38,7 @@ TEST(TEST_CATEGORY, WaveVariableDensityMatchesReference) {
   std::mt19937 rng(seis::test::test_seed());
   for (const auto& [radius, top] : {std::pair{1, seis::wave::Top::absorbing}, std::pair{4, seis::wave::Top::free},
                                     std::pair{8, seis::wave::Top::absorbing}}) {
-    const auto setup = density_setup(radius, rng, top);
-    const Oracle reference(setup);
-    for (Strategy strategy : seis::wave::all_strategies) {
-      auto s = setup;
-      s.strategy = strategy;
-      expect_matches(s, reference);
-    }
+    expect_every_strategy_matches(density_setup(radius, rng, top));
   }
 }
 

@@ -143,4 +143,14 @@ void expect_matches(const seis::wave::Setup& s, const Oracle& oracle, int chunk 
   }
 }
 
+// Every strategy of `setup` on this backend against one oracle.
+void expect_every_strategy_matches(const seis::wave::Setup& setup) {
+  const Oracle reference(setup);
+  for (seis::wave::Strategy strategy : seis::wave::all_strategies) {
+    auto s = setup;
+    s.strategy = strategy;
+    expect_matches(s, reference);
+  }
+}
+
 }  // namespace
