@@ -104,6 +104,9 @@ wave::Setup make_setup(const io::RunConfig& c, const std::function<wave::Subdoma
     s.density = wave::extend(s, part, read, load_model(c.density, read, density_bytes), wave::Fill::edge);
     model_bytes_read += density_bytes;
   }
+  // Decided once for the whole model, so that every rank runs (or refuses) the same equation and the checks that
+  // follow ask no further pass over the values.
+  s.density_varies = world.max(double(wave::variable_density(s))) > 0;
   s.model_part = part;
   s.vmax = static_cast<float>(world.max(double(wave::check_velocities(s).highest)));
   s.dt = c.dt > 0 ? c.dt : wave::default_dt(s, c.cfl);

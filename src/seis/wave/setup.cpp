@@ -82,7 +82,7 @@ std::size_t required_bytes(const Setup& s, const Subdomain& part) {
   // through a map of the grid's columns.
   if (steps_per_launch(s.shape) == 2)
     return 5 * field + 2 * phi + traces + std::size_t(part.size[0]) * part.size[1] * sizeof(int);
-  // A density that varies: its buoyancy, a fourth field.
+  // A density that varies: its field, a fourth.
   return (variable_density(s) ? 4 : 3) * field + phi + traces;
 }
 

@@ -125,8 +125,8 @@ double default_dt(const Setup& s, double cfl = default_cfl);
 //   gaussian-derivative: -2 pi^2 f0^2 (t - t0) exp(-a) / (pi f0 sqrt(2 / e)), peak amplitude 1
 double wavelet(WaveletKind kind, double f0, double t);
 
-// Device bytes a run (or one part of it) needs: u, u_prev and q in the padded layout (and the buoyancy where the
-// density varies), phi in the PML slabs, the receivers' corner values.
+// Device bytes a run (or one part of it) needs: u, u_prev and q in the padded layout (and the density where it
+// varies), phi in the PML slabs, the receivers' corner values.
 std::size_t required_bytes(const Setup& s);
 std::size_t required_bytes(const Setup& s, const Subdomain& part);
 
