@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Fails the HIP build when the fused xyz kernel's gfx90a code loses what it was written for.
 
-usage: check_hip_isa.py OBJECT  (an object compiled with -save-temps=obj; the .s files lie beside it)
+usage: check_hip_isa.py OBJECT...  (the library's objects; the fused one compiled with -save-temps=obj, its .s
+files beside it)
 
 For every xyz_fused instantiation with VEC = 4 (TileStencil<HIP, R, 4, Sources<laplacian, scratch, window>>) the
 gfx90a assembly must contain 128-bit global loads (global_load_dwordx4), no flat loads (generic-pointer
@@ -28,10 +29,10 @@ def kernels(assembly):
 
 
 def main():
-    obj = pathlib.Path(sys.argv[1])
-    sources = sorted(obj.parent.glob("*gfx90a.s"))
+    folders = sorted({pathlib.Path(obj).parent for obj in sys.argv[1:]})
+    sources = sorted(source for folder in folders for source in folder.glob("fused_xyz*gfx90a.s"))
     if not sources:
-        sys.exit(f"check_hip_isa: no gfx90a .s beside {obj} (was it built with -save-temps=obj?)")
+        sys.exit(f"check_hip_isa: no fused_xyz gfx90a .s beside {sys.argv[1:]} (was it built with -save-temps=obj?)")
     failures, checked = [], 0
     for source in sources:
         for radius, body, tail in kernels(source.read_text()):

@@ -31,15 +31,19 @@ seis::wave::Setup density_setup(int radius, std::mt19937& rng, seis::wave::Top t
   return s;
 }
 
-// Every strategy against the oracle, which writes the operator as plain loops (reference/wave_step.cpp), at R = 1, 4
-// and 8, with an absorbing top and under a free surface (the mirrored field and buoyancy above it), held to float32's
-// expected error as the constant-density step is (wave_oracle.hpp).
+// Every strategy against the oracle, which writes the operator as plain loops (reference/wave_step.cpp), at R = 1 and
+// 4 with an absorbing top and under a free surface (the mirrored field and buoyancy above it), held to float32's
+// expected error as the constant-density step is (wave_oracle.hpp). R = 8 apart: its oracle costs 2R^2 reads a point
+// per axis, four fifths of the whole under the sanitizers, so the debug preset leaves it to openmp.
 TEST(TEST_CATEGORY, WaveVariableDensityMatchesReference) {
   std::mt19937 rng(seis::test::test_seed());
-  for (const auto& [radius, top] : {std::pair{1, seis::wave::Top::absorbing}, std::pair{4, seis::wave::Top::free},
-                                    std::pair{8, seis::wave::Top::absorbing}}) {
-    expect_every_strategy_matches(density_setup(radius, rng, top));
-  }
+  expect_every_strategy_matches(density_setup(1, rng, seis::wave::Top::absorbing));
+  expect_every_strategy_matches(density_setup(4, rng, seis::wave::Top::free));
+}
+
+TEST(TEST_CATEGORY, WaveVariableDensityMatchesReferenceAtRadius8) {
+  std::mt19937 rng(seis::test::test_seed());
+  expect_every_strategy_matches(density_setup(8, rng, seis::wave::Top::absorbing));
 }
 
 // One density everywhere is constant density: the same step, bit for bit (the density form's staggered pair is

@@ -355,6 +355,7 @@ Propagator<ExecSpace>::Propagator(const Setup& setup, const Subdomain& part, con
   Kokkos::deep_copy(q_.span(), 0.0f);  // halo and padding: whole vectors read them (fill_q writes the interior)
   fill_q<ExecSpace>(setup, part, layout_, q_.data());
   if (variable_density(setup)) {
+    with_radius(n_.radius, [](auto r) { check_density_step_limits<ExecSpace, decltype(r)::value>(); });
     rho_ = density_field<Memory>(setup, layout_);
     const std::vector<double> c = staggered_first_derivative_weights(n_.radius);
     std::copy(c.begin(), c.end(), staggered_weights_.begin());

@@ -1,0 +1,170 @@
+#pragma once
+// The variable-density kernel (density.hpp's operator), included by its generated translation unit alone. A team
+// takes a tile of TX x TY columns through `planes` planes in z. Each plane's u (a cross of half-width 2R - 1 around
+// the tile) and density (half-width R) are staged in team scratch and the plane's x and y fluxes computed from them
+// once each; each column keeps its z fluxes in a ring of the 2R that a point reads, beside the 2R values of u the
+// next one is made from. So every flux is computed once (the point-by-point form computes each 2R times, O(R^2) a
+// point) and each column's u is read once as it enters the ring. The loops are TeamThreadRange, so a host team of
+// one thread runs the same tile.
+#include <Kokkos_Core.hpp>
+
+#include "seis/wave/density.hpp"
+
+namespace seis::wave {
+
+template <class ExecSpace, int R>
+struct DensityKernel {
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  using Member = typename Policy::member_type;
+  using ScratchView =
+      Kokkos::View<float*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  // A GPU's tile is a warp wide and 8 rows deep, 4 from R = 5 on, where 8 would need 51 KB of scratch at R = 8
+  // (above CUDA's 48 KB a team). A host's is 16 wide, so that the tests' grids cross a tile's x edge too.
+  static constexpr int TX = is_gpu_space<ExecSpace>() ? 32 : 16, TY = R <= 4 ? 8 : 4, H = 2 * R - 1, ring = 2 * R,
+                       columns = TX * TY;
+  static constexpr int UX = TX + 2 * H, UY = TY + 2 * H;          // the staged u
+  static constexpr int BX = TX + 2 * R, BY = TY + 2 * R;          // the staged density
+  static constexpr int FX = TX + 2 * R - 1, FY = TY + 2 * R - 1;  // half points a row (column) of the tile reads
+  static constexpr int scratch_floats = UX * UY + BX * BY + FX * TY + TX * FY + 2 * ring * columns;
+  static constexpr std::size_t scratch_bytes = std::size_t(scratch_floats) * sizeof(float);
+  // Planes a team walks: its ring is filled (2R - 1 fluxes) once per walk. 128 on a GPU; 16 on a host, whose teams
+  // of one thread want many tiles, and so that the tests' grids cross a walk's start.
+  static constexpr int planes = is_gpu_space<ExecSpace>() ? 128 : 16;
+
+  DensityStep<R> s;
+  Box region;
+  int tiles_x = 0, tiles_y = 0, tiles_z = 0;
+
+  DensityKernel(const DensityStep<R>& step, const Box& box)
+      : s(step),
+        region(box),
+        tiles_x((box.x1 - box.x0 + TX - 1) / TX),
+        tiles_y((box.y1 - box.y0 + TY - 1) / TY),
+        tiles_z((box.z1 - box.z0 + planes - 1) / planes) {}
+  int league() const { return tiles_x * tiles_y * tiles_z; }
+  static int team_threads() { return is_gpu_space<ExecSpace>() ? columns : 1; }
+
+  KOKKOS_INLINE_FUNCTION float u_at(int i, int j, int k) const {
+    float sign = 1.0f;
+    if (k < 0 && s.free_top) k = -k, sign = -1.0f;
+    if (i < 0 || j < 0 || k < 0 || i >= s.L.nx || j >= s.L.ny || k >= s.L.nz) return 0.0f;
+    return sign * s.u[s.L.offset(i, j, k)];
+  }
+  KOKKOS_INLINE_FUNCTION float rho_at(int i, int j, int k) const {
+    if (k < 0 && s.free_top) k = -k;
+    const auto clamp = [](int v, int n) { return v < 0 ? 0 : v >= n ? n - 1 : v; };
+    return s.rho[s.L.offset(clamp(i, s.L.nx), clamp(j, s.L.ny), clamp(k, s.L.nz))];
+  }
+  // A ring's slot of plane z (z > -ring: the rings start 2R - 1 planes above a team's first).
+  KOKKOS_INLINE_FUNCTION static int slot(int z) { return (z + ring) % ring; }
+
+  // Column t's z flux at the half point between planes p and p + 1, from u(p - R + 1 .. p + R): u(p + R) enters
+  // the ring first.
+  KOKKOS_INLINE_FUNCTION void z_flux(float* zu, float* zf, int t, int i, int j, int p) const {
+    zu[slot(p + R) * columns + t] = u_at(i, j, p + R);
+    float d = 0.0f;
+    for (int n = 1; n <= R; ++n) d += s.c[n - 1] * (zu[slot(p + n) * columns + t] - zu[slot(p - n + 1) * columns + t]);
+    zf[slot(p) * columns + t] = 2.0f / (rho_at(i, j, p) + rho_at(i, j, p + 1)) * d;
+  }
+
+  KOKKOS_FUNCTION void operator()(const Member& team) const {
+    const int league_rank = team.league_rank();
+    const int x0 = region.x0 + (league_rank % tiles_x) * TX;
+    const int y0 = region.y0 + (league_rank / tiles_x % tiles_y) * TY;
+    const int z0 = region.z0 + league_rank / (tiles_x * tiles_y) * planes;
+    const int z1 = z0 + planes < region.z1 ? z0 + planes : region.z1;
+    float* const su = ScratchView(team.team_scratch(0), scratch_floats).data();
+    float* const sb = su + UX * UY;  // density at (x0 - R + e % BX, y0 - R + e / BX)
+    float* const fx = sb + BX * BY;  // fx[ty * FX + m]: the x flux between x0 - R + m and the next point
+    float* const fy = fx + FX * TY;  // fy[m * TX + tx]: the y flux between y0 - R + m and the next point
+    float* const zu = fy + TX * FY;  // zu[slot(z) * columns + t]: u at plane z of column t
+    float* const zf = zu + ring * columns;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, columns), [&](int t) {
+      const int i = x0 + t % TX, j = y0 + t / TX;
+      for (int z = z0 - H; z < z0; ++z) zu[slot(z) * columns + t] = u_at(i, j, z);
+      for (int p = z0 - R; p < z0 + R - 1; ++p) z_flux(zu, zf, t, i, j, p);
+    });
+    for (int k = z0; k < z1; ++k) {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, UX * UY), [&](int e) {
+        const int ex = e % UX, ey = e / UX;
+        if ((ex >= H && ex < H + TX) || (ey >= H && ey < H + TY)) su[e] = u_at(x0 - H + ex, y0 - H + ey, k);
+      });
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, BX * BY), [&](int e) {
+        const int ex = e % BX, ey = e / BX;
+        if ((ex >= R && ex < R + TX) || (ey >= R && ey < R + TY)) sb[e] = rho_at(x0 - R + ex, y0 - R + ey, k);
+      });
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, columns),
+                           [&](int t) { z_flux(zu, zf, t, x0 + t % TX, y0 + t / TX, k + R - 1); });
+      team.team_barrier();
+      // The staged u's index of x0 - R + m is m + R - 1 (H - R = R - 1); so is y0 - R + m's row.
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, FX * TY), [&](int e) {
+        const int m = e % FX, ty = e / FX;
+        const float* row = su + (ty + H) * UX + m + R - 1;
+        float d = 0.0f;
+        for (int n = 1; n <= R; ++n) d += s.c[n - 1] * (row[n] - row[1 - n]);
+        const float* b = sb + (ty + R) * BX + m;
+        fx[e] = 2.0f / (b[0] + b[1]) * d;
+      });
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, TX * FY), [&](int e) {
+        const int tx = e % TX, m = e / TX;
+        const float* column = su + (m + R - 1) * UX + H + tx;
+        float d = 0.0f;
+        for (int n = 1; n <= R; ++n) d += s.c[n - 1] * (column[n * UX] - column[(1 - n) * UX]);
+        const float* b = sb + m * BX + R + tx;
+        fy[e] = 2.0f / (b[0] + b[BX]) * d;
+      });
+      team.team_barrier();
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, columns), [&](int t) {
+        const int tx = t % TX, ty = t / TX, i = x0 + tx, j = y0 + ty;
+        if (i >= region.x1 || j >= region.y1) return;
+        // Point i reads the fluxes from i - R + 1/2 to i + R - 1/2: fx's R + tx - n .. R + tx + n - 1.
+        float x = 0.0f, y = 0.0f, z = 0.0f;
+        for (int n = 1; n <= R; ++n) {
+          x += s.c[n - 1] * (fx[ty * FX + tx + R + n - 1] - fx[ty * FX + tx + R - n]);
+          y += s.c[n - 1] * (fy[(ty + R + n - 1) * TX + tx] - fy[(ty + R - n) * TX + tx]);
+          z += s.c[n - 1] * (zf[slot(k + n - 1) * columns + t] - zf[slot(k - n) * columns + t]);
+        }
+        update(i, j, k, (x + y + z) * sb[(ty + R) * BX + tx + R]);
+      });
+      team.team_barrier();
+    }
+  }
+
+  // u_next at (i, j, k) from the operator's value there: the inner points' update, or the layer's.
+  KOKKOS_INLINE_FUNCTION void update(int i, int j, int k, float operator_u) const {
+    const WaveArrays& a = s.a;
+    const index_t o = s.L.offset(i, j, k);
+    if (a.pml.is_inner(i, j, k)) {
+      a.u_prev[o] = WaveArrays::inner_point(s.u[o], a.u_prev[o], a.q[o], operator_u);
+      return;
+    }
+    const float gradient = a.gradient_x[i] * (u_at(i + 1, j, k) - u_at(i - 1, j, k)) +
+                           a.gradient_y[j] * (u_at(i, j + 1, k) - u_at(i, j - 1, k)) +
+                           a.gradient_z[k] * (u_at(i, j, k + 1) - u_at(i, j, k - 1));
+    float* phi = a.phi + a.pml.slab_index(a.pml.slab_of(i, j, k), i, j, k);
+    const auto next = WaveArrays::pml_update(a.eta_x[i] + a.eta_y[j] + a.eta_z[k], gradient, s.u[o], a.u_prev[o],
+                                             a.q[o], operator_u, *phi);
+    a.u_prev[o] = next.u;
+    *phi = next.phi;
+  }
+};
+
+template <class ExecSpace, int R>
+void density_step(const ExecSpace& space, const Box& region, const DensityStep<R>& step) {
+  using Kernel = DensityKernel<ExecSpace, R>;
+  if (region.points() == 0) return;
+  const Kernel kernel(step, region);
+  typename Kernel::Policy policy(space, kernel.league(), Kernel::team_threads());
+  policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes));
+  Kokkos::parallel_for("seis::wave::density_step", policy, kernel);
+}
+
+template <class ExecSpace, int R>
+void check_density_step_limits() {
+  using Kernel = DensityKernel<ExecSpace, R>;
+  check_team_limits<typename Kernel::Policy>("variable-density step", Kernel(DensityStep<R>{}, Box{}),
+                                             TileShape{Kernel::TX, Kernel::TY, 1}, Kernel::scratch_bytes, 0,
+                                             Kernel::team_threads());
+}
+
+}  // namespace seis::wave
