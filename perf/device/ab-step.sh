@@ -4,8 +4,9 @@
 # mpi-env.sh), at 512^3 stepped with R = 4 and 8 (--benchmark: run.json's step time, its bytes and the same run's copy
 # yardstick); with TOP=free the carried build again under a free surface, at the same 512^3 stepped. One line per run
 # on stdout; the run.json files in $OUT/ab-step.tar.gz. The grid is the model's: 458 points and the 27-point layer
-# outside them step 512^3 (BASE_GRID=512 for a baseline from before the layer moved outside the model).
-# usage: [TOP=free] [BASE_GRID=512] perf/device/ab-step.sh ROUNDS [STRATEGY]   (STRATEGY: unified, two or seven)
+# outside them step 512^3 (BASE_GRID=512 for a baseline from before the layer moved outside the model). EXTRA: more
+# flags for every run (EXTRA="--density gardner": the variable-density step of both builds).
+# usage: [TOP=free] [BASE_GRID=512] [EXTRA=FLAGS] perf/device/ab-step.sh ROUNDS [STRATEGY]   (unified, two or seven)
 set -uo pipefail
 mkdir -p .device-carry && [ -d .device-carry/cuda-mpi ] || tar -xJf .device-pack/carry.tar.xz -C .device-carry
 . perf/device/mpi-env.sh
@@ -20,7 +21,7 @@ for round in $(seq "$1"); do
       [ $which != free ] || grid=(--grid 458x458x485 --top free)
       name=r$round-R$radius-$which
       "$wave" "${grid[@]}" --model layered --spacing 20 --ndamp 27 --radius $radius --duration 1 \
-        --strategy "$strategy" --benchmark --quiet --source 4580,4580,600 --output "$OUT/$name" > "$OUT/$name.log" 2>&1
+        --strategy "$strategy" ${EXTRA:-} --benchmark --quiet --source 4580,4580,600 --output "$OUT/$name" > "$OUT/$name.log" 2>&1
       echo "$name: exit $?; $(json "$OUT/$name/run.json" "'%.4f ms/step, %.1f%% of copy (%.0f GB/s), %d steps' % (1e3 * m['performance']['seconds_per_step'], m['performance']['percent_of_copy'], m['performance']['copy_gb_per_s'], m['performance']['steps_timed'])")"
       find "$OUT/$name" \( -name '*.sgy' -o -name '*.png' \) -delete
     done

@@ -4,8 +4,9 @@
 // the tile) and density (half-width R) are staged in team scratch and the plane's x and y fluxes computed from them
 // once each; each column keeps its z fluxes in a ring of the 2R that a point reads, beside the 2R values of u the
 // next one is made from. So every flux is computed once (the point-by-point form computes each 2R times, O(R^2) a
-// point) and each column's u is read once as it enters the ring. The loops are TeamThreadRange, so a host team of
-// one thread runs the same tile.
+// point) and each column's u is read once as it enters the ring. The next plane is loaded while this one's points
+// are updated (two staging buffers), two barriers a plane. The loops are TeamThreadRange, so a host team of one
+// thread runs the same tile.
 #include <Kokkos_Core.hpp>
 
 #include "seis/wave/density.hpp"
@@ -14,22 +15,26 @@ namespace seis::wave {
 
 template <class ExecSpace, int R>
 struct DensityKernel {
-  using Policy = Kokkos::TeamPolicy<ExecSpace>;
-  using Member = typename Policy::member_type;
   using ScratchView =
       Kokkos::View<float*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-  // A GPU's tile is a warp wide and 8 rows deep, 4 from R = 5 on, where 8 would need 51 KB of scratch at R = 8
-  // (above CUDA's 48 KB a team). A host's is 16 wide, so that the tests' grids cross a tile's x edge too.
+  // A GPU's tile is a warp wide and 8 rows deep, 4 from R = 5 on (8 would need 65 KB of scratch at R = 8, above
+  // CUDA's 48 KB a team). A host's is 16 wide, so that the tests' grids cross a tile's x edge too.
   static constexpr int TX = is_gpu_space<ExecSpace>() ? 32 : 16, TY = R <= 4 ? 8 : 4, H = 2 * R - 1, ring = 2 * R,
                        columns = TX * TY;
-  static constexpr int UX = TX + 2 * H, UY = TY + 2 * H;          // the staged u
-  static constexpr int BX = TX + 2 * R, BY = TY + 2 * R;          // the staged density
-  static constexpr int FX = TX + 2 * R - 1, FY = TY + 2 * R - 1;  // half points a row (column) of the tile reads
-  static constexpr int scratch_floats = UX * UY + BX * BY + FX * TY + TX * FY + 2 * ring * columns;
+  static constexpr int UX = TX + 2 * H, UY = TY + 2 * H, US = UX * UY;  // the staged u
+  static constexpr int BX = TX + 2 * R, BY = TY + 2 * R, BS = BX * BY;  // the staged density
+  static constexpr int FX = TX + 2 * R - 1, FY = TY + 2 * R - 1;        // half points a row (column) of the tile reads
+  static constexpr int NU = (US + columns - 1) / columns, NB = (BS + columns - 1) / columns;  // a column's share
+  // Two planes' staged u and density (one read while the next arrives), the plane's fluxes, the columns' rings.
+  static constexpr int scratch_floats = 2 * US + 2 * BS + FX * TY + TX * FY + 2 * ring * columns;
   static constexpr std::size_t scratch_bytes = std::size_t(scratch_floats) * sizeof(float);
-  // Planes a team walks: its ring is filled (2R - 1 fluxes) once per walk. 128 on a GPU; 16 on a host, whose teams
+  // Planes a team walks: its rings are filled (2R - 1 fluxes) once per walk. 128 on a GPU; 16 on a host, whose teams
   // of one thread want many tiles, and so that the tests' grids cross a walk's start.
   static constexpr int planes = is_gpu_space<ExecSpace>() ? 128 : 16;
+  // Four teams an SM: 64 registers a thread up to R = 4 (some spilled; 5.73 ms a step at 512^3 on an H200 against
+  // 8.01 with the compiler's 128 and 6.31 with 80), 128 above (as unbounded).
+  using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<unsigned(columns), 4u>>;
+  using Member = typename Policy::member_type;
 
   DensityStep<R> s;
   Box region;
@@ -58,13 +63,46 @@ struct DensityKernel {
   // A ring's slot of plane z (z > -ring: the rings start 2R - 1 planes above a team's first).
   KOKKOS_INLINE_FUNCTION static int slot(int z) { return (z + ring) % ring; }
 
-  // Column t's z flux at the half point between planes p and p + 1, from u(p - R + 1 .. p + R): u(p + R) enters
-  // the ring first.
-  KOKKOS_INLINE_FUNCTION void z_flux(float* zu, float* zf, int t, int i, int j, int p) const {
-    zu[slot(p + R) * columns + t] = u_at(i, j, p + R);
+  // Column t's z flux at the half point between planes p and p + 1, from u(p - R + 1 .. p + R), of which u(p + R)
+  // enters the ring here, and the two planes' densities.
+  KOKKOS_INLINE_FUNCTION void z_flux(float* zu, float* zf, int t, int p, float u_new, float rho_p, float rho_q) const {
+    zu[slot(p + R) * columns + t] = u_new;
     float d = 0.0f;
     for (int n = 1; n <= R; ++n) d += s.c[n - 1] * (zu[slot(p + n) * columns + t] - zu[slot(p - n + 1) * columns + t]);
-    zf[slot(p) * columns + t] = 2.0f / (rho_at(i, j, p) + rho_at(i, j, p + 1)) * d;
+    zf[slot(p) * columns + t] = 2.0f / (rho_p + rho_q) * d;
+  }
+
+  // What column t brings of plane k: its share of the plane's staged u (the cross of half-width H around the tile;
+  // the corners, never read, zero) and density (half-width R), and the inputs of the z flux below plane k + R - 1.
+  // Loaded into registers together, so that their latencies overlap, and stored after (store_plane).
+  struct Share {
+    float u[NU], b[NB], u_z, rho_p, rho_q;
+  };
+  KOKKOS_INLINE_FUNCTION Share load_plane(int t, int x0, int y0, int k) const {
+    Share v;
+    for (int r = 0; r < NU; ++r) {
+      const int e = t + r * columns, ex = e % UX, ey = e / UX;
+      const bool cross = (ex >= H && ex < H + TX) || (ey >= H && ey < H + TY);
+      v.u[r] = e < US && cross ? u_at(x0 - H + ex, y0 - H + ey, k) : 0.0f;
+    }
+    for (int r = 0; r < NB; ++r) {
+      const int e = t + r * columns, ex = e % BX, ey = e / BX;
+      const bool cross = (ex >= R && ex < R + TX) || (ey >= R && ey < R + TY);
+      v.b[r] = e < BS && cross ? rho_at(x0 - R + ex, y0 - R + ey, k) : 0.0f;
+    }
+    const int i = x0 + t % TX, j = y0 + t / TX, p = k + R - 1;
+    v.u_z = u_at(i, j, p + R);
+    v.rho_p = rho_at(i, j, p);
+    v.rho_q = rho_at(i, j, p + 1);
+    return v;
+  }
+  KOKKOS_INLINE_FUNCTION void store_plane(const Share& v, int t, int k, float* su, float* sb, float* zu,
+                                          float* zf) const {
+    for (int r = 0; r < NU; ++r)
+      if (t + r * columns < US) su[t + r * columns] = v.u[r];
+    for (int r = 0; r < NB; ++r)
+      if (t + r * columns < BS) sb[t + r * columns] = v.b[r];
+    z_flux(zu, zf, t, k + R - 1, v.u_z, v.rho_p, v.rho_q);
   }
 
   KOKKOS_FUNCTION void operator()(const Member& team) const {
@@ -73,29 +111,24 @@ struct DensityKernel {
     const int y0 = region.y0 + (league_rank / tiles_x % tiles_y) * TY;
     const int z0 = region.z0 + league_rank / (tiles_x * tiles_y) * planes;
     const int z1 = z0 + planes < region.z1 ? z0 + planes : region.z1;
-    float* const su = ScratchView(team.team_scratch(0), scratch_floats).data();
-    float* const sb = su + UX * UY;  // density at (x0 - R + e % BX, y0 - R + e / BX)
-    float* const fx = sb + BX * BY;  // fx[ty * FX + m]: the x flux between x0 - R + m and the next point
-    float* const fy = fx + FX * TY;  // fy[m * TX + tx]: the y flux between y0 - R + m and the next point
-    float* const zu = fy + TX * FY;  // zu[slot(z) * columns + t]: u at plane z of column t
+    float* const scratch = ScratchView(team.team_scratch(0), scratch_floats).data();
+    float* const staged_u[2] = {scratch, scratch + US};  // u at (x0 - H + e % UX, y0 - H + e / UX), by plane parity
+    float* const staged_b[2] = {scratch + 2 * US, scratch + 2 * US + BS};  // density at (x0 - R + e % BX, ...)
+    float* const fx = scratch + 2 * US + 2 * BS;  // fx[ty * FX + m]: the x flux between x0 - R + m and the next point
+    float* const fy = fx + FX * TY;               // fy[m * TX + tx]: the y flux between y0 - R + m and the next point
+    float* const zu = fy + TX * FY;               // zu[slot(z) * columns + t]: u at plane z of column t
     float* const zf = zu + ring * columns;
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, columns), [&](int t) {
       const int i = x0 + t % TX, j = y0 + t / TX;
       for (int z = z0 - H; z < z0; ++z) zu[slot(z) * columns + t] = u_at(i, j, z);
-      for (int p = z0 - R; p < z0 + R - 1; ++p) z_flux(zu, zf, t, i, j, p);
+      for (int p = z0 - R; p < z0 + R - 1; ++p)
+        z_flux(zu, zf, t, p, u_at(i, j, p + R), rho_at(i, j, p), rho_at(i, j, p + 1));
+      store_plane(load_plane(t, x0, y0, z0), t, z0, staged_u[0], staged_b[0], zu, zf);
     });
+    team.team_barrier();
     for (int k = z0; k < z1; ++k) {
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, UX * UY), [&](int e) {
-        const int ex = e % UX, ey = e / UX;
-        if ((ex >= H && ex < H + TX) || (ey >= H && ey < H + TY)) su[e] = u_at(x0 - H + ex, y0 - H + ey, k);
-      });
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, BX * BY), [&](int e) {
-        const int ex = e % BX, ey = e / BX;
-        if ((ex >= R && ex < R + TX) || (ey >= R && ey < R + TY)) sb[e] = rho_at(x0 - R + ex, y0 - R + ey, k);
-      });
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, columns),
-                           [&](int t) { z_flux(zu, zf, t, x0 + t % TX, y0 + t / TX, k + R - 1); });
-      team.team_barrier();
+      const float* su = staged_u[(k - z0) % 2];
+      const float* sb = staged_b[(k - z0) % 2];
       // The staged u's index of x0 - R + m is m + R - 1 (H - R = R - 1); so is y0 - R + m's row.
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, FX * TY), [&](int e) {
         const int m = e % FX, ty = e / FX;
@@ -114,17 +147,24 @@ struct DensityKernel {
         fy[e] = 2.0f / (b[0] + b[BX]) * d;
       });
       team.team_barrier();
+      // Each column's point of plane k, while its share of plane k + 1 arrives into the other buffers; the ring
+      // slots the next z flux takes are those this point read last.
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, columns), [&](int t) {
+        const bool next = k + 1 < z1;
+        Share share{};
+        if (next) share = load_plane(t, x0, y0, k + 1);
         const int tx = t % TX, ty = t / TX, i = x0 + tx, j = y0 + ty;
-        if (i >= region.x1 || j >= region.y1) return;
-        // Point i reads the fluxes from i - R + 1/2 to i + R - 1/2: fx's R + tx - n .. R + tx + n - 1.
-        float x = 0.0f, y = 0.0f, z = 0.0f;
-        for (int n = 1; n <= R; ++n) {
-          x += s.c[n - 1] * (fx[ty * FX + tx + R + n - 1] - fx[ty * FX + tx + R - n]);
-          y += s.c[n - 1] * (fy[(ty + R + n - 1) * TX + tx] - fy[(ty + R - n) * TX + tx]);
-          z += s.c[n - 1] * (zf[slot(k + n - 1) * columns + t] - zf[slot(k - n) * columns + t]);
+        if (i < region.x1 && j < region.y1) {
+          // Point i reads the fluxes from i - R + 1/2 to i + R - 1/2: fx's R + tx - n .. R + tx + n - 1.
+          float x = 0.0f, y = 0.0f, z = 0.0f;
+          for (int n = 1; n <= R; ++n) {
+            x += s.c[n - 1] * (fx[ty * FX + tx + R + n - 1] - fx[ty * FX + tx + R - n]);
+            y += s.c[n - 1] * (fy[(ty + R + n - 1) * TX + tx] - fy[(ty + R - n) * TX + tx]);
+            z += s.c[n - 1] * (zf[slot(k + n - 1) * columns + t] - zf[slot(k - n) * columns + t]);
+          }
+          update(i, j, k, (x + y + z) * sb[(ty + R) * BX + tx + R]);
         }
-        update(i, j, k, (x + y + z) * sb[(ty + R) * BX + tx + R]);
+        if (next) store_plane(share, t, k + 1, staged_u[(k + 1 - z0) % 2], staged_b[(k + 1 - z0) % 2], zu, zf);
       });
       team.team_barrier();
     }
