@@ -2,7 +2,8 @@
 # Survey tests of seis-wave (MPI build, --oversubscribe): every shot's gather byte-identical to the single run its
 # flags make, on groups of one and of two ranks; the model file read once per node; a failing shot recorded while
 # the others finish (exit 1); a survey killed mid-shot and restarted runs only the shots not finished, and a
-# finished shot whose file was damaged; malformed survey files refused with their line before any shot runs.
+# finished shot whose file was damaged; malformed survey files refused with their line before any shot runs; with
+# density and a free surface, shots equal their single runs and decomposed shots are refused.
 # usage: seis_wave_survey.sh SEIS_WAVE SEIS_WAVE_SERIAL WORKDIR
 set -euo pipefail
 mpi=$1 serial=$2 work=$3
@@ -84,6 +85,41 @@ assert all(0 < s["loop_seconds"] < s["seconds"] for s in m["shot"]), m["shot"]
 PY
 done
 echo "bitwise: every shot of 8 on 1, 2 and 4 ranks (1 and 2 per shot) equals its single run; the model read once"
+
+# Field physics: with Gardner's density and a free surface (receivers on it, a source at it) every shot of a survey
+# on two ranks, one a shot, equals its single run; shots of two ranks each are refused (the density form steps one
+# part) before any shot runs.
+cat > "$work/survey-field.toml" <<'TOML'
+receivers = "100,300,0:500,300,0:11"
+f0 = 12.0
+[[shot]]
+source = "200,300,20"
+[[shot]]
+source = "400,250,60"
+[[shot]]
+source = "300,300,0"
+TOML
+field=("${common[@]}" --density gardner --top free --duration 0.3)
+n=0
+for source in 200,300,20 400,250,60 300,300,0; do
+  n=$((n + 1))
+  "$serial" "${field[@]}" --f0 12 --receivers 100,300,0:500,300,0:11 --source "$source" --shot $n --benchmark \
+    --output "$work/field-single-$n" > "$work/field-single-$n.log"
+done
+"${launch[@]}" -np 2 "$mpi" "${field[@]}" --survey "$work/survey-field.toml" --output "$work/field" \
+  > "$work/field.log" 2>&1 || fail "the density and free-surface survey: $(tail -3 "$work/field.log")"
+for n in 1 2 3; do
+  cmp "$work/field/shot-0000$n.sgy" "$work/field-single-$n/seismogram.sgy" || fail "field survey: shot $n differs"
+done
+set +e
+"${launch[@]}" -np 2 "$mpi" "${field[@]}" --survey "$work/survey-field.toml" --ranks-per-shot 2 \
+  --output "$work/field-split" > "$work/field-split.log" 2>&1
+code=$?
+set -e
+[ $code -ne 0 ] && grep -q "steps the whole grid in one part" "$work/field-split.log" ||
+  fail "a decomposed density survey was not refused: exit $code, $(tail -3 "$work/field-split.log")"
+[ ! -e "$work/field-split/shot-00001.sgy" ] || fail "the refused density survey ran a shot"
+echo "field physics: 3 shots with density and a free surface on 2 ranks equal their single runs; 2 ranks a shot refused"
 
 # A shot that cannot be written (a directory holds its name) is recorded as failed; the others finish; exit 1.
 mkdir -p "$work/failing/shot-00003.sgy"

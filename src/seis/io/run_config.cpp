@@ -118,8 +118,8 @@ void add_options(CLI::App& app, RunConfig& c) {
                  "SEG-Y with nx*ny traces of nz samples; else raw float32, x fastest, nx*ny*nz values)")
       ->capture_default_str();
   app.add_option("--density", c.density,
-                 "density (kg/m^3): gardner (from the velocity, 310 V^0.25) | FILE (as --model's) | none: constant "
-                 "(the equation's density form where it varies: docs/seis-wave.md)");
+                 "density (kg/m^3): gardner (from the velocity, 310 V^0.25) | FILE (as --model's); without it, "
+                 "constant (the equation's density form where it varies: docs/seis-wave.md)");
   app.add_option("--source", c.sources, "source position X,Y,Z (m); repeat for more (default: top centre)");
   app.add_option("--receivers", c.receivers,
                  "N receivers on a line X0,Y0,Z0:X1,Y1,Z1:N (m), or NY lines of NX from Y0 to Y1: ...:NXxNY (default: "
@@ -448,7 +448,9 @@ void read_run_file(const std::string& path, RunConfig& c, const std::vector<std:
 }
 
 bool parse_command_line(int argc, char** argv, RunConfig& c, const std::string& version) {
-  CLI::App app{"seis-wave: constant-density acoustic wave modelling with a PML (seistencil). Units: m, s, m/s, Hz."};
+  CLI::App app{
+      "seis-wave: acoustic wave modelling, constant or variable density, with a PML (seistencil). Units: m, s, m/s, "
+      "Hz."};
   app.footer(
       "Kokkos options (--kokkos-num-threads=N, --kokkos-device-id=N, ...) are passed to Kokkos.\n"
       "With no arguments it runs a built-in layered model and prints where it wrote what.");
