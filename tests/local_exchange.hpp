@@ -1,7 +1,10 @@
 #pragma once
 // Parts of one grid stepped together in one thread, their halos handed over in memory: the decomposition without
 // MPI, so that every backend's tests can check that a split run is bitwise the undecomposed one.
+#include <gtest/gtest.h>
+
 #include <array>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -39,7 +42,33 @@ class LocalExchange : public wave::HaloExchange {
   std::array<std::vector<float>, wave::face_count> inbox_;
 };
 
-// A decomposition of a setup over x, y and z, its parts stepped in lockstep (x fastest, as MPI ranks).
+// The values of `box` (x fastest) from values over the whole grid.
+inline std::vector<float> cut(const std::vector<float>& values, const wave::Subdomain& box) {
+  std::vector<float> out;
+  out.reserve(box.points());
+  for (int k = box.offset[2]; k < box.offset[2] + box.size[2]; ++k)
+    for (int j = box.offset[1]; j < box.offset[1] + box.size[1]; ++j)
+      for (int i = box.offset[0]; i < box.offset[0] + box.size[0]; ++i)
+        out.push_back(
+            values[(std::size_t(k) * std::size_t(box.global[1]) + std::size_t(j)) * std::size_t(box.global[0]) +
+                   std::size_t(i)]);
+  return out;
+}
+
+// What a rank holds of a setup over the whole grid (no padding): the velocity of its part, the density of its
+// density_box, the whole model's vmax and whether its density varies (as seis::runs::make_setup makes them).
+inline wave::Setup part_setup(const wave::Setup& s, const wave::Subdomain& part) {
+  wave::Setup p = s;
+  p.vmax = wave::model_vmax(s);
+  p.density_varies = wave::variable_density(s);
+  p.model_part = part;
+  p.velocity = cut(s.velocity, part);
+  if (!s.density.empty()) p.density = cut(s.density, wave::density_box(p));
+  return p;
+}
+
+// A decomposition of a setup over x, y and z, its parts stepped in lockstep (x fastest, as MPI ranks), each holding
+// its own part of the model (part_setup).
 template <class Exec>
 struct SplitRun {
   wave::Decomposition d;
@@ -61,7 +90,8 @@ struct SplitRun {
             if (at[f / 2] >= 0 && at[f / 2] < n[f / 2])
               e.peer[std::size_t(f)] = exchange[index(at[0], at[1], at[2])].get();
           }
-          part.push_back(std::make_unique<wave::Simulation<Exec>>(s, wave::split_grid(s, d, {c[0], c[1], c[2]}), &e));
+          const wave::Subdomain mine = wave::split_grid(s, d, {c[0], c[1], c[2]});
+          part.push_back(std::make_unique<wave::Simulation<Exec>>(part_setup(s, mine), mine, &e));
         }
   }
   void advance(int steps) {
@@ -97,5 +127,22 @@ struct SplitRun {
     return out;
   }
 };
+
+// The run of `s` split over `d` against the whole run's interior `u` and traces, bit for bit; `what` names the case.
+template <class Exec>
+void expect_split_matches_whole(const wave::Setup& s, const wave::Decomposition& d, const std::vector<float>& u,
+                                const std::vector<float>& traces, const std::string& what) {
+  SplitRun<Exec> split(s, d);
+  split.advance(s.steps);
+  const auto v = split.wavefield();
+  const auto t = split.traces();
+  std::size_t differ = 0, first = 0;
+  for (std::size_t p = 0; p < u.size(); ++p)
+    if (std::memcmp(&u[p], &v[p], sizeof(float)) != 0 && differ++ == 0) first = p;
+  EXPECT_EQ(differ, 0u) << what << " " << d.text() << ": first differing point " << first << " (" << u[first] << " vs "
+                        << v[first] << ")";
+  ASSERT_EQ(t.size(), traces.size());
+  EXPECT_EQ(0, std::memcmp(t.data(), traces.data(), t.size() * sizeof(float))) << what << " " << d.text() << ": traces";
+}
 
 }  // namespace seis::test

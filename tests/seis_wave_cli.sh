@@ -280,8 +280,8 @@ assert abs(found[0] - 15.5) <= 2 and abs(found[1] - 16) <= 2, found
 print(f"adjoint migration: the Born data's image peaks at x, z = {found}, the sphere's centre is at (15.5, 16)")
 PY
 # Density: Gardner's from the velocity runs the density form (run.json says which); a density file of one value is
-# constant density, the constant-density run's seismogram byte for byte; a density out of range, a code shape, and
-# Born modelling or migration with a density are refused, each naming why.
+# constant density, the constant-density run's seismogram byte for byte; a density out of range, a short density
+# file (named as one), a code shape, and Born modelling or migration with a density are refused, each naming why.
 dens=(--grid 28 --ndamp 6 --duration 0.1 --quiet)
 "$exe" "${dens[@]}" --density gardner --output "$work/gardner" > /dev/null
 python3 -c "import json,sys; assert json.load(open(sys.argv[1]))['parameters']['density'] == 'gardner'" \
@@ -293,6 +293,7 @@ cmp "$work/rho-uniform/seismogram.sgy" "$work/rho-none/seismogram.sgy"
 /usr/bin/python3 -c "import numpy; r = numpy.full(28**3, 2300, numpy.float32); r[5] = 0; r.tofile('$work/rho.f32')"
 expect_refusal "density 0 kg/m^3 at model point (5, 0, 0)" "${dens[@]}" --density "$work/rho.f32" --output "$work/x"
 expect_refusal "'gmem' is a constant-density kernel" "${dens[@]}" --density gardner --kernel gmem --output "$work/x"
+expect_refusal "density model $work/short.bin: 1000 bytes" "${dens[@]}" --density "$work/short.bin" --output "$work/x"
 expect_refusal "Born modelling and migration run the constant-density equation" "${dens[@]}" --density gardner \
   --born "$work/rho.f32" --output "$work/x"
 echo "density: Gardner's run, a uniform density file the constant-density seismogram; bad values and uses refused"

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # MPI end-to-end tests of seis-wave: every decomposition shape of 1, 2, 4 and 8 ranks over x, y and z writes a
 # seismogram byte-identical to the one-process build's (seis-wave-serial), for every strategy, radii 4 and 8 (parts
-# thinner than 2R included) and both host transports (direct through a shared-memory window, MPI messages), and under
-# a free surface; a 2x2 run killed part way and restarted from its per-rank checkpoints is identical
+# thinner than 2R included) and both host transports (direct through a shared-memory window, MPI messages), under
+# a free surface, and with a density that varies; a 2x2 run killed part way and restarted from its per-rank checkpoints is identical
 # too; a rank that fails (its checkpoint missing) or stalls (SIGSTOP) ends every rank with a message, never a hang.
 # usage: seis_wave_mpi.sh SEIS_WAVE SEIS_WAVE_SERIAL WORKDIR
 set -euo pipefail
@@ -51,6 +51,15 @@ for shape in 2x2 1x4 2x1x1 2x2x1; do
   same "r8-$shape" "$(ranks_of "$shape")" $shape "${small[@]}" --radius 8
   same "r8-$shape-mpi" "$(ranks_of "$shape")" $shape "${small[@]}" --radius 8 --halo-transport mpi
 done
+# A density that varies (Gardner's, of the layered model) under a free surface: halos 2R - 1 deep, each part's density
+# read R beyond it, dt the smallest of the parts' bounds; 1x4: parts of 10 planes along z (>= 7).
+reference=density
+density=("${small[@]}" --density gardner --top free --source 390,350,20)
+"$serial" "${density[@]}" --output "$work/reference-density" > "$work/reference-density.log"
+for shape in 2x2 1x4 2x1x2; do
+  same "density-$shape" "$(ranks_of "$shape")" $shape "${density[@]}"
+done
+same "density-2x2-mpi" 4 2x2 "${density[@]}" --halo-transport mpi
 echo "bitwise: $passed runs of 1 to 8 ranks identical to the one-process seismogram"
 
 # The final wavefield's pictures, their planes gathered from parts split along x, y and z, are the one-process run's.
@@ -169,7 +178,7 @@ expect_failure "rank 1: --restart: no usable checkpoint at $work/cut-short/check
   "${long[@]}" --output "$work/cut-short" --restart
 expect_failure "belongs to another run" 4 "${long[@]/2x2/4x1}" --output "$work/killed" --restart
 expect_failure "has 6 parts, the run has 4 MPI ranks" 4 "${long[@]/2x2/3x2}" --output "$work/x"
-expect_failure "fewer than the stencil radius" 8 "${small[@]}" --radius 8 --decomposition 8x1 --output "$work/x"
+expect_failure "planes (the stencil radius R) that a halo exchange needs" 8 "${small[@]}" --radius 8 --decomposition 8x1 --output "$work/x"
 expect_failure "fewer than 3 parts (at most 2 parts along x)" 3 "${small[@]}" --decomposition 3x1x1 --output "$work/x"
 expect_failure "halo transport 'nvlink' is not one of" 2 "${small[@]}" --halo-transport nvlink --output "$work/x"
 echo "failures: checkpoints missing or of no common step, another decomposition's and bad decompositions end every rank"

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "expect_error.hpp"
+#include "local_exchange.hpp"
 #include "seis/imaging/born.hpp"
 #include "seis/imaging/migration.hpp"
 #include "seis/wave/simulation.hpp"
@@ -19,8 +20,8 @@ namespace {
 
 // Densities uniform in [1000, 3000] kg/m^3 point by point beside agreement_setup's random velocities: every
 // half point sees a contrast. dt at 0.9 of the operator's own bound (Gershgorin, setup.cpp).
-seis::wave::Setup density_setup(int radius, std::mt19937& rng, seis::wave::Top top) {
-  auto s = agreement_setup(radius, rng, 18);
+seis::wave::Setup density_setup(int radius, std::mt19937& rng, seis::wave::Top top, int nx = 18) {
+  auto s = agreement_setup(radius, rng, nx);
   std::uniform_real_distribution<float> uniform(1000.0f, 3000.0f);
   s.density.resize(s.velocity.size());
   for (float& rho : s.density) rho = uniform(rng);
@@ -44,6 +45,41 @@ TEST(TEST_CATEGORY, WaveVariableDensityMatchesReference) {
 TEST(TEST_CATEGORY, WaveVariableDensityMatchesReferenceAtRadius8) {
   std::mt19937 rng(seis::test::test_seed());
   expect_every_strategy_matches(density_setup(8, rng, seis::wave::Top::absorbing));
+}
+
+// Split over x, y and z, a run whose density varies is bitwise its undecomposed run: its halos 2R - 1 deep, the
+// density's R beyond each part, under a free surface the mirror 2R - 1 deep on the top part. The splits cut between
+// the setup's sources and receivers; x splits fall on 32-point granules (72: parts of 32, 32 and 8 points, 8 >= 7).
+TEST(TEST_CATEGORY, WaveVariableDensityPartsMatchWhole) {
+  using seis::wave::Decomposition;
+  using seis::wave::Strategy;
+  using seis::wave::Top;
+  std::mt19937 rng(seis::test::test_seed());
+  struct Case {
+    int radius, nx;
+    Top top;
+    std::vector<Decomposition> splits;
+  };
+  const Case cases[] = {
+      {1, 72, Top::absorbing, {Decomposition{{3, 1, 1}}, Decomposition{{1, 2, 1}}, Decomposition{{1, 1, 2}}}},
+      {4, 72, Top::free, {Decomposition{{3, 2, 1}}, Decomposition{{1, 1, 2}}}},
+      {8, 96, Top::absorbing, {Decomposition{{3, 1, 1}}}}};
+  for (const Case& c : cases) {
+    auto s = density_setup(c.radius, rng, c.top, c.nx);
+    s.steps = 24;
+    for (Strategy strategy : {Strategy::unified, Strategy::seven}) {
+      s.strategy = strategy;
+      Simulation<Exec> whole(s);
+      whole.advance(s.steps);
+      const auto u = whole.wavefield();
+      const auto traces = whole.traces();
+      for (const Decomposition& d : c.splits)
+        seis::test::expect_split_matches_whole<Exec>(s, d, u, traces,
+                                                     "R=" + std::to_string(c.radius) + " " +
+                                                         seis::wave::to_string(strategy) + " top " +
+                                                         seis::wave::to_string(c.top));
+    }
+  }
 }
 
 // One density everywhere is constant density: the same step, bit for bit (the density form's staggered pair is
@@ -154,9 +190,17 @@ TEST(TEST_CATEGORY, VariableDensityRefusesWhatItCannotDo) {
   bad = s;
   bad.dt = 1.01 * seis::wave::stable_dt(s);
   expect_error_mentioning([&] { Simulation<Exec>{bad}; }, "the density's contrasts");
-  seis::wave::Subdomain half = seis::wave::whole_grid(s);
-  half.size[2] = s.nz / 2;
-  expect_error_mentioning([&] { Simulation<Exec>(s, half); }, "steps the whole grid in one part");
+  // 23 planes over 4 parts: 5 a part, enough for the constant-density step's 4-plane halos, not for 7.
+  expect_error_mentioning(
+      [&] {
+        seis::wave::split_grid(s, seis::wave::Decomposition{{1, 1, 4}}, {0, 0, 0});
+      },
+      "fewer than the 7 planes (2R - 1, R = 4: the density varies)");
+  auto free = s;
+  free.top = seis::wave::Top::free;
+  seis::wave::Subdomain top = seis::wave::whole_grid(s);
+  top.size[2] = 7;
+  expect_error_mentioning([&] { Simulation<Exec>(free, top, nullptr); }, "more than the 7 planes mirrored above it");
   expect_error_mentioning([&] { seis::imaging::Born<Exec>(s, std::size_t(1) << 32); },
                           "Born modelling runs the constant-density equation");
   expect_error_mentioning(

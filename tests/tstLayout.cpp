@@ -26,9 +26,11 @@ TEST(Layout, InteriorRowsStartOnTheLayoutsAlignment) {
 }
 
 TEST(Layout, HaloPointsLieInsideTheAllocation) {
-  const auto L = seis::make_layout(1, 1, 1, 8);
-  EXPECT_GE(L.offset(-8, -8, -8), 0);
-  EXPECT_LT(static_cast<std::size_t>(L.offset(L.nx + 7, L.ny + 7, L.nz + 7)), L.size);
+  for (int halo : {8, seis::max_halo}) {
+    const auto L = seis::make_layout(1, 1, 1, halo);
+    EXPECT_GE(L.offset(-halo, -halo, -halo), 0);
+    EXPECT_LT(static_cast<std::size_t>(L.offset(L.nx + halo - 1, L.ny + halo - 1, L.nz + halo - 1)), L.size);
+  }
 }
 
 TEST(Layout, RejectsNonPositiveSizes) {
@@ -42,8 +44,8 @@ TEST(Layout, RejectsNonPositiveSizes) {
   }
 }
 
-TEST(Layout, RejectsHaloOutsideZeroToEight) {
-  EXPECT_THROW(seis::make_layout(4, 4, 4, 9), seis::InvalidArgument);
+TEST(Layout, RejectsHaloOutsideZeroToFifteen) {
+  EXPECT_THROW(seis::make_layout(4, 4, 4, seis::max_halo + 1), seis::InvalidArgument);
   EXPECT_THROW(seis::make_layout(4, 4, 4, -1), seis::InvalidArgument);
 }
 

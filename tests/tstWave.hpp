@@ -576,22 +576,11 @@ TEST(TEST_CATEGORY, WavePartsMatchWhole) {
         whole.advance(setup.steps);
         const auto u = whole.wavefield();
         const auto traces = whole.traces();
-        for (const Decomposition& d : decompositions) {
-          seis::test::SplitRun<Exec> split(setup, d);
-          split.advance(setup.steps);
-          const auto v = split.wavefield();
-          const auto t = split.traces();
-          std::size_t differ = 0, first = 0;
-          for (std::size_t p = 0; p < u.size(); ++p)
-            if (std::memcmp(&u[p], &v[p], sizeof(float)) != 0 && differ++ == 0) first = p;
-          EXPECT_EQ(differ, 0u) << "R=" << radius << " " << seis::wave::to_string(strategy) << " top "
-                                << seis::wave::to_string(top) << " " << d.text() << ": first differing point " << first
-                                << " (" << u[first] << " vs " << v[first] << ")";
-          ASSERT_EQ(t.size(), traces.size());
-          EXPECT_EQ(0, std::memcmp(t.data(), traces.data(), t.size() * sizeof(float)))
-              << "R=" << radius << " " << seis::wave::to_string(strategy) << " top " << seis::wave::to_string(top)
-              << " " << d.text() << ": traces";
-        }
+        for (const Decomposition& d : decompositions)
+          seis::test::expect_split_matches_whole<Exec>(setup, d, u, traces,
+                                                       "R=" + std::to_string(radius) + " " +
+                                                           seis::wave::to_string(strategy) + " top " +
+                                                           seis::wave::to_string(top));
       }
     }
 }

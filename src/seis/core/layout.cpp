@@ -18,7 +18,7 @@ FieldLayout make_layout(int nx, int ny, int nz, int halo) {
   require(nx >= 1, "grid size nx = ", nx, " must be >= 1");
   require(ny >= 1, "grid size ny = ", ny, " must be >= 1");
   require(nz >= 1, "grid size nz = ", nz, " must be >= 1");
-  require(halo >= 0 && halo <= max_radius, "halo = ", halo, " must be in [0, ", max_radius, "]");
+  require(halo >= 0 && halo <= max_halo, "halo = ", halo, " must be in [0, ", max_halo, "]");
 
   const std::int64_t lead = round_up(halo, alignment_floats);
   // Room for whole 4-float vectors past the row's end: a vector kernel may read [round_up(nx, 4),

@@ -14,6 +14,8 @@ namespace seis {
 using index_t = std::int64_t;
 
 inline constexpr int max_radius = 8;
+// The deepest halo a field may have: the variable-density operator reaches 2R - 1 points (seis/wave/density.hpp).
+inline constexpr int max_halo = 2 * max_radius - 1;
 // Rows start on 256 bytes in GPU builds (a warp's vectors cover whole 128-byte lines) and on 64 bytes (a cache line,
 // one AVX-512 register) in host builds: a 256-byte lead and tail pad a 256-float row by half, and the host's
 // prefetchers stream into the padding (a plain loop at 256^3, R = 4: 1.36 GPts/s at a 288-float pitch, 0.92 at
@@ -49,7 +51,7 @@ struct FieldLayout {
   friend bool operator!=(const FieldLayout& a, const FieldLayout& b) { return !(a == b); }
 };
 
-// Throws seis::InvalidArgument for sizes < 1, a halo outside [0, max_radius] or a plane whose in-plane offsets
+// Throws seis::InvalidArgument for sizes < 1, a halo outside [0, max_halo] or a plane whose in-plane offsets
 // overflow 32 bits.
 FieldLayout make_layout(int nx, int ny, int nz, int halo);
 

@@ -209,15 +209,16 @@ std::vector<float> read_velocity_raw(const std::string& path, int nx, int ny, in
   return read_velocity_raw(path, wave::whole_grid(nx, ny, nz));
 }
 
-std::vector<float> read_velocity_raw(const std::string& path, const wave::Subdomain& part, std::size_t* bytes_read) {
+std::vector<float> read_velocity_raw(const std::string& path, const wave::Subdomain& part, std::size_t* bytes_read,
+                                     const std::string& what) {
   const int nx = part.global[0], ny = part.global[1], nz = part.global[2];
-  regular_file_or_none(path, "velocity model");
+  regular_file_or_none(path, what);
   std::error_code error;
   const auto size = std::filesystem::file_size(path, error);
-  require(!error, "velocity model ", path, ": cannot be read (", error.message(), ")");
+  require(!error, what, " ", path, ": cannot be read (", error.message(), ")");
   const std::size_t needed = std::size_t(nx) * ny * nz * sizeof(float);
-  require(size == needed, "velocity model ", path, ": ", size, " bytes, the ", nx, "x", ny, "x", nz, " grid needs ",
-          needed, " (float32, x fastest)");
+  require(size == needed, what, " ", path, ": ", size, " bytes, the ", nx, "x", ny, "x", nz, " grid needs ", needed,
+          " (float32, x fastest)");
   // The part's rows, each read from its offset in the file.
   const int* o = part.offset;
   const int* n = part.size;
@@ -229,7 +230,7 @@ std::vector<float> read_velocity_raw(const std::string& path, const wave::Subdom
       in.seekg(std::streamoff(row * sizeof(float)));
       in.read(reinterpret_cast<char*>(velocity.data() + (std::size_t(k) * n[1] + std::size_t(j)) * n[0]),
               std::streamsize(std::size_t(n[0]) * sizeof(float)));
-      require(in.good(), "velocity model ", path, ": read failed at byte ", row * sizeof(float));
+      require(in.good(), what, " ", path, ": read failed at byte ", row * sizeof(float));
     }
   if (bytes_read != nullptr) *bytes_read = velocity.size() * sizeof(float);
   return velocity;

@@ -25,13 +25,13 @@ void write_seismogram(const std::string& path, const std::vector<float>& traces,
 // Velocity from SEG-Y: nx * ny traces (x fastest) of nz samples each; from raw float32: nx * ny * nz values, x
 // fastest. Missing and short files are refused, naming the path, the size found and the size needed. With a part,
 // only its values are read (its traces' sample ranges, its rows' spans), x fastest; `bytes_read` (if given) gets
-// the bytes of samples read.
+// the bytes of samples read. `what` names the file in the messages (a density model, a perturbation).
 std::vector<float> read_velocity_segy(const std::string& path, int nx, int ny, int nz);
 std::vector<float> read_velocity_raw(const std::string& path, int nx, int ny, int nz);
 std::vector<float> read_velocity_segy(const std::string& path, const wave::Subdomain& part,
-                                      std::size_t* bytes_read = nullptr);
+                                      std::size_t* bytes_read = nullptr, const std::string& what = "velocity model");
 std::vector<float> read_velocity_raw(const std::string& path, const wave::Subdomain& part,
-                                     std::size_t* bytes_read = nullptr);
+                                     std::size_t* bytes_read = nullptr, const std::string& what = "velocity model");
 
 // Raw float32 (x fastest) of one part's interior and PATH.json: its dimensions and place in the whole grid,
 // spacing, step, time, units.

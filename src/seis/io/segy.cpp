@@ -179,14 +179,14 @@ std::vector<float> read_velocity_segy(const std::string& path, int nx, int ny, i
   return read_velocity_segy(path, wave::whole_grid(nx, ny, nz));
 }
 
-std::vector<float> read_velocity_segy(const std::string& path, const wave::Subdomain& part, std::size_t* bytes_read) {
+std::vector<float> read_velocity_segy(const std::string& path, const wave::Subdomain& part, std::size_t* bytes_read,
+                                      const std::string& what) {
   const int nx = part.global[0], ny = part.global[1], nz = part.global[2];
-  const SegyInput in = open_segy(path, "velocity model");
+  const SegyInput in = open_segy(path, what);
   const int samples = in.samples, format = in.format, bytes = in.trace_bytes;
   const long trace0 = in.trace0;
-  require(samples == nz, "velocity model ", path, ": ", samples, " samples per trace, the grid has nz = ", nz);
-  require(in.traces == nx * ny, "velocity model ", path, ": ", in.traces,
-          " traces, the grid needs nx * ny = ", nx * ny);
+  require(samples == nz, what, " ", path, ": ", samples, " samples per trace, the grid has nz = ", nz);
+  require(in.traces == nx * ny, what, " ", path, ": ", in.traces, " traces, the grid needs nx * ny = ", nx * ny);
   // The part's traces, each from its first to its last depth.
   const int* o = part.offset;
   const int* n = part.size;

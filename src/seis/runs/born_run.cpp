@@ -38,7 +38,7 @@ int run_born(const mpi::World& world, const io::RunConfig& config, const StartUp
   // dq = (V + dv)^2 dt^2 - V^2 dt^2 to first order in dv.
   // On the model's points, zero in the layer: the transpose of the image's crop.
   const wave::Subdomain model = wave::model_part_of(setup, part);
-  const std::vector<float> read = load_model(config.born, model, perturbation_bytes);
+  const std::vector<float> read = load_model(config.born, model, perturbation_bytes, "Born perturbation");
   for (std::size_t p = 0; p < read.size(); ++p)
     require(std::isfinite(read[p]), "--born ", config.born, ": value ", p, " (x fastest) is ", read[p]);
   const std::vector<float> dv = wave::extend(setup, part, model, read, wave::Fill::zero);

@@ -26,7 +26,8 @@ bool ends_with(const std::string& s, const std::string& tail) {
 
 bool model_is_file(const std::string& model) { return model != "layered" && model.rfind("homogeneous:", 0) != 0; }
 
-std::vector<float> load_model(const std::string& model, const wave::Subdomain& part, std::size_t& bytes_read) {
+std::vector<float> load_model(const std::string& model, const wave::Subdomain& part, std::size_t& bytes_read,
+                              const std::string& what) {
   bytes_read = 0;
   if (model == "layered") return wave::layered_model(part);
   if (!model_is_file(model)) {
@@ -35,8 +36,9 @@ std::vector<float> load_model(const std::string& model, const wave::Subdomain& p
     io::parse_point(value + ",0,0", x, y, z);
     return wave::homogeneous_model(part, static_cast<float>(x));
   }
-  if (ends_with(model, ".sgy") || ends_with(model, ".segy")) return io::read_velocity_segy(model, part, &bytes_read);
-  return io::read_velocity_raw(model, part, &bytes_read);
+  if (ends_with(model, ".sgy") || ends_with(model, ".segy"))
+    return io::read_velocity_segy(model, part, &bytes_read, what);
+  return io::read_velocity_raw(model, part, &bytes_read, what);
 }
 
 std::string grid_text(const wave::Setup& s) {
@@ -51,7 +53,8 @@ std::string grid_text(const wave::Setup& s) {
 wave::Decomposition decomposition_of(const io::RunConfig& c, int ranks) {
   if (c.decomposition) return *c.decomposition;
   const wave::Grid g = wave::padded_grid(c.grid, c.spacing, c.ndamp, c.boundary, c.top);
-  return wave::default_decomposition(ranks, g.nx, g.ny, g.nz, c.radius);
+  // A density may vary: its halos are 2R - 1 deep.
+  return wave::default_decomposition(ranks, g.nx, g.ny, g.nz, c.density.empty() ? c.radius : 2 * c.radius - 1);
 }
 
 void place_shot(const io::RunConfig& c, wave::Setup& s) {
@@ -97,19 +100,26 @@ wave::Setup make_setup(const io::RunConfig& c, const std::function<wave::Subdoma
   wave::check_host_memory(s, part, host_fields, host_available_bytes);
   const wave::Subdomain read = wave::model_part_of(s, part);
   s.velocity = wave::extend(s, part, read, model(read, model_bytes_read), wave::Fill::edge);
-  if (c.density == "gardner") {
-    s.density = wave::gardner_density(s.velocity);
-  } else if (!c.density.empty()) {
+  s.model_part = part;
+  if (!c.density.empty()) {
+    // The part's points and R beyond them (wave::density_box); Gardner's relation is point by point.
+    const wave::Subdomain held = wave::density_box(s), from = wave::model_part_of(s, held);
     std::size_t density_bytes = 0;
-    s.density = wave::extend(s, part, read, load_model(c.density, read, density_bytes), wave::Fill::edge);
+    if (c.density != "gardner")
+      s.density =
+          wave::extend(s, held, from, load_model(c.density, from, density_bytes, "density model"), wave::Fill::edge);
+    else if (held.points() == part.points())  // the whole grid: the velocity read holds its points
+      s.density = wave::gardner_density(s.velocity);
+    else
+      s.density = wave::extend(s, held, from, wave::gardner_density(model(from, density_bytes)), wave::Fill::edge);
     model_bytes_read += density_bytes;
   }
   // Decided once for the whole model, so that every rank runs (or refuses) the same equation and the checks that
   // follow ask no further pass over the values.
   s.density_varies = world.max(double(wave::variable_density(s))) > 0;
-  s.model_part = part;
   s.vmax = static_cast<float>(world.max(double(wave::check_velocities(s).highest)));
-  s.dt = c.dt > 0 ? c.dt : wave::default_dt(s, c.cfl);
+  // The smallest of the parts' bounds: a varying density's bound is its rows' (wave::stable_dt).
+  s.dt = c.dt > 0 ? c.dt : c.cfl * -world.max(-wave::stable_dt(s));
   const double steps = std::ceil(c.duration / s.dt - 1e-9);
   require(steps <= max_steps, "--duration ", c.duration, " s at dt = ", s.dt, " s is ", steps, " steps, at most ",
           max_steps, " (the model's largest velocity ", s.vmax, " m/s sets dt)");

@@ -21,8 +21,10 @@ using ModelReader = std::function<std::vector<float>(const wave::Subdomain& part
 // Is --model a file (not one of the built-in models)?
 bool model_is_file(const std::string& model);
 
-// --model's values for `part` alone (no rank holds the whole model unless its part is the whole grid).
-std::vector<float> load_model(const std::string& model, const wave::Subdomain& part, std::size_t& bytes_read);
+// --model's values for `part` alone (no rank holds the whole model unless its part is the whole grid); a file's
+// messages name it `what`.
+std::vector<float> load_model(const std::string& model, const wave::Subdomain& part, std::size_t& bytes_read,
+                              const std::string& what = "velocity model");
 
 // The setup of the run `c` describes on this rank, on the model's grid with the absorbing layer added around it
 // (wave::padded_grid): `decompose` gives its part of the grid, before anything large is allocated (a part too large

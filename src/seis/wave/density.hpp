@@ -10,13 +10,15 @@
 // 10 m, R = 4), D^T the same difference back to the points. The form is conservative (the flux b du/dx is continuous
 // across an interface, which gives the acoustic reflection coefficient) and symmetric, as an exact adjoint needs. Its
 // reach is 2R - 1 points per axis: a point reads the fluxes within R - 1/2 of it, each of which reads u within R - 1/2
-// of its half point. In the layer the PML's update takes rho L_b(u) for lap(u). A source adds q s(t) / h^3 in both
-// forms (the same field for the same source where rho is one value). With one density everywhere L_b / b is not the
-// constant-density step's Laplacian (the staggered pair reaches 2R - 1 points, the centred second difference R), so a
-// run whose density does not vary keeps that step and its bits: this kernel runs where rho varies. u outside the grid
-// is zero (the constant-density step's zero walls) and above a free surface its mirror, -u(-z), at any depth; the
-// density outside continues its edge value (its mirror above a free surface, so that the mirrored operator stays
-// symmetric). The kernel (density_kernel.hpp) is compiled once per backend in its own translation unit.
+// of its half point, so the fields' halos are 2R - 1 deep (halo_depth) and a decomposed run exchanges as many planes.
+// In the layer the PML's update takes rho L_b(u) for lap(u). A source adds q s(t) / h^3 in both forms (the same field
+// for the same source where rho is one value). With one density everywhere L_b / b is not the constant-density step's
+// Laplacian (the staggered pair reaches 2R - 1 points, the centred second difference R), so a run whose density does
+// not vary keeps that step and its bits: this kernel runs where rho varies. u outside the grid is zero (the halo the
+// constant-density step reads as its zero walls) and above a free surface its mirror, -u(-z), which FreeSurface writes
+// into the halo's planes; the density's halo holds its edge value beyond the grid (its mirror above a free surface, so
+// that the mirrored operator stays symmetric) and the neighbours' values at shared faces (density_field). So the
+// kernel reads both without bounds. It is compiled once per backend in its own translation unit (density_kernel.hpp).
 #include "seis/core/layout.hpp"
 #include "seis/kernels/team_launch.hpp"
 #include "seis/wave/update.hpp"
@@ -28,10 +30,9 @@ template <int R>
 struct DensityStep {
   FieldLayout L;
   const float* u;
-  const float* rho;  // the density in the field layout
+  const float* rho;  // the density in the field layout, its halo filled (density_field)
   WaveArrays a;      // u_prev (u_next on exit), q, phi and the layer's damping
   float c[R];        // the staggered weights over h
-  bool free_top;
 };
 
 // One variable-density step of the points of `region` (part-local indices) on `space`.

@@ -6,7 +6,9 @@
 // next one is made from. So every flux is computed once (the point-by-point form computes each 2R times, O(R^2) a
 // point) and each column's u is read once as it enters the ring. The next plane is loaded while this one's points
 // are updated (two staging buffers), two barriers a plane. The loops are TeamThreadRange, so a host team of one
-// thread runs the same tile.
+// thread runs the same tile. u and the density are read from their halos (2R - 1 deep) beyond the region; a tile
+// past the region's x or y end stages what lies beyond the fields' allocation as zeros (densities as ones), which
+// only its columns outside the region read.
 #include <Kokkos_Core.hpp>
 
 #include "seis/wave/density.hpp"
@@ -49,17 +51,8 @@ struct DensityKernel {
   int league() const { return tiles_x * tiles_y * tiles_z; }
   static int team_threads() { return is_gpu_space<ExecSpace>() ? columns : 1; }
 
-  KOKKOS_INLINE_FUNCTION float u_at(int i, int j, int k) const {
-    float sign = 1.0f;
-    if (k < 0 && s.free_top) k = -k, sign = -1.0f;
-    if (i < 0 || j < 0 || k < 0 || i >= s.L.nx || j >= s.L.ny || k >= s.L.nz) return 0.0f;
-    return sign * s.u[s.L.offset(i, j, k)];
-  }
-  KOKKOS_INLINE_FUNCTION float rho_at(int i, int j, int k) const {
-    if (k < 0 && s.free_top) k = -k;
-    const auto clamp = [](int v, int n) { return v < 0 ? 0 : v >= n ? n - 1 : v; };
-    return s.rho[s.L.offset(clamp(i, s.L.nx), clamp(j, s.L.ny), clamp(k, s.L.nz))];
-  }
+  // Whether (x, y), at or beyond the region's low faces, lies in the fields' allocation.
+  KOKKOS_INLINE_FUNCTION bool allocated(int x, int y) const { return x < s.L.nx + s.L.halo && y < s.L.ny + s.L.halo; }
   // A ring's slot of plane z (z > -ring: the rings start 2R - 1 planes above a team's first).
   KOKKOS_INLINE_FUNCTION static int slot(int z) { return (z + ring) % ring; }
 
@@ -80,20 +73,23 @@ struct DensityKernel {
   };
   KOKKOS_INLINE_FUNCTION Share load_plane(int t, int x0, int y0, int k) const {
     Share v;
+    const float* u = s.u + s.L.plane_offset(k);
+    const float* rho = s.rho + s.L.plane_offset(k);
     for (int r = 0; r < NU; ++r) {
-      const int e = t + r * columns, ex = e % UX, ey = e / UX;
+      const int e = t + r * columns, ex = e % UX, ey = e / UX, x = x0 - H + ex, y = y0 - H + ey;
       const bool cross = (ex >= H && ex < H + TX) || (ey >= H && ey < H + TY);
-      v.u[r] = e < US && cross ? u_at(x0 - H + ex, y0 - H + ey, k) : 0.0f;
+      v.u[r] = e < US && cross && allocated(x, y) ? u[s.L.in_plane(x, y)] : 0.0f;
     }
     for (int r = 0; r < NB; ++r) {
-      const int e = t + r * columns, ex = e % BX, ey = e / BX;
+      const int e = t + r * columns, ex = e % BX, ey = e / BX, x = x0 - R + ex, y = y0 - R + ey;
       const bool cross = (ex >= R && ex < R + TX) || (ey >= R && ey < R + TY);
-      v.b[r] = e < BS && cross ? rho_at(x0 - R + ex, y0 - R + ey, k) : 0.0f;
+      v.b[r] = e < BS && cross && allocated(x, y) ? rho[s.L.in_plane(x, y)] : 1.0f;
     }
     const int i = x0 + t % TX, j = y0 + t / TX, p = k + R - 1;
-    v.u_z = u_at(i, j, p + R);
-    v.rho_p = rho_at(i, j, p);
-    v.rho_q = rho_at(i, j, p + 1);
+    const bool inside = i < region.x1 && j < region.y1;
+    v.u_z = inside ? s.u[s.L.offset(i, j, p + R)] : 0.0f;
+    v.rho_p = inside ? s.rho[s.L.offset(i, j, p)] : 1.0f;
+    v.rho_q = inside ? s.rho[s.L.offset(i, j, p + 1)] : 1.0f;
     return v;
   }
   KOKKOS_INLINE_FUNCTION void store_plane(const Share& v, int t, int k, float* su, float* sb, float* zu,
@@ -120,9 +116,11 @@ struct DensityKernel {
     float* const zf = zu + ring * columns;
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, columns), [&](int t) {
       const int i = x0 + t % TX, j = y0 + t / TX;
-      for (int z = z0 - H; z < z0; ++z) zu[slot(z) * columns + t] = u_at(i, j, z);
-      for (int p = z0 - R; p < z0 + R - 1; ++p)
-        z_flux(zu, zf, t, p, u_at(i, j, p + R), rho_at(i, j, p), rho_at(i, j, p + 1));
+      const bool inside = i < region.x1 && j < region.y1;
+      const auto u = [&](int z) { return inside ? s.u[s.L.offset(i, j, z)] : 0.0f; };
+      const auto rho = [&](int z) { return inside ? s.rho[s.L.offset(i, j, z)] : 1.0f; };
+      for (int z = z0 - H; z < z0; ++z) zu[slot(z) * columns + t] = u(z);
+      for (int p = z0 - R; p < z0 + R - 1; ++p) z_flux(zu, zf, t, p, u(p + R), rho(p), rho(p + 1));
       store_plane(load_plane(t, x0, y0, z0), t, z0, staged_u[0], staged_b[0], zu, zf);
     });
     team.team_barrier();
@@ -178,9 +176,10 @@ struct DensityKernel {
       a.u_prev[o] = WaveArrays::inner_point(s.u[o], a.u_prev[o], a.q[o], operator_u);
       return;
     }
-    const float gradient = a.gradient_x[i] * (u_at(i + 1, j, k) - u_at(i - 1, j, k)) +
-                           a.gradient_y[j] * (u_at(i, j + 1, k) - u_at(i, j - 1, k)) +
-                           a.gradient_z[k] * (u_at(i, j, k + 1) - u_at(i, j, k - 1));
+    const float* u = s.u + o;
+    const index_t row = s.L.ldx, plane = s.L.plane;
+    const float gradient = a.gradient_x[i] * (u[1] - u[-1]) + a.gradient_y[j] * (u[row] - u[-row]) +
+                           a.gradient_z[k] * (u[plane] - u[-plane]);
     float* phi = a.phi + a.pml.slab_index(a.pml.slab_of(i, j, k), i, j, k);
     const auto next = WaveArrays::pml_update(a.eta_x[i] + a.eta_y[j] + a.eta_z[k], gradient, s.u[o], a.u_prev[o],
                                              a.q[o], operator_u, *phi);

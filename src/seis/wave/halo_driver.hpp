@@ -1,9 +1,9 @@
 #pragma once
 // The halo exchange of a part that shares faces with its neighbours, seen from the step: which points are the
-// core (updated while the halos travel) and which the face layers (after they arrive), and the R planes packed
-// from u for each neighbour and unpacked into u's halo from it, through the part's HaloExchange (a message
-// transport's buffers on the device, staged through page-locked host memory where the transport cannot read the
-// device's; a direct transport owns its buffers).
+// core (updated while the halos travel) and which the face layers (after they arrive), and the planes (as many as
+// the step reads beyond a point: halo_depth) packed from u for each neighbour and unpacked into u's halo from it,
+// through the part's HaloExchange (a message transport's buffers on the device, staged through page-locked host memory
+// where the transport cannot read the device's; a direct transport owns its buffers).
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <array>
@@ -78,24 +78,25 @@ class HaloDriver {
   using Floats = Kokkos::View<float*, Memory>;
   using Staged = Kokkos::View<float*, typename StagingSpace<Memory>::type>;
 
-  // `halo` (needed when the part shares a face; null otherwise) must outlive the driver.
-  HaloDriver(const Subdomain& part, const FieldLayout& layout, int radius, HaloExchange* halo)
+  // `depth` planes are exchanged at each shared face. `halo` (needed when the part shares a face; null otherwise)
+  // must outlive the driver.
+  HaloDriver(const Subdomain& part, const FieldLayout& layout, int depth, HaloExchange* halo)
       : part_(part), layout_(layout), halo_(halo) {
     bool shares_face = false;
     for (bool n : part.neighbour) shares_face = shares_face || n;
     require(!shares_face || halo != nullptr, "a part that shares a face needs a halo exchange");
-    // The R planes next to each shared face are sent, the R halo planes beyond it received. The core leaves at
-    // least R planes at each shared face; face layers never overlap, however thin the part. A layer is as deep as
-    // the core's GPU tile along its axis (64 points across x, 8 rows, one window of planes): layers R deep re-read
-    // 2R halo planes per R computed, and one-vector-wide x layers took narrow tiles; on four H100s 512^3 per GPU
-    // stepped 1.010-1.014 -> 0.997-1.002 ms (1x2x2) and 1.163 -> 1.031 (2x2x1) (perf/NOTES.md 107). Face layers
+    // The R planes (R: the depth) next to each shared face are sent, the R halo planes beyond it received. The core
+    // leaves at least R planes at each shared face; face layers never overlap, however thin the part. A layer is as
+    // deep as the core's GPU tile along its axis (64 points across x, 8 rows, one window of planes): layers R deep
+    // re-read 2R halo planes per R computed, and one-vector-wide x layers took narrow tiles; on four H100s 512^3 per
+    // GPU stepped 1.010-1.014 -> 0.997-1.002 ms (1x2x2) and 1.163 -> 1.031 (2x2x1) (perf/NOTES.md 107). Face layers
     // tile the rest as the PML slabs tile the layer: z layers whole, y layers between them, x layers between those.
-    const int R = radius;
+    const int R = depth;
     const bool* nb = part.neighbour;
     int lo[3], hi[3];
-    const int depth[3] = {64, 8, R <= 4 ? 16 : 32};
+    const int tile_depth[3] = {64, 8, R <= 4 ? 16 : 32};
     for (int a = 0; a < 3; ++a) {
-      const int n = part.size[a], d = std::max(R, depth[a]);
+      const int n = part.size[a], d = std::max(R, tile_depth[a]);
       lo[a] = nb[2 * a] ? std::min(d, n) : 0;
       hi[a] = nb[2 * a + 1] ? std::max(n - d, lo[a]) : n;
     }

@@ -83,20 +83,29 @@ void fill_q(const Setup& s, const Subdomain& part, const FieldLayout& layout, fl
   }
 }
 
-// The density at the interior points of a one-part setup whose density varies, in the field layout (the halo is not
-// read: the variable-density kernel extends the density itself). Filled on the host and copied: a transient host
-// field.
+// The density of `part` and its halo in the field layout, as the variable-density kernel reads it without bounds
+// (density.hpp): beyond the grid the edge value, above a free surface the mirror, at a shared face the neighbour's
+// (density_box holds R beyond the part; the halo's deeper points, never read, repeat its last). Filled on the host
+// and copied: a transient host field.
 template <class Memory>
-Field<Memory> density_field(const Setup& s, const FieldLayout& layout) {
+Field<Memory> density_field(const Setup& s, const Subdomain& part, const FieldLayout& layout) {
   Field<Memory> rho("seis::wave::density", layout);
   Field<Kokkos::HostSpace> host("seis::wave::density (host)", layout);
   std::fill_n(host.data(), layout.size, 1.0f);
-  for (int k = 0; k < layout.nz; ++k)
-    for (int j = 0; j < layout.ny; ++j)
-      for (int i = 0; i < layout.nx; ++i)
+  const Subdomain held = density_box(s);
+  const auto index = [&](int a, int local) {  // held's index of the part's point `local` along axis a
+    int g = part.offset[a] + local;
+    if (a == 2 && g < 0 && s.top == Top::free) g = -g;
+    g = std::clamp(g, 0, part.global[a] - 1);
+    return std::size_t(std::clamp(g, held.offset[a], held.offset[a] + held.size[a] - 1) - held.offset[a]);
+  };
+  const int h = layout.halo;
+  for (int k = -h; k < layout.nz + h; ++k)
+    for (int j = -h; j < layout.ny + h; ++j)
+      for (int i = -h; i < layout.nx + h; ++i)
         host.data()[layout.offset(i, j, k)] =
-            s.density[(std::size_t(k) * std::size_t(layout.ny) + std::size_t(j)) * std::size_t(layout.nx) +
-                      std::size_t(i)];
+            s.density[(index(2, k) * std::size_t(held.size[1]) + index(1, j)) * std::size_t(held.size[0]) +
+                      index(0, i)];
   deep_copy(rho, host);
   return rho;
 }
@@ -239,11 +248,11 @@ class Propagator {
             true};
   }
 
-  // The points of `region` by the variable-density kernel, one launch in every strategy (the setup is one part).
+  // The points of `region` by the variable-density kernel, one launch in every strategy.
   void density_update(const Wavefield<Memory>& w, const Box& region, const ExecSpace& main) const {
     with_radius(n_.radius, [&](auto r) {
       constexpr int R = decltype(r)::value;
-      DensityStep<R> step{layout_, w.u.data(), rho_.data(), arrays(w), {}, n_.top == Top::free};
+      DensityStep<R> step{layout_, w.u.data(), rho_.data(), arrays(w), {}};
       for (int k = 0; k < R; ++k) step.c[k] = static_cast<float>(staggered_weights_[std::size_t(k)] / h_);
       density_step(main, region, step);
     });
@@ -356,7 +365,9 @@ Propagator<ExecSpace>::Propagator(const Setup& setup, const Subdomain& part, con
   fill_q<ExecSpace>(setup, part, layout_, q_.data());
   if (variable_density(setup)) {
     with_radius(n_.radius, [](auto r) { check_density_step_limits<ExecSpace, decltype(r)::value>(); });
-    rho_ = density_field<Memory>(setup, layout_);
+    require(layout_.halo >= 2 * n_.radius - 1, "the variable-density step reads 2R - 1 = ", 2 * n_.radius - 1,
+            " points beyond a part, its fields' halo is ", layout_.halo);
+    rho_ = density_field<Memory>(setup, part, layout_);
     const std::vector<double> c = staggered_first_derivative_weights(n_.radius);
     std::copy(c.begin(), c.end(), staggered_weights_.begin());
   }

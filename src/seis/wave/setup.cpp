@@ -74,7 +74,7 @@ double wavelet(WaveletKind kind, double f0, double t) {
 std::size_t required_bytes(const Setup& s) { return required_bytes(s, whole_grid(s)); }
 
 std::size_t required_bytes(const Setup& s, const Subdomain& part) {
-  const FieldLayout L = make_layout(part.size[0], part.size[1], part.size[2], s.radius);
+  const FieldLayout L = make_layout(part.size[0], part.size[1], part.size[2], halo_depth(s));
   const std::size_t field = (L.size + alignment_floats) * sizeof(float);
   const std::size_t phi = layer_phi_floats(s, part) * sizeof(float);
   const std::size_t traces = s.receivers.size() * 8 * std::size_t(std::max(s.steps, 0)) * sizeof(float);
@@ -152,9 +152,10 @@ namespace {
 
 // Refuses a density outside [min, max]_density (NaN too), naming its grid point.
 void check_densities(const Setup& s) {
-  const Subdomain box = model_box(s);
-  require(s.density.size() == s.velocity.size(), "the density model has ", s.density.size(), " values, the ",
-          box.size[0], "x", box.size[1], "x", box.size[2], " velocity model ", s.velocity.size());
+  const Subdomain box = density_box(s);
+  require(s.density.size() == box.points(), "the density model has ", s.density.size(), " values, its ", box.size[0],
+          "x", box.size[1], "x", box.size[2], " points (the velocity's and R = ", s.radius, " beyond them) need ",
+          box.points());
   const std::size_t none = s.density.size();
   const std::size_t p = host_parallel_reduce(
       s.density.size(), none,
@@ -180,27 +181,31 @@ void check_densities(const Setup& s) {
 // V_i^2 rho_i (2 C / h^2) sum over axes and k of |c_k| (b_half(i + k - 1/2) + b_half(i - k + 1/2)), C = sum |c_k|
 // (each row of the staggered difference sums to 2 C / h in magnitude), b_half = 2 / (rho + rho'); the leapfrog
 // scheme is stable where dt^2 times the largest eigenvalue, at most the largest row sum, stays within 4. The density
-// outside the model as the kernel extends it.
+// outside the grid as the kernel extends it. Rows of the setup's velocity points: a part's bound is the largest of
+// its rows, the whole grid's the smallest of its parts' bounds.
 double density_stable_dt(const Setup& s) {
   const std::vector<double> c = staggered_first_derivative_weights(s.radius);
   double sum_c = 0;
   for (double w : c) sum_c += std::abs(w);
-  const Subdomain box = model_box(s);
-  const int n[3] = {box.size[0], box.size[1], box.size[2]};
+  const Subdomain box = model_box(s), held = density_box(s);
   const bool free_top = s.top == Top::free;
-  const auto rho = [&](int i, int j, int k) {
+  const auto rho = [&](int i, int j, int k) {  // global indices
     if (k < 0 && free_top) k = -k;
-    i = std::clamp(i, 0, n[0] - 1), j = std::clamp(j, 0, n[1] - 1), k = std::clamp(k, 0, n[2] - 1);
-    return double(
-        s.density[(std::size_t(k) * std::size_t(n[1]) + std::size_t(j)) * std::size_t(n[0]) + std::size_t(i)]);
+    i = std::clamp(i, 0, box.global[0] - 1) - held.offset[0];
+    j = std::clamp(j, 0, box.global[1] - 1) - held.offset[1];
+    k = std::clamp(k, 0, box.global[2] - 1) - held.offset[2];
+    return double(s.density[(std::size_t(k) * std::size_t(held.size[1]) + std::size_t(j)) * std::size_t(held.size[0]) +
+                            std::size_t(i)]);
   };
+  const int n[3] = {box.size[0], box.size[1], box.size[2]};
   const double largest = host_parallel_reduce(
-      s.density.size(), 0.0,
+      s.velocity.size(), 0.0,
       [&](std::size_t begin, std::size_t end) {
         double top = 0;
         for (std::size_t p = begin; p < end; ++p) {
-          const int i = int(p % std::size_t(n[0])), j = int(p / std::size_t(n[0]) % std::size_t(n[1])),
-                    k = int(p / (std::size_t(n[0]) * std::size_t(n[1])));
+          const int i = int(p % std::size_t(n[0])) + box.offset[0],
+                    j = int(p / std::size_t(n[0]) % std::size_t(n[1])) + box.offset[1],
+                    k = int(p / (std::size_t(n[0]) * std::size_t(n[1]))) + box.offset[2];
           double reach = 0;
           for (int a = 0; a < 3; ++a)
             for (int m = 1; m <= s.radius; ++m) {
@@ -212,7 +217,7 @@ double density_stable_dt(const Setup& s) {
               reach += std::abs(c[std::size_t(m - 1)]) * (half(m - 1) + half(-m));
             }
           const double v = s.velocity[p];
-          top = std::max(top, v * v * double(s.density[p]) * reach);
+          top = std::max(top, v * v * rho(i, j, k) * reach);
         }
         return top;
       },
@@ -322,9 +327,6 @@ void validate(const Setup& s, const Subdomain& part, std::size_t available_bytes
   if (varies) {
     require(s.shape == Shape::tile, "kernel '", to_string(s.shape),
             "' is a constant-density kernel: a density that varies runs its own step (--kernel tile)");
-    require(part.whole() && box.whole(),
-            "a density that varies steps the whole grid in one part: its operator reaches "
-            "2R - 1 points, the halo exchange trades R planes (run it without a decomposition)");
   }
   validate_shot(s);
   if (s.top == Top::free) {
@@ -347,7 +349,7 @@ void validate(const Setup& s, const Subdomain& part, std::size_t available_bytes
 void check_memory(const Setup& s, std::size_t available_bytes) { check_memory(s, whole_grid(s), available_bytes); }
 
 void check_memory(const Setup& s, const Subdomain& part, std::size_t available_bytes) {
-  make_layout(part.size[0], part.size[1], part.size[2], s.radius);  // refuses planes beyond 32-bit offsets
+  make_layout(part.size[0], part.size[1], part.size[2], halo_depth(s));  // refuses planes beyond 32-bit offsets
   const std::size_t needed = required_bytes(s, part);
   if (part.whole())
     require(needed <= available_bytes, "the ", s.nx, "x", s.ny, "x", s.nz, " run needs ", needed / 1048576.0,
@@ -360,14 +362,14 @@ void check_memory(const Setup& s, const Subdomain& part, std::size_t available_b
 }
 
 CopyYardstick copy_yardstick(const Setup& s, const Subdomain& part, bool fields_on_host) {
-  const std::size_t field = make_layout(part.size[0], part.size[1], part.size[2], s.radius).size * sizeof(float);
+  const std::size_t field = make_layout(part.size[0], part.size[1], part.size[2], halo_depth(s)).size * sizeof(float);
   if (!fields_on_host) return {2 * field, 0};
   const std::size_t cache = compat::last_level_cache_bytes();
   return {compat::host_copy_bytes(field, required_bytes(s, part), cache), cache};
 }
 
 std::size_t host_bytes(const Setup& s, const Subdomain& part, bool fields_on_host) {
-  const FieldLayout L = make_layout(part.size[0], part.size[1], part.size[2], s.radius);
+  const FieldLayout L = make_layout(part.size[0], part.size[1], part.size[2], halo_depth(s));
   const std::size_t interior = part.points() * sizeof(float), field = (L.size + alignment_floats) * sizeof(float);
   // The model (the set-up's: the simulation keeps none, without_model); after the run the final wavefield on its way
   // out (the padded field's host copy and its interior) with the traces gathered; the process itself (Kokkos, the
@@ -407,6 +409,18 @@ Subdomain model_box(const Setup& s) {
   if (box.size[0] == 0 && box.size[1] == 0 && box.size[2] == 0) box = whole_grid(s);
   return box;
 }
+
+Subdomain density_box(const Setup& s) {
+  Subdomain box = model_box(s);
+  for (int a = 0; a < 3; ++a) {
+    const int first = std::max(box.offset[a] - s.radius, 0);
+    const int end = std::min(box.offset[a] + box.size[a] + s.radius, box.global[a]);
+    box.offset[a] = first, box.size[a] = end - first;
+  }
+  return box;
+}
+
+int halo_depth(const Setup& s) { return variable_density(s) ? 2 * s.radius - 1 : s.radius; }
 
 float model_vmax(const Medium& m) {
   if (m.vmax > 0) return m.vmax;

@@ -61,8 +61,9 @@ struct Medium {
   // The whole model's largest velocity (m/s), which dt and the PML's damping follow: every part of a decomposed run
   // uses the same. 0: the largest of `velocity`.
   float vmax = 0;
-  // Density (kg/m^3) at velocity's points, or none: constant density. Where it varies the step is the equation's
-  // density form (density.hpp); one value everywhere is constant density, the same step bit for bit.
+  // Density (kg/m^3) at density_box's points (velocity's and R beyond them within the grid), x fastest, or none:
+  // constant density. Where it varies the step is the equation's density form (density.hpp); one value everywhere
+  // is constant density, the same step bit for bit.
   std::vector<float> density;
   // Whether the density varies: what without_model keeps of it.
   bool density_varies = false;
@@ -188,6 +189,13 @@ std::vector<float> sum_corners(const std::vector<float>& corners, std::size_t re
 // The part of the grid the setup's velocity holds (model_part, or the whole grid), and the whole model's largest
 // velocity (vmax, or the largest of velocity).
 Subdomain model_box(const Setup& s);
+// The part of the grid the setup's density holds: model_box grown by R on every side, within the grid (the whole
+// grid for a whole model). A part's points read the density R beyond them: the operator's fluxes and the
+// stability bound's rows at the faces it shares.
+Subdomain density_box(const Setup& s);
+// How deep a step reads beyond a point, and so a part's halos (exchanged, and mirrored above a free surface): R, and
+// 2R - 1 where the density varies (density.hpp).
+int halo_depth(const Setup& s);
 float model_vmax(const Medium& m);
 
 // `s` without its velocity values (vmax set to the model's largest, model_part kept): what a Simulation keeps once

@@ -38,7 +38,7 @@ struct Simulation<ExecSpace>::Impl {
   Impl(const Setup& setup, const Subdomain& part, const FieldLayout& layout, const PmlGeometry& pml, HaloExchange* halo)
       : propagator(setup, part, layout, pml),
         wavefield(layout, pml.stored(), steps_per_launch(setup.shape) == 2),
-        halos(part, layout, setup.radius, halo),
+        halos(part, layout, layout.halo, halo),
         surface(setup, part, layout) {}
 };
 
@@ -46,7 +46,7 @@ template <class ExecSpace>
 Simulation<ExecSpace>::Simulation(const Setup& setup, const Subdomain& part, HaloExchange* halo)
     : setup_(without_model(setup)), part_(part) {
   validate(setup, part_, compat::available_memory_bytes());
-  layout_ = make_layout(part_.size[0], part_.size[1], part_.size[2], setup_.radius);
+  layout_ = make_layout(part_.size[0], part_.size[1], part_.size[2], halo_depth(setup_));
   pml_ = make_pml_geometry(setup_, part_);
   impl_ = std::make_unique<Impl>(setup, part_, layout_, pml_, halo);
   impl_->sources.place(setup_, part_, layout_, nullptr);

@@ -44,6 +44,10 @@ Subdomain split_grid(const Setup& s, const Decomposition& d, const std::array<in
             ") is outside the ", d.text(), " decomposition");
   }
   Subdomain part = whole_grid(s);
+  // The stencil's radius R, or 2R - 1 where the density varies.
+  const int depth = halo_depth(s);
+  const std::string deeper = depth == s.radius ? " (the stencil radius R)"
+                                               : " (2R - 1, R = " + std::to_string(s.radius) + ": the density varies)";
   for (int a = 0; a < 3; ++a) {
     const int n = part.global[a], p = d.parts[a], c = coord[a];
     if (a == 0) {
@@ -59,14 +63,14 @@ Subdomain split_grid(const Setup& s, const Decomposition& d, const std::array<in
       };
       int last_first = 0, last_size = 0;
       range(p - 1, last_first, last_size);
-      require(p == 1 || last_size >= s.radius, "decomposition ", d.text(), ": the last x part holds ", last_size,
-              " points (nx = ", n, "), fewer than the stencil radius R = ", s.radius,
+      require(p == 1 || last_size >= depth, "decomposition ", d.text(), ": the last x part holds ", last_size,
+              " points (nx = ", n, "), fewer than the ", depth, " planes", deeper,
               " that a halo exchange needs (x splits fall on multiples of ", x_split_granule, " points)");
       range(c, part.offset[0], part.size[0]);
     } else {
-      require(p == 1 || n / p >= s.radius, "decomposition ", d.text(), ": ", n, " points along ", axis[a], " over ", p,
-              " parts leave ", n / p, " per part, fewer than the stencil radius R = ", s.radius,
-              " that a halo exchange needs (at most ", n / std::max(s.radius, 1), " parts along ", axis[a], ")");
+      require(p == 1 || n / p >= depth, "decomposition ", d.text(), ": ", n, " points along ", axis[a], " over ", p,
+              " parts leave ", n / p, " per part, fewer than the ", depth, " planes", deeper,
+              " that a halo exchange needs (at most ", n / std::max(depth, 1), " parts along ", axis[a], ")");
       block(n, p, c, part.offset[a], part.size[a]);
     }
     part.neighbour[2 * a] = c > 0;
