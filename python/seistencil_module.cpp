@@ -6,6 +6,7 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -89,14 +90,16 @@ PYBIND11_MODULE(_core, m) {
   py::class_<Medium>(m, "Medium",
                      "the velocity model (m/s), an array of the grid's shape (nz, ny, nx); vmax: the velocity the "
                      "time step and the absorbing layer's damping follow (0: the model's largest; models whose data "
-                     "are compared must share it)")
-      .def(py::init([](const Grid& g, const Floats& velocity, float vmax) {
+                     "are compared must share it); density (kg/m^3, the same shape, or None: constant density): "
+                     "where it varies the operators step the density form")
+      .def(py::init([](const Grid& g, const Floats& velocity, float vmax, const std::optional<Floats>& density) {
              Medium medium;
              medium.velocity = model_values(g, velocity, "velocity");
+             if (density) medium.density = model_values(g, *density, "density");
              medium.vmax = vmax;
              return medium;
            }),
-           py::arg("grid"), py::arg("velocity"), py::arg("vmax") = 0.0f);
+           py::arg("grid"), py::arg("velocity"), py::arg("vmax") = 0.0f, py::arg("density") = py::none());
 
   py::class_<Numerics>(m, "Numerics", "the scheme: steps, dt (s; 0: 0.8 of the stability bound), radius R, ...")
       .def(py::init([](int steps, double dt, int radius, const std::string& boundary, const std::string& strategy,

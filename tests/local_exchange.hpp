@@ -145,4 +145,16 @@ void expect_split_matches_whole(const wave::Setup& s, const wave::Decomposition&
   EXPECT_EQ(0, std::memcmp(t.data(), traces.data(), t.size() * sizeof(float))) << what << " " << d.text() << ": traces";
 }
 
+// The whole run of `s`, then its run split over each of `splits` against it, bit for bit.
+template <class Exec>
+void expect_splits_match_whole(const wave::Setup& s, const std::vector<wave::Decomposition>& splits) {
+  wave::Simulation<Exec> whole(s);
+  whole.advance(s.steps);
+  const auto u = whole.wavefield();
+  const auto traces = whole.traces();
+  const std::string what =
+      "R=" + std::to_string(s.radius) + " " + wave::to_string(s.strategy) + " top " + wave::to_string(s.top);
+  for (const auto& d : splits) expect_split_matches_whole<Exec>(s, d, u, traces, what);
+}
+
 }  // namespace seis::test

@@ -29,6 +29,9 @@ expect() {
 }
 grid32=(--grid 32 --spacing 10 --ndamp 5 --quiet)
 small=("${grid32[@]}" --duration 0.1)
+# The runs killed part way a third as long under the sanitizers (40 times slower a step: the kill still lands mid-run).
+slow_duration=1.5 survey_duration=1
+[ "${SEIS_SANITIZED:-0}" = 1 ] && slow_duration=0.5 survey_duration=0.35
 layered=(--grid 24 --spacing 10 --ndamp 8 --model homogeneous:2000 --duration 0.36 --f0 15 --quiet)
 
 case $case in
@@ -230,7 +233,7 @@ free-space)
   # checkpoints hold, and ends as an uninterrupted run.
   umount "$mnt"
   mount -t tmpfs -o size=40m tmpfs "$mnt"
-  slow=(--grid 36 --spacing 10 --ndamp 6 --duration 1.5 --quiet --checkpoint-every 10)
+  slow=(--grid 36 --spacing 10 --ndamp 6 --duration "$slow_duration" --quiet --checkpoint-every 10)
   "$exe" "${slow[@]}" --benchmark --output "$work/whole" > /dev/null
   "$exe" "${slow[@]}" --benchmark --output "$mnt/run" > /dev/null 2>&1 &
   pid=$!
@@ -291,8 +294,8 @@ with open(sys.argv[1], "w") as f:
     for x in range(80, 1080, 100):
         f.write('[[shot]]\nsource = "%d,520,20"\n' % x)
 PY
-  "$exe" --grid 52 --spacing 20 --ndamp 6 --duration 1 --quiet --survey "$work/survey.toml" --output "$work/s" \
-    > "$work/s.log" 2>&1 &
+  "$exe" --grid 52 --spacing 20 --ndamp 6 --duration "$survey_duration" --quiet --survey "$work/survey.toml" \
+    --output "$work/s" > "$work/s.log" 2>&1 &
   pid=$!
   for _ in $(seq 1200); do
     n=$( (grep -l '"status": "done"' "$work"/s/shot-*.json 2>/dev/null || true) | wc -l)

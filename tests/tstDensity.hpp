@@ -10,8 +10,7 @@
 
 #include "expect_error.hpp"
 #include "local_exchange.hpp"
-#include "seis/imaging/born.hpp"
-#include "seis/imaging/migration.hpp"
+#include "seis/imaging/linearised.hpp"
 #include "seis/wave/simulation.hpp"
 #include "wave_cases.hpp"
 #include "wave_oracle.hpp"
@@ -50,36 +49,28 @@ TEST(TEST_CATEGORY, WaveVariableDensityMatchesReferenceAtRadius8) {
 // Split over x, y and z, a run whose density varies is bitwise its undecomposed run: its halos 2R - 1 deep, the
 // density's R beyond each part, under a free surface the mirror 2R - 1 deep on the top part. The splits cut between
 // the setup's sources and receivers; x splits fall on 32-point granules (72: parts of 32, 32 and 8 points, 8 >= 7).
+void expect_density_splits_match_whole(int radius, int nx, seis::wave::Top top,
+                                       const std::vector<seis::wave::Decomposition>& splits) {
+  std::mt19937 rng(seis::test::test_seed());
+  auto s = density_setup(radius, rng, top, nx);
+  s.steps = 24;
+  for (auto strategy : {seis::wave::Strategy::unified, seis::wave::Strategy::seven}) {
+    s.strategy = strategy;
+    seis::test::expect_splits_match_whole<Exec>(s, splits);
+  }
+}
+
 TEST(TEST_CATEGORY, WaveVariableDensityPartsMatchWhole) {
   using seis::wave::Decomposition;
-  using seis::wave::Strategy;
-  using seis::wave::Top;
-  std::mt19937 rng(seis::test::test_seed());
-  struct Case {
-    int radius, nx;
-    Top top;
-    std::vector<Decomposition> splits;
-  };
-  const Case cases[] = {
-      {1, 72, Top::absorbing, {Decomposition{{3, 1, 1}}, Decomposition{{1, 2, 1}}, Decomposition{{1, 1, 2}}}},
-      {4, 72, Top::free, {Decomposition{{3, 2, 1}}, Decomposition{{1, 1, 2}}}},
-      {8, 96, Top::absorbing, {Decomposition{{3, 1, 1}}}}};
-  for (const Case& c : cases) {
-    auto s = density_setup(c.radius, rng, c.top, c.nx);
-    s.steps = 24;
-    for (Strategy strategy : {Strategy::unified, Strategy::seven}) {
-      s.strategy = strategy;
-      Simulation<Exec> whole(s);
-      whole.advance(s.steps);
-      const auto u = whole.wavefield();
-      const auto traces = whole.traces();
-      for (const Decomposition& d : c.splits)
-        seis::test::expect_split_matches_whole<Exec>(s, d, u, traces,
-                                                     "R=" + std::to_string(c.radius) + " " +
-                                                         seis::wave::to_string(strategy) + " top " +
-                                                         seis::wave::to_string(c.top));
-    }
-  }
+  expect_density_splits_match_whole(1, 72, seis::wave::Top::absorbing,
+                                    {Decomposition{{3, 1, 1}}, Decomposition{{1, 2, 1}}, Decomposition{{1, 1, 2}}});
+  expect_density_splits_match_whole(4, 72, seis::wave::Top::free, {Decomposition{{3, 2, 1}}, Decomposition{{1, 1, 2}}});
+}
+
+// R = 8 apart (parts of 32, 32 and 32 points, 32 >= 15): half the whole's time under the sanitizers, which leave it
+// to openmp as they leave the oracle's R = 8.
+TEST(TEST_CATEGORY, WaveVariableDensityPartsMatchWholeAtRadius8) {
+  expect_density_splits_match_whole(8, 96, seis::wave::Top::absorbing, {seis::wave::Decomposition{{3, 1, 1}}});
 }
 
 // One density everywhere is constant density: the same step, bit for bit (the density form's staggered pair is
@@ -173,6 +164,84 @@ TEST(TEST_CATEGORY, DensityContrastReflectsAndTransmitsAsItsCoefficientsSay) {
   EXPECT_EQ(fine.lag, 0);
 }
 
+// A plane wave at normal incidence on a plane where the velocity and the density change (rho1 = 1000 kg/m^3,
+// V1 = 2000 m/s above; 1600, 2500 below) reflects R = (Z2 - Z1) / (Z2 + Z1) = 1/3, Z = rho V, and transmits
+// T = 1 + R. The plane wave: a point source at every point of a plane (x-y), PML on every face, 600 m from the
+// middle, where the receivers are, to the layer: the runs end when the plane's edges arrive. A plane source
+// of points h apart radiates u = (V1 / (2 h^2)) w(t - |z - zs| / V1), w(tau) = (tau - 1/f0) exp(-(pi f0 (tau -
+// 1/f0))^2) the Ricker's integral; each trace is fitted onto that shape at its arrival's delay by least squares. The
+// reflection is the difference of the run from its twin in the upper medium alone (density form, so the direct wave
+// and the top layer's echoes cancel), fitted and divided by the twin's direct arrival's fitted amplitude; the
+// transmission at 60 m below the plane likewise. The plane lies on a grid plane holding the mean density and the mean
+// of 1/(rho V^2) (the cell straddles both media). As for the density-only contrast the interface is resolved to first
+// order in h; asserted at h = 20 and 10 m: each coefficient closer to the exact one at 10 m and within the measured
+// discretisation error there (|R_10 - R| <= |R_20 - R_10|).
+struct ImpedanceCheck {
+  double reflection, transmission;
+};
+ImpedanceCheck impedance_contrast(double h) {
+  const double f0 = 8.0, pi = std::acos(-1.0);
+  const double rho1 = 1000.0, v1 = 2000.0, rho2 = 1600.0, v2 = 2500.0;
+  const double width = 1400.0, deep = 560.0, zs = 160.0, zr = 240.0, plane = 320.0, zb = 380.0, edge = 600.0;
+  const int n = int(std::lround(width / h)) + 1, nz = int(std::lround(deep / h)) + 1;
+  const int k_plane = int(std::lround(plane / h));
+  auto twin = seis::test::box_setup(n, n, nz, h, float(v1));
+  twin.ndamp = int(std::lround(100.0 / h));
+  twin.f0 = f0;
+  twin.wavelet = seis::wave::WaveletKind::ricker;
+  twin.density.assign(twin.velocity.size(), float(rho1));
+  twin.density_varies = true;  // the density form in both runs, uniform as it is here
+  auto s = twin;
+  const std::size_t plane_points = std::size_t(n) * std::size_t(n);
+  const double stiffness = 0.5 / (rho1 * v1 * v1) + 0.5 / (rho2 * v2 * v2), rho_mean = (rho1 + rho2) / 2;
+  for (int k = k_plane; k < nz; ++k) {
+    const auto first = std::ptrdiff_t(std::size_t(k) * plane_points);
+    const double rho = k == k_plane ? rho_mean : rho2, v = k == k_plane ? 1.0 / std::sqrt(rho_mean * stiffness) : v2;
+    std::fill_n(s.density.begin() + first, plane_points, float(rho));
+    std::fill_n(s.velocity.begin() + first, plane_points, float(v));
+  }
+  twin.vmax = s.vmax = float(v2);  // one dt and one layer for both
+  s.dt = twin.dt = 0.8 * seis::wave::stable_dt(s);
+  s.steps = twin.steps = int(std::hypot(edge, zb - zs) / v2 / s.dt) + 1;  // until the plane's edges arrive
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) s.sources.push_back({i * h, j * h, zs});
+  twin.sources = s.sources;
+  const double middle = (n - 1) / 2 * h;
+  s.receivers = twin.receivers = {{middle, middle, zr}, {middle, middle, zb}};
+  Simulation<Exec> run(s), alone(twin);
+  run.advance(s.steps);
+  alone.advance(twin.steps);
+  const auto a = run.traces(), b = alone.traces();
+  // The least-squares amplitude of trace r (of `traces`, less `minus`'s where given) on the shape at `delay`, over
+  // the samples before the plane's edges arrive at depth z.
+  const auto fit = [&](const std::vector<float>& traces, const std::vector<float>* minus, int r, double delay,
+                       double z) {
+    const double end = std::hypot(edge, z - zs) / v2;
+    double xy = 0, yy = 0;
+    for (int m = 0; m < s.steps && m * s.dt < end; ++m) {
+      const double tau = m * s.dt - delay - 1.0 / f0, shape = tau * std::exp(-std::pow(pi * f0 * tau, 2));
+      const std::size_t p = std::size_t(r) * std::size_t(s.steps) + std::size_t(m);
+      xy += (traces[p] - (minus != nullptr ? (*minus)[p] : 0.0f)) * shape, yy += shape * shape;
+    }
+    return xy / yy;
+  };
+  const double direct = fit(b, nullptr, 0, (zr - zs) / v1, zr);
+  const double reflected = fit(a, &b, 0, (2 * plane - zs - zr) / v1, zr);
+  const double transmitted = fit(a, nullptr, 1, (plane - zs) / v1 + (zb - plane) / v2, zb);
+  return {reflected / direct, transmitted / direct};
+}
+
+TEST(TEST_CATEGORY, DensityContrastWithAVelocityContrastReflectsAsTheImpedancesSay) {
+  const double z1 = 1000.0 * 2000.0, z2 = 1600.0 * 2500.0, r = (z2 - z1) / (z2 + z1), t = 1 + r;
+  const ImpedanceCheck coarse = impedance_contrast(20.0), fine = impedance_contrast(10.0);
+  for (const ImpedanceCheck& k : {coarse, fine})
+    std::printf("impedance contrast: R %.4f (exact %.4f), T %.4f (exact %.4f)\n", k.reflection, r, k.transmission, t);
+  EXPECT_LT(std::abs(fine.reflection - r), std::abs(coarse.reflection - r));
+  EXPECT_LE(std::abs(fine.reflection - r), std::abs(coarse.reflection - fine.reflection));
+  EXPECT_LT(std::abs(fine.transmission - t), std::abs(coarse.transmission - t));
+  EXPECT_LE(std::abs(fine.transmission - t), std::abs(coarse.transmission - fine.transmission));
+}
+
 // Each refused before a step, naming the value and the limit.
 TEST(TEST_CATEGORY, VariableDensityRefusesWhatItCannotDo) {
   using seis::test::expect_error_mentioning;
@@ -201,13 +270,8 @@ TEST(TEST_CATEGORY, VariableDensityRefusesWhatItCannotDo) {
   seis::wave::Subdomain top = seis::wave::whole_grid(s);
   top.size[2] = 7;
   expect_error_mentioning([&] { Simulation<Exec>(free, top, nullptr); }, "more than the 7 planes mirrored above it");
-  expect_error_mentioning([&] { seis::imaging::Born<Exec>(s, std::size_t(1) << 32); },
-                          "Born modelling runs the constant-density equation");
-  expect_error_mentioning(
-      [&] {
-        seis::imaging::Migration<Exec>(s, {1, 0, seis::imaging::ImagingCondition::adjoint}, std::size_t(1) << 32);
-      },
-      "migration runs the constant-density equation");
+  expect_error_mentioning([&] { seis::imaging::Linearised<Exec>{s}; },
+                          "(imaging::Linearised) runs the constant-density equation");
 }
 
 }  // namespace

@@ -572,15 +572,7 @@ TEST(TEST_CATEGORY, WavePartsMatchWhole) {
         if (top == seis::wave::Top::free && radius != 4) continue;
         setup.strategy = strategy;
         setup.top = top;
-        Simulation<Exec> whole(setup);
-        whole.advance(setup.steps);
-        const auto u = whole.wavefield();
-        const auto traces = whole.traces();
-        for (const Decomposition& d : decompositions)
-          seis::test::expect_split_matches_whole<Exec>(setup, d, u, traces,
-                                                       "R=" + std::to_string(radius) + " " +
-                                                           seis::wave::to_string(strategy) + " top " +
-                                                           seis::wave::to_string(top));
+        seis::test::expect_splits_match_whole<Exec>(setup, decompositions);
       }
     }
 }

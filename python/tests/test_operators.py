@@ -20,16 +20,23 @@ def shot():
     return st.Acquisition(sources=[[121.3, 102.7, 60.1]], receivers=receivers, f0=40.0)
 
 
-@pytest.mark.parametrize("top", ["absorbing", "free"])
-def test_forward_is_seis_wave_bitwise(seis_wave, tmp_path, top):
+# With a density (1800 kg/m^3 over 2400 from 150 m down, a raw float32 file for seis-wave), the density form.
+@pytest.mark.parametrize("top,layered_density", [("absorbing", False), ("free", False), ("free", True)])
+def test_forward_is_seis_wave_bitwise(seis_wave, tmp_path, top, layered_density):
     out = tmp_path / "run"
+    grid = st.Grid(40, 36, 32, h=10.0, ndamp=8)
+    density, extra = None, []
+    if layered_density:
+        density = np.where(np.arange(32)[:, None, None] < 15, 1800.0, 2400.0) * np.ones(grid.shape)
+        density = density.astype(np.float32)
+        density.tofile(tmp_path / "density.f32")
+        extra = ["--density", str(tmp_path / "density.f32")]
     subprocess.run([seis_wave, "--grid", "40x36x32", "--spacing", "10", "--model", "homogeneous:2000", "--ndamp", "8",
                     "--top", top, "--dt", "0.001", "--trace-dt", "0.001", "--duration", "0.2", "--source",
                     "200,180,120", "--receivers", "100,180,100:300,180,100:11", "--f0", "15", "--output", str(out),
-                    "--benchmark", "--quiet"], check=True)
+                    "--benchmark", "--quiet", *extra], check=True)
     gather = st.read_gather(str(out / "seismogram.sgy"))
-    grid = st.Grid(40, 36, 32, h=10.0, ndamp=8)
-    medium = st.Medium(grid, np.full(grid.shape, 2000.0, dtype=np.float32))
+    medium = st.Medium(grid, np.full(grid.shape, 2000.0, dtype=np.float32), density=density)
     ops = st.Acoustic(grid, medium, st.Numerics(steps=200, dt=0.001, top=top))
     # The layer added outside the model: on every face, or below and beside a free surface.
     assert ops.grid_shape == (32 + (8 if top == "free" else 16), 36 + 16, 40 + 16)
@@ -48,17 +55,22 @@ def dot(a, b):
 
 # <J dv, r> = <dv, J^T r>: K = N (6R + 22) float32 roundings a point on either side (the engine's 6R + 20 and dv's
 # and the image's scaling by 2 v dt^2), their difference's spread sqrt(2 K / 3) 2^-24 of the larger side; 5 of them.
-@pytest.mark.parametrize("radius,top", [(2, "absorbing"), (4, "absorbing"), (4, "free")])
-def test_born_and_adjoint_are_transposes(radius, top):
+# With a density drawn point by point the operator's 6R + 1 roundings are 6R (2R + 3) (tstBornEngine.hpp derives it).
+@pytest.mark.parametrize("radius,top,with_density", [(2, "absorbing", False), (4, "absorbing", False),
+                                                     (4, "free", False), (3, "free", True)])
+def test_born_and_adjoint_are_transposes(radius, top, with_density):
     rng = np.random.default_rng(radius)
     grid, velocity = random_model(rng)
-    ops = st.Acoustic(grid, st.Medium(grid, velocity), st.Numerics(steps=70, radius=radius, top=top))
+    density = rng.uniform(1000.0, 3000.0, size=grid.shape).astype(np.float32) if with_density else None
+    ops = st.Acoustic(grid, st.Medium(grid, velocity, density=density),
+                      st.Numerics(steps=70, radius=radius, top=top))
     s = shot()
     dv = rng.standard_normal(grid.shape).astype(np.float32)
     r = rng.standard_normal((s.receiver_count, ops.steps)).astype(np.float32)
     jdv, jtr = ops.born(s, dv), ops.adjoint(s, r)
     assert jtr.shape == grid.shape and jdv.shape == r.shape
-    spread = np.sqrt(2.0 * ops.steps * (6 * radius + 22) / 3.0) * 2.0**-24
+    operator = 6 * radius * (2 * radius + 3) if with_density else 6 * radius + 1
+    spread = np.sqrt(2.0 * ops.steps * (operator + 21) / 3.0) * 2.0**-24
     scale = np.sqrt(max(dot(jdv, jdv), dot(jtr, jtr)))
     assert scale > 0
     assert abs(dot(jdv, r) - dot(dv, jtr)) <= 5 * spread * scale

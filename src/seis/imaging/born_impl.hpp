@@ -89,8 +89,6 @@ struct Born<ExecSpace>::Impl {
 template <class ExecSpace>
 Born<ExecSpace>::Born(const wave::Setup& background, std::size_t available_bytes) {
   wave::validate(background, available_bytes);
-  require(!wave::variable_density(background),
-          "Born modelling runs the constant-density equation: this model's density varies");
   require_born_memory(background, available_bytes);
   impl_ = std::make_unique<Impl>(background);
   constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Impl::Memory>::accessible;

@@ -207,6 +207,9 @@ Linearised<ExecSpace>::Linearised(const wave::Setup& background) : impl_(std::ma
   require(background.top == wave::Top::absorbing,
           "the per-point Born operator (imaging::Linearised) has an absorbing top only: a free surface's Born and "
           "adjoint run on the simulation's step engine (imaging::Born, imaging::Migration)");
+  require(!wave::variable_density(background),
+          "the per-point Born operator (imaging::Linearised) runs the constant-density equation: a density that varies "
+          "runs on the simulation's step engine (imaging::Born, imaging::Migration)");
   m.setup = background;
   const auto& s = background;
   auto& g = m.scheme;

@@ -156,7 +156,6 @@ template <class ExecSpace>
 Migration<ExecSpace>::Migration(const wave::Setup& model, const MigrationOptions& options,
                                 std::size_t available_bytes) {
   wave::validate(model, available_bytes);
-  require(!wave::variable_density(model), "migration runs the constant-density equation: this model's density varies");
   const MigrationPlan plan = plan_migration(model, options, available_bytes);
   impl_ = std::make_unique<Impl>(model, plan);
   constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Impl::Memory>::accessible;
@@ -185,7 +184,7 @@ MigrationTiming Migration<ExecSpace>::migrate(const std::vector<wave::Point>& so
   MigrationTiming timing;
   timing.steps = m.steps();
   m.source.new_shot(wave::Acquisition{sources, {}, wavelet, f0});
-  m.receiver.new_shot(receivers, injected, {});
+  m.receiver.new_shot(receivers, injected, {}, m.adjoint() ? wave::Injected::adjoint_data : wave::Injected::sources);
   // Nothing armed from an earlier shot.
   m.carried.arm({});
   if (m.layer) m.layer->clear(), m.layer->arm({});

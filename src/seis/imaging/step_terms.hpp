@@ -10,6 +10,11 @@
 // in the variable mu = D3 q lambda_u is the engine's own step run backward in time, with phi replaced by
 // G^T xi (xi = lambda_phi / (1 + eta), gathered from the neighbouring layer points, so it reaches the inner points
 // beside the layer too) and xi_n = (mu_{n+1} + xi_{n+1}) / (1 + eta). AdjointLayer gives each step that term.
+//
+// Where the density varies (wave/density.hpp) the step takes D3 q (rho L_b u_n + phi_n), L_b symmetric: Born's
+// weight is the same residual, and the transpose D3 q rho L_b -> L_b rho q D3 is the engine's step again in
+// mu = D3 q rho lambda_u, with phi replaced by rho G^T xi and xi_n = (mu_{n+1} / rho + xi_{n+1}) / (1 + eta); data
+// enter mu times rho (the adjoint's injection, Simulation::new_shot) and the image is read out over D3 q rho.
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <utility>
@@ -27,9 +32,11 @@ struct StepTerms {
   FieldLayout layout;
   int thickness = 0;  // the PML's points per face (0: none)
   Kokkos::View<const float*, Memory> q, eta[3], gradient[3];
+  Kokkos::View<const float*, Memory> rho;  // where the density varies, else empty
 
   StepTerms() = default;
-  explicit StepTerms(const wave::StepFields<Memory>& f) : layout(f.layout), thickness(f.pml.thickness), q(f.q) {
+  explicit StepTerms(const wave::StepFields<Memory>& f)
+      : layout(f.layout), thickness(f.pml.thickness), q(f.q), rho(f.rho) {
     for (int a = 0; a < 3; ++a) eta[a] = f.eta[a], gradient[a] = f.gradient[a];
   }
 
@@ -54,10 +61,12 @@ struct StepTerms {
              gradient[a](index[a] - 1 + wave::profile_lead) * xi(c - stride(a));
     return sum;
   }
-  // 1 / (D3 q): lambda_u from mu.
+  // 1 / (D3 q rho): lambda_u from mu (rho one where the density does not vary: the same operations as without it).
   KOKKOS_INLINE_FUNCTION float adjoint_scale(int i, int j, int k, index_t c) const {
-    return (1.0f + 2.0f * damping(i, j, k)) / q(c);
+    return (1.0f + 2.0f * damping(i, j, k)) / (rho.data() != nullptr ? q(c) * rho(c) : q(c));
   }
+  // x rho, or x where the density does not vary.
+  KOKKOS_INLINE_FUNCTION float times_rho(float x, index_t c) const { return rho.data() != nullptr ? x * rho(c) : x; }
 };
 
 template <class ExecSpace>
@@ -169,8 +178,8 @@ class AdjointLayer : public CarriedImage<typename ExecSpace::memory_space> {
           if (pml.is_inner(i, j, k)) {
             next(c) = 0.0f;
           } else {
-            phi(pml.phi_index(i, j, k)) = t.gather(xi, i, j, k, c);
-            next(c) = (mu(c) + xi(c)) / (1.0f + t.damping(i, j, k));
+            phi(pml.phi_index(i, j, k)) = t.times_rho(t.gather(xi, i, j, k, c), c);
+            next(c) = ((t.rho.data() != nullptr ? mu(c) / t.rho(c) : mu(c)) + xi(c)) / (1.0f + t.damping(i, j, k));
           }
         });
     std::swap(xi_, xi_next_);
@@ -192,7 +201,7 @@ class AdjointLayer : public CarriedImage<typename ExecSpace::memory_space> {
           int i, j, k;
           beside.point(n, i, j, k);
           const index_t c = t.layout.offset(i, j, k);
-          field(c) += t.gather(xi, i, j, k, c) * t.q(c);
+          field(c) += t.gather(xi, i, j, k, c) * t.times_rho(t.q(c), c);
         });
     ExecSpace().fence();
   }

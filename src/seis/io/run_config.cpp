@@ -80,9 +80,6 @@ void check_ranges(const RunConfig& c) {
   require(c.imaging_interval >= 0, "--imaging-interval ", c.imaging_interval,
           " must be >= 0 (0: the wavelet's Nyquist)");
   require(c.born.empty() || c.migrate.empty(), "--born models data and --migrate images it: one at a time");
-  require(c.density.empty() || (c.born.empty() && c.migrate.empty()),
-          "--density: Born modelling and migration run the constant-density equation (no --density with --born or "
-          "--migrate)");
   require(std::isfinite(c.stack_every) && c.stack_every >= 0, "--stack-every ", c.stack_every,
           " s must be finite and >= 0");
   require(std::isfinite(c.image_top) && (c.image_top >= 0 || c.image_top == -1), "--image-top ", c.image_top,

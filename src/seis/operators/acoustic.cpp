@@ -59,6 +59,11 @@ Acoustic::Acoustic(const wave::Grid& grid, const wave::Medium& medium, const wav
   require(medium.velocity.size() == model.points(), "velocity model has ", medium.velocity.size(), " values, the ",
           grid.nx, "x", grid.ny, "x", grid.nz, " grid needs ", model.points());
   setup_.velocity = wave::extend(setup_, wave::whole_grid(setup_), model, medium.velocity, wave::Fill::edge);
+  if (!medium.density.empty()) {
+    require(medium.density.size() == model.points(), "density model has ", medium.density.size(), " values, the ",
+            grid.nx, "x", grid.ny, "x", grid.nz, " grid needs ", model.points());
+    setup_.density = wave::extend(setup_, wave::whole_grid(setup_), model, medium.density, wave::Fill::edge);
+  }
   setup_.vmax = medium.vmax;
   require(setup_.steps > 0, "steps ", setup_.steps, " must be > 0");
   if (setup_.dt == 0) setup_.dt = wave::default_dt(setup_);

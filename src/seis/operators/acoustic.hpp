@@ -1,6 +1,7 @@
 #pragma once
-// The library's front door: the constant-density acoustic operators of one model, for any shot, in SI units
-// (metres, seconds, m/s), on any backend the build has. For a shot (wave::Acquisition) over the model (velocity v):
+// The library's front door: the acoustic operators of one model, for any shot, in SI units (metres, seconds, m/s,
+// kg/m^3), on any backend the build has. For a shot (wave::Acquisition) over the model (velocity v, and a density
+// where the medium holds one: the density form of wave/density.hpp; Born and its adjoint perturb v alone):
 //   forward   the data d = F(v): the receivers' traces;
 //   born      the data's first-order change J dv from a velocity perturbation dv (m/s);
 //   adjoint   J^T r, the exact transpose of born for that shot: the gradient of 1/2 |F(v) - d_obs|^2 when r is the

@@ -53,8 +53,8 @@ std::string grid_text(const wave::Setup& s) {
 wave::Decomposition decomposition_of(const io::RunConfig& c, int ranks) {
   if (c.decomposition) return *c.decomposition;
   const wave::Grid g = wave::padded_grid(c.grid, c.spacing, c.ndamp, c.boundary, c.top);
-  // A density may vary: its halos are 2R - 1 deep.
-  return wave::default_decomposition(ranks, g.nx, g.ny, g.nz, c.density.empty() ? c.radius : 2 * c.radius - 1);
+  // A density given may vary (the model is not read yet): its halos are deeper.
+  return wave::default_decomposition(ranks, g.nx, g.ny, g.nz, wave::halo_depth(c.radius, !c.density.empty()));
 }
 
 void place_shot(const io::RunConfig& c, wave::Setup& s) {

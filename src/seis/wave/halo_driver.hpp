@@ -78,9 +78,9 @@ class HaloDriver {
   using Floats = Kokkos::View<float*, Memory>;
   using Staged = Kokkos::View<float*, typename StagingSpace<Memory>::type>;
 
-  // `depth` planes are exchanged at each shared face. `halo` (needed when the part shares a face; null otherwise)
-  // must outlive the driver.
-  HaloDriver(const Subdomain& part, const FieldLayout& layout, int depth, HaloExchange* halo)
+  // `depth` planes are exchanged at each shared face; `window` planes are the z depth of the core's GPU tiles.
+  // `halo` (needed when the part shares a face; null otherwise) must outlive the driver.
+  HaloDriver(const Subdomain& part, const FieldLayout& layout, int depth, int window, HaloExchange* halo)
       : part_(part), layout_(layout), halo_(halo) {
     bool shares_face = false;
     for (bool n : part.neighbour) shares_face = shares_face || n;
@@ -94,7 +94,7 @@ class HaloDriver {
     const int R = depth;
     const bool* nb = part.neighbour;
     int lo[3], hi[3];
-    const int tile_depth[3] = {64, 8, R <= 4 ? 16 : 32};
+    const int tile_depth[3] = {64, 8, window};
     for (int a = 0; a < 3; ++a) {
       const int n = part.size[a], d = std::max(R, tile_depth[a]);
       lo[a] = nb[2 * a] ? std::min(d, n) : 0;

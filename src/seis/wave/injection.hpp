@@ -105,6 +105,19 @@ class Injection {
         });
   }
 
+  // Each point's weights times field[its offset] (a field in the layout, on the device): after place, for the
+  // one-step kernels.
+  void scale_by(const float* field) {
+    const auto offset = offset_;
+    const auto first = first_;
+    const auto weight = weight_;
+    Kokkos::parallel_for(
+        "seis::wave::scale_injection", Kokkos::RangePolicy<ExecSpace>(0, count_), KOKKOS_LAMBDA(const int p) {
+          for (int e = first(p); e < first(p + 1); ++e) weight(e) *= field[offset(p)];
+        });
+    Kokkos::fence();
+  }
+
   // The sources by column and the wavelet's steps n and n + 1, for the 3.5D shapes (TwoSteps).
   void two_steps(TwoSteps& two, int n) const {
     two.sources = {column_first_.data(), column_.data(), column_z_.data(), column_weight_.data(), columns_};

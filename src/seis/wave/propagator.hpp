@@ -14,6 +14,7 @@
 #include "seis/core/coefficients.hpp"
 #include "seis/core/compat.hpp"
 #include "seis/core/device_copy.hpp"
+#include "seis/core/host_parallel.hpp"
 #include "seis/kernels/radius_dispatch.hpp"
 #include "seis/kernels/tile_engine.hpp"
 #include "seis/wave/density.hpp"
@@ -84,28 +85,26 @@ void fill_q(const Setup& s, const Subdomain& part, const FieldLayout& layout, fl
 }
 
 // The density of `part` and its halo in the field layout, as the variable-density kernel reads it without bounds
-// (density.hpp): beyond the grid the edge value, above a free surface the mirror, at a shared face the neighbour's
-// (density_box holds R beyond the part; the halo's deeper points, never read, repeat its last). Filled on the host
-// and copied: a transient host field.
+// (density.hpp, density_index): beyond the grid the edge value, above a free surface the mirror, at a shared face the
+// neighbour's (density_box holds R beyond the part). Filled on the host's CPUs, plane by plane, and copied.
 template <class Memory>
 Field<Memory> density_field(const Setup& s, const Subdomain& part, const FieldLayout& layout) {
   Field<Memory> rho("seis::wave::density", layout);
   Field<Kokkos::HostSpace> host("seis::wave::density (host)", layout);
-  std::fill_n(host.data(), layout.size, 1.0f);
+  std::fill_n(host.data(), layout.size, 1.0f);  // the rows' padding, which only dead columns read
   const Subdomain held = density_box(s);
-  const auto index = [&](int a, int local) {  // held's index of the part's point `local` along axis a
-    int g = part.offset[a] + local;
-    if (a == 2 && g < 0 && s.top == Top::free) g = -g;
-    g = std::clamp(g, 0, part.global[a] - 1);
-    return std::size_t(std::clamp(g, held.offset[a], held.offset[a] + held.size[a] - 1) - held.offset[a]);
-  };
   const int h = layout.halo;
-  for (int k = -h; k < layout.nz + h; ++k)
-    for (int j = -h; j < layout.ny + h; ++j)
-      for (int i = -h; i < layout.nx + h; ++i)
-        host.data()[layout.offset(i, j, k)] =
-            s.density[(index(2, k) * std::size_t(held.size[1]) + index(1, j)) * std::size_t(held.size[0]) +
-                      index(0, i)];
+  float* out = host.data();
+  host_parallel_for(
+      std::size_t(layout.nz + 2 * h),
+      [&](std::size_t first, std::size_t end) {
+        for (int k = int(first) - h; k < int(end) - h; ++k)
+          for (int j = -h; j < layout.ny + h; ++j)
+            for (int i = -h; i < layout.nx + h; ++i)
+              out[layout.offset(i, j, k)] =
+                  s.density[density_index(s, held, part.offset[0] + i, part.offset[1] + j, part.offset[2] + k)];
+      },
+      1);
   deep_copy(rho, host);
   return rho;
 }
@@ -119,6 +118,8 @@ enum Launch : int { inner_launch = -1, unified_launch = -2, slabs_launch = -3 };
 // 1.090 and 16 x 8 x 32 1.014, and at R = 8 1.379 against 1.362 with 32 planes (H100, perf/NOTES.md 86, 87); the
 // unified step with one phi row per vector 0.941 ms (perf/NOTES.md 95). The slab launches get tiles of 8 vectors
 // across: x slabs are narrow (tall tiles when alone).
+constexpr int default_window(int radius) { return radius <= 4 ? 16 : 32; }
+
 template <class ExecSpace>
 LaunchOptions launch_options(const LaunchOptions& o, int launch, int radius) {
   LaunchOptions out = o;
@@ -127,7 +128,7 @@ LaunchOptions launch_options(const LaunchOptions& o, int launch, int radius) {
   const bool whole = launch == inner_launch || launch == unified_launch;
   out.tile_x = whole ? 16 : 8;
   out.tile_y = whole ? 8 : launch == x_low || launch == x_high ? 32 : 16;
-  if (whole && o.window == 0) out.window = radius <= 4 ? 16 : 32;
+  if (whole && o.window == 0) out.window = default_window(radius);
   return out;
 }
 
@@ -194,6 +195,7 @@ class Propagator {
   const ExecSpace& main() const { return instances_[0]; }
   const compat::Instances<ExecSpace>& instances() const { return instances_; }
   const float* q() const { return q_.data(); }
+  const float* rho() const { return rho_.data(); }  // where the density varies, else null
   // The shape's tile as its launches use it (after fitting the backend's limits); zero for the tile engine.
   const TileShape& tile() const { return tile_; }
   StepFields<Memory> fields(const Wavefield<Memory>& w) const {
@@ -204,17 +206,20 @@ class Propagator {
             w.phi,
             q_.span(),
             {eta_[0], eta_[1], eta_[2]},
-            {gradient_[0], gradient_[1], gradient_[2]}};
+            {gradient_[0], gradient_[1], gradient_[2]},
+            rho_.span()};
   }
 
   // One step's update of the points in `region` (the whole part, or its core or one face layer) on `main`, with
   // the imaging condition where `image` has a weight: in the tile engine's kernels (ImagingUpdate), by a pass of
-  // its own over the part before a code shape's update (a driver's term: one part, so one region).
+  // its own over the part before a code shape's or the variable-density kernel's update (a driver's term: one part,
+  // so one region).
   void step(const Wavefield<Memory>& w, const Box& region, const ExecSpace& main, const ImageTerm& image) {
-    if (rho_.data() != nullptr) return density_update(w, region, main);
-    if (image.weight == nullptr) return update(w, region, main, NoExtra{});
-    if (n_.shape == Shape::tile) return update(w, region, main, image);
-    add_image(main, image, layout_, w.u.data());
+    const bool varies = rho_.data() != nullptr;
+    if (image.weight == nullptr && !varies) return update(w, region, main, NoExtra{});
+    if (n_.shape == Shape::tile && !varies) return update(w, region, main, image);
+    if (image.weight != nullptr) add_image(main, image, layout_, w.u.data());
+    if (varies) return density_update(w, region, main);
     update(w, region, main, NoExtra{});
   }
   // Steps n + 1 and n + 2 in one launch (3.5D shapes): into the wavefield's spares, the sources by column.

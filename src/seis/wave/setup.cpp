@@ -96,24 +96,22 @@ void require_inside(const Grid& g, const Point& p, const char* what, std::size_t
           "] x [0, ", ez, "] m");
 }
 
-// The smallest and largest velocity of pieces of the model, and the first point outside [min, max]_velocity.
-struct VelocityScan {
+// The smallest and largest of `values` before the first outside [lowest, highest] (NaN too), and that first one's
+// index (values.size() where none is; an empty range is highest and 0): one pass for the check and the extremes,
+// since a survey's ranks make and check their models at once, sharing the node's memory bandwidth (perf/NOTES.md 115).
+struct RangeScan {
   VelocityRange range;
   std::size_t first_bad;
 };
-}  // namespace
-
-VelocityRange check_velocities(const Setup& s) {
-  const std::size_t none = s.velocity.size();
-  // One pass for the check and the extremes: a survey's ranks make and check their models at once, sharing the
-  // node's memory bandwidth (perf/NOTES.md 115).
-  const VelocityScan scan = host_parallel_reduce(
-      s.velocity.size(), VelocityScan{{max_velocity, 0.0f}, none},
+RangeScan scan_range(const std::vector<float>& values, float lowest, float highest) {
+  const std::size_t none = values.size();
+  return host_parallel_reduce(
+      values.size(), RangeScan{{highest, 0.0f}, none},
       [&](std::size_t begin, std::size_t end) {
-        VelocityScan r{{max_velocity, 0.0f}, none};
+        RangeScan r{{highest, 0.0f}, none};
         for (std::size_t q = begin; q < end; ++q) {
-          const float v = s.velocity[q];
-          if (!(v >= min_velocity && v <= max_velocity)) {  // NaN too
+          const float v = values[q];
+          if (!(v >= lowest && v <= highest)) {
             r.first_bad = q;
             break;
           }
@@ -122,12 +120,17 @@ VelocityRange check_velocities(const Setup& s) {
         }
         return r;
       },
-      [](const VelocityScan& a, const VelocityScan& b) {
-        return VelocityScan{{std::min(a.range.lowest, b.range.lowest), std::max(a.range.highest, b.range.highest)},
-                            std::min(a.first_bad, b.first_bad)};
+      [](const RangeScan& x, const RangeScan& y) {
+        return RangeScan{{std::min(x.range.lowest, y.range.lowest), std::max(x.range.highest, y.range.highest)},
+                         std::min(x.first_bad, y.first_bad)};
       });
+}
+}  // namespace
+
+VelocityRange check_velocities(const Setup& s) {
+  const RangeScan scan = scan_range(s.velocity, min_velocity, max_velocity);
   const std::size_t p = scan.first_bad;
-  if (p == none) return scan.range;
+  if (p == s.velocity.size()) return scan.range;
   const Subdomain box = model_box(s);
   const std::size_t i = p % box.size[0], j = p / box.size[0] % box.size[1],
                     k = p / (std::size_t(box.size[0]) * box.size[1]);
@@ -156,16 +159,8 @@ void check_densities(const Setup& s) {
   require(s.density.size() == box.points(), "the density model has ", s.density.size(), " values, its ", box.size[0],
           "x", box.size[1], "x", box.size[2], " points (the velocity's and R = ", s.radius, " beyond them) need ",
           box.points());
-  const std::size_t none = s.density.size();
-  const std::size_t p = host_parallel_reduce(
-      s.density.size(), none,
-      [&](std::size_t begin, std::size_t end) {
-        for (std::size_t q = begin; q < end; ++q)
-          if (!(s.density[q] >= min_density && s.density[q] <= max_density)) return q;
-        return none;
-      },
-      [](std::size_t a, std::size_t b) { return std::min(a, b); });
-  if (p == none) return;
+  const std::size_t p = scan_range(s.density, min_density, max_density).first_bad;
+  if (p == s.density.size()) return;
   // Named by the model's point: a value found in the layer is its nearest edge point's.
   const std::size_t stepped[3] = {p % box.size[0] + std::size_t(box.offset[0]),
                                   p / box.size[0] % box.size[1] + std::size_t(box.offset[1]),
@@ -188,15 +183,7 @@ double density_stable_dt(const Setup& s) {
   double sum_c = 0;
   for (double w : c) sum_c += std::abs(w);
   const Subdomain box = model_box(s), held = density_box(s);
-  const bool free_top = s.top == Top::free;
-  const auto rho = [&](int i, int j, int k) {  // global indices
-    if (k < 0 && free_top) k = -k;
-    i = std::clamp(i, 0, box.global[0] - 1) - held.offset[0];
-    j = std::clamp(j, 0, box.global[1] - 1) - held.offset[1];
-    k = std::clamp(k, 0, box.global[2] - 1) - held.offset[2];
-    return double(s.density[(std::size_t(k) * std::size_t(held.size[1]) + std::size_t(j)) * std::size_t(held.size[0]) +
-                            std::size_t(i)]);
-  };
+  const auto rho = [&](int i, int j, int k) { return double(s.density[density_index(s, held, i, j, k)]); };
   const int n[3] = {box.size[0], box.size[1], box.size[2]};
   const double largest = host_parallel_reduce(
       s.velocity.size(), 0.0,
@@ -420,7 +407,7 @@ Subdomain density_box(const Setup& s) {
   return box;
 }
 
-int halo_depth(const Setup& s) { return variable_density(s) ? 2 * s.radius - 1 : s.radius; }
+int halo_depth(const Setup& s) { return halo_depth(s.radius, variable_density(s)); }
 
 float model_vmax(const Medium& m) {
   if (m.vmax > 0) return m.vmax;

@@ -1,6 +1,7 @@
 #pragma once
 // What a wave simulation is: grid, medium, time stepping, boundary, sources and receivers, all in SI units
 // (metres, seconds, m/s, Hz). Plain host data: the run-file reader fills it, Simulation runs it.
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <string>
@@ -193,9 +194,22 @@ Subdomain model_box(const Setup& s);
 // grid for a whole model). A part's points read the density R beyond them: the operator's fluxes and the
 // stability bound's rows at the faces it shares.
 Subdomain density_box(const Setup& s);
+// The index into s.density (held = density_box(s)) of the density at global point (i, j, k) as the step extends it
+// beyond the grid: mirrored above a free surface, the edge value elsewhere; beyond held (deeper in a part's halo
+// than the step reads) its nearest point.
+inline std::size_t density_index(const Setup& s, const Subdomain& held, int i, int j, int k) {
+  if (k < 0 && s.top == Top::free) k = -k;
+  const auto along = [&](int a, int g) {
+    return std::size_t(
+        std::clamp(std::clamp(g, 0, held.global[a] - 1), held.offset[a], held.offset[a] + held.size[a] - 1) -
+        held.offset[a]);
+  };
+  return (along(2, k) * std::size_t(held.size[1]) + along(1, j)) * std::size_t(held.size[0]) + along(0, i);
+}
 // How deep a step reads beyond a point, and so a part's halos (exchanged, and mirrored above a free surface): R, and
 // 2R - 1 where the density varies (density.hpp).
 int halo_depth(const Setup& s);
+constexpr int halo_depth(int radius, bool density_varies) { return density_varies ? 2 * radius - 1 : radius; }
 float model_vmax(const Medium& m);
 
 // `s` without its velocity values (vmax set to the model's largest, model_part kept): what a Simulation keeps once

@@ -21,6 +21,9 @@
 
 namespace seis::wave {
 
+// What traces injected at points are (Simulation::new_shot).
+enum class Injected { sources, adjoint_data };
+
 template <class ExecSpace>
 class Simulation {
  public:
@@ -51,9 +54,10 @@ class Simulation {
   void new_shot(const Acquisition& shot);
   // The same with a trace per source ([source][sample], setup().steps samples each, in the wavelet's units) in place
   // of the wavelet: recorded data injected at the receivers' positions, as reverse-time migration does. Refused for
-  // the 3.5D shapes, whose fused two steps inject one wavelet.
+  // the 3.5D shapes, whose fused two steps inject one wavelet. `as` adjoint_data: each point's injection also times
+  // the density there, where it varies (the exact adjoint's data in its variable mu, imaging/step_terms.hpp).
   void new_shot(const std::vector<Point>& sources, const std::vector<float>& source_traces,
-                const std::vector<Point>& receivers);
+                const std::vector<Point>& receivers, Injected as = Injected::sources);
   int step() const { return step_; }
   const Setup& setup() const { return setup_; }
   const FieldLayout& layout() const { return layout_; }
@@ -115,7 +119,7 @@ class Simulation {
 
   // The shot checked against the grid, then the fields zeroed, step 0 and its sources (each firing its own row of
   // `source_traces`, or all the wavelet where null) and receivers placed (new_shot's two forms).
-  void restart_shot(const Acquisition& shot, const std::vector<float>* source_traces);
+  void restart_shot(const Acquisition& shot, const std::vector<float>* source_traces, Injected as);
   void two_steps();  // steps n + 1 and n + 2 in one launch (3.5D shapes)
 };
 

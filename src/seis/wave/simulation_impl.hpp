@@ -38,7 +38,7 @@ struct Simulation<ExecSpace>::Impl {
   Impl(const Setup& setup, const Subdomain& part, const FieldLayout& layout, const PmlGeometry& pml, HaloExchange* halo)
       : propagator(setup, part, layout, pml),
         wavefield(layout, pml.stored(), steps_per_launch(setup.shape) == 2),
-        halos(part, layout, layout.halo, halo),
+        halos(part, layout, layout.halo, default_window(setup.radius), halo),
         surface(setup, part, layout) {}
 };
 
@@ -55,22 +55,23 @@ Simulation<ExecSpace>::Simulation(const Setup& setup, const Subdomain& part, Hal
 
 template <class ExecSpace>
 void Simulation<ExecSpace>::new_shot(const Acquisition& shot) {
-  restart_shot(shot, nullptr);
+  restart_shot(shot, nullptr, Injected::sources);
 }
 
 template <class ExecSpace>
 void Simulation<ExecSpace>::new_shot(const std::vector<Point>& sources, const std::vector<float>& source_traces,
-                                     const std::vector<Point>& receivers) {
+                                     const std::vector<Point>& receivers, Injected as) {
   require(steps_per_launch(setup_.shape) == 1, "sources with traces of their own: the ", to_string(setup_.shape),
           " kernel's fused two steps inject one wavelet; choose a one-step kernel (tile)");
   const std::size_t samples = sources.size() * std::size_t(setup_.steps);
   require(source_traces.size() == samples, "source traces hold ", source_traces.size(), " samples, ", sources.size(),
           " sources x ", setup_.steps, " steps need ", samples);
-  restart_shot(Acquisition{sources, receivers, setup_.wavelet, setup_.f0}, &source_traces);
+  restart_shot(Acquisition{sources, receivers, setup_.wavelet, setup_.f0}, &source_traces, as);
 }
 
 template <class ExecSpace>
-void Simulation<ExecSpace>::restart_shot(const Acquisition& shot, const std::vector<float>* source_traces) {
+void Simulation<ExecSpace>::restart_shot(const Acquisition& shot, const std::vector<float>* source_traces,
+                                         Injected as) {
   // The shot against the grid alone: the Nyquist check of f0 against dt is the run's (validate).
   validate_shot(setup_, shot, 0.0);
   static_cast<Acquisition&>(setup_) = shot;
@@ -78,6 +79,7 @@ void Simulation<ExecSpace>::restart_shot(const Acquisition& shot, const std::vec
   Kokkos::fence();
   m.wavefield.zero();
   m.sources.place(setup_, part_, layout_, source_traces);
+  if (as == Injected::adjoint_data && m.propagator.rho() != nullptr) m.sources.scale_by(m.propagator.rho());
   m.receivers.place(setup_, part_, layout_);
   image_ = {};
   step_ = 0;
@@ -118,8 +120,6 @@ template <class ExecSpace>
 void Simulation<ExecSpace>::advance(int steps, StepTerm<memory_space>& term) {
   require(!impl_->halos.exchanges() && steps_per_launch(setup_.shape) == 1,
           "a driver's term in the step needs one part and a one-step kernel (", to_string(setup_.shape), ")");
-  require(!setup_.density_varies,
-          "a driver's term (Born, migration) runs the constant-density step: this setup's density varies");
   Impl& m = *impl_;
   const ProfilingRegion advancing("seis::wave::advance");
   const int last = std::min(setup_.steps, step_ + std::max(steps, 0));

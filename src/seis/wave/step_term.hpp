@@ -11,8 +11,9 @@
 
 namespace seis::wave {
 
-// The fields of a step, in the layout (halo and padding included), and the step's coefficients: q = V^2 dt^2, and
-// each axis' damping eta(i) and phi gradient factor at local index i + profile_lead (AxisDamping).
+// The fields of a step, in the layout (halo and padding included), and the step's coefficients: q = V^2 dt^2, the
+// density where it varies (density.hpp; empty otherwise), and each axis' damping eta(i) and phi gradient factor at
+// local index i + profile_lead (AxisDamping).
 template <class Memory>
 struct StepFields {
   FieldLayout layout;
@@ -22,6 +23,7 @@ struct StepFields {
   // The PML's memory (PmlGeometry::phi_index): what the update reads before it, and wrote after it.
   Kokkos::View<float*, Memory> phi;
   Kokkos::View<const float*, Memory> q, eta[3], gradient[3];
+  Kokkos::View<const float*, Memory> rho;
 };
 
 template <class Memory>
