@@ -242,9 +242,9 @@ for name, dv in (("v0", 0.0), ("v20", 20.0), ("v40", 40.0)):
     np.where(sphere, dv, 0.0).astype(np.float32).tofile(f"{work}/d{name}.bin")
 np.where(z < 10, 1800.0, 2400.0).astype(np.float32).tofile(f"{work}/rho-layers.bin")
 PY
-for medium in constant density; do
+for medium in constant layered; do
   born=("${base[@]}" --receivers 15,155,20:295,155,20:29)
-  [ $medium = density ] && born+=(--density "$work/rho-layers.bin")
+  [ $medium = layered ] && born+=(--density "$work/rho-layers.bin")
   for m in v0 v20 v40; do
     "$exe" "${born[@]}" --model "$work/$m.bin" --output "$work/$medium-forward-$m" > /dev/null
   done
