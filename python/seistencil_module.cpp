@@ -154,28 +154,36 @@ PYBIND11_MODULE(_core, m) {
           py::arg("shot"), "the shot's data, (receivers, steps): sample n is u at t = n dt")
       .def(
           "born",
-          [](const Acoustic& a, const Acquisition& shot, const Floats& dv) {
+          [](const Acoustic& a, const Acquisition& shot, const Floats& dv, const std::optional<Floats>& drho) {
             const auto x = model_values(a.grid(), dv, "dv");
+            const auto y = drho ? model_values(a.grid(), *drho, "drho") : std::vector<float>{};
             std::vector<float> d;
             {
               py::gil_scoped_release free;
-              d = a.born(shot, x);
+              d = a.born(shot, x, y);
             }
             return traces(a, shot, d);
           },
-          py::arg("shot"), py::arg("dv"), "the data's first-order change from dv (m/s), (receivers, steps)")
+          py::arg("shot"), py::arg("dv"), py::arg("drho") = py::none(),
+          "the data's first-order change from dv (m/s) and, where the density varies, drho (kg/m^3), (receivers, "
+          "steps)")
       .def(
           "adjoint",
-          [](const Acoustic& a, const Acquisition& shot, const Floats& residual) {
+          [](const Acoustic& a, const Acquisition& shot, const Floats& residual, bool density) -> py::object {
             const auto r = data_values(a, shot, residual, "the residual");
-            std::vector<float> g;
+            Acoustic::Gradient g;
             {
               py::gil_scoped_release free;
-              g = a.adjoint(shot, r);
+              if (density)
+                g = a.adjoint_with_density(shot, r);
+              else
+                g.velocity = a.adjoint(shot, r);
             }
-            return volume(a, g);
+            if (!density) return volume(a, g.velocity);
+            return py::make_tuple(volume(a, g.velocity), volume(a, g.density));
           },
-          py::arg("shot"), py::arg("residual"), "born's exact transpose: the gradient in v, (nz, ny, nx)")
+          py::arg("shot"), py::arg("residual"), py::arg("density") = false,
+          "born's exact transpose: the gradient in v, (nz, ny, nx); with density=True the pair (in v, in rho)")
       .def(
           "rtm",
           [](const Acoustic& a, const Acquisition& shot, const Floats& observed) {

@@ -76,6 +76,30 @@ def test_born_and_adjoint_are_transposes(radius, top, with_density):
     assert abs(dot(jdv, r) - dot(dv, jtr)) <= 5 * spread * scale
 
 
+# The same in the density (dv zero, so that the velocity's part hides nothing): the density's source takes the
+# operator's 6R (2R + 3) roundings a point to 6R (4R + 8) (tstBornEngine.hpp derives it); the velocity's gradient
+# comes with it, bitwise adjoint's.
+@pytest.mark.parametrize("radius,top", [(2, "absorbing"), (3, "free")])
+def test_born_and_adjoint_in_the_density_are_transposes(radius, top):
+    rng = np.random.default_rng(radius + 10)
+    grid, velocity = random_model(rng)
+    density = rng.uniform(1000.0, 3000.0, size=grid.shape).astype(np.float32)
+    ops = st.Acoustic(grid, st.Medium(grid, velocity, density=density),
+                      st.Numerics(steps=70, radius=radius, top=top))
+    s = shot()
+    drho = rng.standard_normal(grid.shape).astype(np.float32)
+    r = rng.standard_normal((s.receiver_count, ops.steps)).astype(np.float32)
+    jdrho = ops.born(s, np.zeros(grid.shape, np.float32), drho=drho)
+    gv, grho = ops.adjoint(s, r, density=True)
+    assert gv.shape == grid.shape and grho.shape == grid.shape
+    np.testing.assert_array_equal(gv, ops.adjoint(s, r))
+    operator = 6 * radius * (4 * radius + 8)
+    spread = np.sqrt(2.0 * ops.steps * (operator + 21) / 3.0) * 2.0**-24
+    scale = np.sqrt(max(dot(jdrho, jdrho), dot(grho, grho)))
+    assert scale > 0
+    assert abs(dot(jdrho, r) - dot(drho, grho)) <= 5 * spread * scale
+
+
 # J(v) = 1/2 |F(v) - d|^2, g = adjoint(F(v) - d), dv a step towards the data's model: J(v + h dv) - J(v) - h <g, dv>
 # falls as h^2 (ratio 4 as h halves, within the next Taylor term's share: 4 +- 0.6; tstOperators.hpp derives it), and
 # the gradient explains most of J's change at the smallest h.
@@ -130,6 +154,8 @@ def test_refusals_name_the_value():
     ops = st.Acoustic(grid, st.Medium(grid, velocity), st.Numerics(steps=10))
     with pytest.raises(ValueError, match=r"\(receivers, steps\) = \(7, 10\)"):
         ops.adjoint(shot(), np.zeros((7, 11), dtype=np.float32))
+    with pytest.raises(ValueError, match="a density perturbation needs a density that varies"):
+        ops.born(shot(), np.zeros(grid.shape, np.float32), drho=np.zeros(grid.shape, np.float32))
     with pytest.raises(ValueError, match="backend 'Fortran' is not in this build"):
         st.Acoustic(grid, st.Medium(grid, velocity), st.Numerics(steps=10), backend="Fortran")
     with pytest.raises(ValueError, match="unknown strategy 'fast'"):

@@ -1,10 +1,12 @@
 #include "seis/core/layout.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <utility>
 
 #include "seis/core/error.hpp"
+#include "seis/core/host_parallel.hpp"
 
 namespace seis {
 
@@ -42,6 +44,21 @@ FieldLayout make_layout(int nx, int ny, int nz, int halo) {
   layout.plane = static_cast<int>(ldx * ldy);
   layout.size = static_cast<std::size_t>(ldx * ldy * planes);
   return layout;
+}
+
+std::vector<float> interior_values(const FieldLayout& L, const float* field) {
+  std::vector<float> out(L.interior_points());
+  const std::size_t row = std::size_t(L.nx);
+  host_parallel_for(
+      std::size_t(L.ny) * std::size_t(L.nz),
+      [&](std::size_t begin, std::size_t end) {
+        for (std::size_t r = begin; r < end; ++r) {
+          const int j = int(r % std::size_t(L.ny)), k = int(r / std::size_t(L.ny));
+          std::copy_n(field + L.offset(0, j, k), row, out.data() + r * row);
+        }
+      },
+      64);
+  return out;
 }
 
 FieldLayout transposed_yz(const FieldLayout& L) {

@@ -5,6 +5,7 @@
 #include <Kokkos_Core.hpp>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace seis {
 
@@ -58,6 +59,9 @@ FieldLayout make_layout(int nx, int ny, int nz, int halo);
 // The same memory with y and z exchanged: point (i, k, j) of the view is point (i, j, k) of `L`, so a kernel that
 // walks planes walks rows through it. Its planes are L's rows and its in-plane offsets span L's whole field, so it
 // throws seis::InvalidArgument for fields of more than 2^31 - 1 floats.
+// The interior's values of `field` (the layout's, on the host), x fastest: its rows copied out on every CPU (one
+// thread took 0.5 s a volume at 512^3).
+std::vector<float> interior_values(const FieldLayout& L, const float* field);
 FieldLayout transposed_yz(const FieldLayout& L);
 
 }  // namespace seis

@@ -16,16 +16,17 @@ std::size_t born_bytes(const wave::Setup& s) {
   wave::Setup background = one_step_setup(s), scattered = background;
   background.receivers.clear();
   scattered.sources.clear();
-  const FieldLayout layout = make_layout(s.nx, s.ny, s.nz, s.radius);
+  const FieldLayout layout = make_layout(s.nx, s.ny, s.nz, wave::halo_depth(s));
+  const std::size_t fields = wave::variable_density(s) ? 3 : 2;  // dq, u_{n-1} (and drho)
   return wave::required_bytes(background) + wave::required_bytes(scattered) +
-         2 * (layout.size + alignment_floats) * sizeof(float);
+         fields * (layout.size + alignment_floats) * sizeof(float);
 }
 
 void require_born_memory(const wave::Setup& s, std::size_t available_bytes) {
   const std::size_t need = born_bytes(s);
   require(need <= available_bytes, "Born modelling of a ", s.nx, "x", s.ny, "x", s.nz, " grid needs ", need / 1048576.0,
-          " MiB of device memory (two simulations, dq and a wavefield), ", available_bytes / 1048576.0,
-          " MiB are available");
+          " MiB of device memory (two simulations, dq, a wavefield and drho where the density varies), ",
+          available_bytes / 1048576.0, " MiB are available");
 }
 
 }  // namespace seis::imaging

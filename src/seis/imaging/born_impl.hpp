@@ -6,7 +6,9 @@
 #include "seis/core/error.hpp"
 #include "seis/core/profiling_region.hpp"
 #include "seis/imaging/born.hpp"
+#include "seis/imaging/density_terms.hpp"
 #include "seis/imaging/step_terms.hpp"
+#include "seis/wave/density_field.hpp"
 #include "seis/wave/simulation.hpp"
 
 namespace seis::imaging {
@@ -48,10 +50,15 @@ struct Scattering : wave::StepTerm<typename ExecSpace::memory_space> {
   using Memory = typename ExecSpace::memory_space;
   const BackgroundSteps<ExecSpace>* background = nullptr;
   Kokkos::View<float*, Memory> dq;
+  Kokkos::View<const float*, Memory> drho;  // the density's change extended over the halo, or none
+  int radius = 0;
+  double h = 0;
 
   void after(const wave::StepFields<Memory>& f) override {
     const BackgroundSteps<ExecSpace>& b = *background;
     scatter<ExecSpace, Memory>(b.terms, f.u, dq, b.next, b.now, b.previous);
+    if (drho.data() != nullptr)
+      scatter_density<ExecSpace, Memory>(DensityTerms<Memory>(b.terms, radius, h), f.u, drho, b.now);
   }
 };
 
@@ -83,6 +90,8 @@ struct Born<ExecSpace>::Impl {
                background.layout().size);
     scattering.background = &background_steps;
     scattering.dq = Floats("seis::imaging::dq", background.layout().size);
+    scattering.radius = s.radius;
+    scattering.h = s.h;
   }
 };
 
@@ -107,11 +116,27 @@ Born<ExecSpace>::~Born() = default;
 
 template <class ExecSpace>
 std::vector<float> Born<ExecSpace>::model(const std::vector<float>& dq, BornTiming* timing) {
+  return model(dq, {}, timing);
+}
+
+template <class ExecSpace>
+std::vector<float> Born<ExecSpace>::model(const std::vector<float>& dq, const std::vector<float>& drho,
+                                          BornTiming* timing) {
   Impl& m = *impl_;
   const wave::Setup& s = m.scattered.setup();
   const FieldLayout& L = m.background.layout();
   require(dq.size() == L.interior_points(), "dq has ", dq.size(), " values, the ", L.nx, "x", L.ny, "x", L.nz, " grid ",
           L.interior_points());
+  require(drho.empty() || wave::variable_density(s),
+          "a change of the density needs a density that varies (the density form of the step)");
+  require(drho.empty() || drho.size() == L.interior_points(), "drho has ", drho.size(), " values, the ", L.nx, "x",
+          L.ny, "x", L.nz, " grid ", L.interior_points());
+  // The extended field lives for this call alone: Born's memory (born_bytes) counts it.
+  Field<typename Impl::Memory> extended;
+  if (!drho.empty())
+    extended =
+        wave::extended_field<typename Impl::Memory>(s, wave::whole_grid(s), L, drho, 0.0f, "seis::imaging::drho");
+  m.scattering.drho = extended.span();
   {
     const auto host = Kokkos::create_mirror_view(m.scattering.dq);
     Kokkos::deep_copy(host, 0.0f);
@@ -135,8 +160,9 @@ std::vector<float> Born<ExecSpace>::model(const std::vector<float>& dq, BornTimi
     timing->seconds = timer.seconds();
     timing->steps = s.steps;
     timing->bytes = double(s.steps) * (m.background.bytes_per_step() + m.scattered.bytes_per_step() +
-                                       36.0 * double(m.background.layout().interior_points()));
+                                       (drho.empty() ? 36.0 : 60.0) * double(L.interior_points()));
   }
+  m.scattering.drho = {};
   return m.scattered.traces();
 }
 

@@ -6,7 +6,8 @@
 // illumination (the sum of the source wavefield's squares), accumulated over the shots migrated by the receiver
 // wavefield's step after each imaging step (a StepTerm it carries: no pass of its own over it). With
 // ImagingCondition::adjoint, the exact adjoint of Born modelling (born.hpp) instead: the transposed PML on the
-// receiver side, the Born weight in place of the source wavefield (migration_plan.hpp).
+// receiver side, the Born weight in place of the source wavefield (migration_plan.hpp), and on request its image with
+// respect to the density (density_terms.hpp).
 #include <memory>
 #include <vector>
 
@@ -21,8 +22,9 @@ struct MigrationTiming {
   int steps = 0;
   // Compulsory bytes moved: every step of both simulations (Simulation::bytes_per_step), each source wavefield
   // kept and correlated (8 + 20 bytes a padded point: copied; read by the receiver's step with the image and
-  // illumination, both written; the adjoint's Born weight adds 20), each state kept and restored (read and
-  // written), and the adjoint's layer terms every receiver step.
+  // illumination, both written; the adjoint's Born weight adds 20, the density image 28: u copied, its pass reading
+  // u, mu and the density, the image read and written), each state kept and restored (read and written), and the
+  // adjoint's layer terms every receiver step.
   double bytes = 0;
 };
 
@@ -44,6 +46,9 @@ class Migration {
   // The stack so far (each shot's correlation summed) and its illumination, x fastest.
   std::vector<float> image() const;
   std::vector<float> illumination() const;
+  // With MigrationOptions::density_image, the exact adjoint's image with respect to the density (Born's drho) over
+  // the shots so far, x fastest.
+  std::vector<float> density_image() const;
   // Starts a new stack (after a partial one has been written out, say).
   void clear();
   const MigrationPlan& plan() const;

@@ -6,8 +6,8 @@
 #include <string>
 
 #include "seis/core/error.hpp"
-#include "seis/core/host_parallel.hpp"
 #include "seis/core/profiling_region.hpp"
+#include "seis/imaging/density_terms.hpp"
 #include "seis/imaging/migration.hpp"
 #include "seis/imaging/step_terms.hpp"
 #include "seis/wave/shape.hpp"
@@ -64,8 +64,10 @@ struct Migration<ExecSpace>::Impl {
   MigrationPlan plan;
   wave::Simulation<ExecSpace> source, receiver;
   Floats image, illumination;
-  // The current segment's source wavefields (adjoint: Born weights), one per image.
-  std::vector<Floats> snapshots;
+  // The current segment's source wavefields (adjoint: Born weights), one per image; with the density image, the
+  // source wavefields beside the Born weights, and that image (over the halo within R too: density_terms.hpp).
+  std::vector<Floats> snapshots, fields;
+  Floats density_image;
   // The receiver side's terms: the image its next step carries (correlation) or the adjoint's transposed PML with
   // it; the source side's Born weights (adjoint).
   detail::CarriedImage<Memory> carried;
@@ -89,6 +91,11 @@ struct Migration<ExecSpace>::Impl {
       snapshots.emplace_back(
           Kokkos::view_alloc(std::string("seis::imaging::source wavefield"), Kokkos::WithoutInitializing),
           source.layout().size);
+    if (!p.density_image) return;
+    for (int n = 0; n < p.snapshots; ++n)
+      fields.emplace_back(Kokkos::view_alloc(std::string("seis::imaging::u_n"), Kokkos::WithoutInitializing),
+                          source.layout().size);
+    density_image = Floats("seis::imaging::density image", source.layout().size);
   }
 
   bool adjoint() const { return plan.condition == ImagingCondition::adjoint; }
@@ -102,6 +109,7 @@ struct Migration<ExecSpace>::Impl {
       source_steps += n - source.step();
       source.advance(n - source.step());
       Floats& kept = snapshots[std::size_t(j)];
+      if (plan.density_image) Kokkos::deep_copy(fields[std::size_t(j)], source.field());
       if (!adjoint()) {
         Kokkos::deep_copy(kept, source.field());
       } else if (n + 1 < steps()) {
@@ -123,8 +131,14 @@ struct Migration<ExecSpace>::Impl {
 
   // The image of `kept` and the receiver wavefield now (adjoint: in mu, scaled as it is read out), and kept's
   // illumination: added by the receiver's next step, or for a shot's last image (n = 0), which no step follows, by
-  // a pass of its own.
-  void image_step(int n, const Floats& kept) {
+  // a pass of its own. The density image's term (from image `j`'s source wavefield) by a pass of its own.
+  void image_step(int n, int j) {
+    const Floats& kept = snapshots[std::size_t(j)];
+    if (plan.density_image) {
+      const wave::Setup& s = source.setup();
+      detail::image_density<ExecSpace>(detail::DensityTerms<Memory>(terms, s.radius, s.h), density_image,
+                                       Kokkos::View<const float*, Memory>(fields[std::size_t(j)]), receiver.field());
+    }
     if (n == 0) return detail::correlate<ExecSpace>(image, illumination, kept, receiver.field());
     const wave::ImageTerm term{kept.data(), image.data(), illumination.data()};
     if (adjoint())
@@ -133,22 +147,9 @@ struct Migration<ExecSpace>::Impl {
       carried.arm(term);
   }
 
-  // The interior's rows copied out on every CPU (one thread took 0.5 s a volume at 512^3, twice per stack).
   std::vector<float> interior(const Floats& padded) const {
     const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), padded);
-    const FieldLayout& L = source.layout();
-    std::vector<float> out(L.interior_points());
-    const std::size_t row = std::size_t(L.nx);
-    host_parallel_for(
-        std::size_t(L.ny) * std::size_t(L.nz),
-        [&](std::size_t begin, std::size_t end) {
-          for (std::size_t r = begin; r < end; ++r) {
-            const int j = int(r % std::size_t(L.ny)), k = int(r / std::size_t(L.ny));
-            std::copy_n(host.data() + L.offset(0, j, k), row, out.data() + r * row);
-          }
-        },
-        64);
-    return out;
+    return interior_values(source.layout(), host.data());
   }
 };
 
@@ -229,7 +230,7 @@ MigrationTiming Migration<ExecSpace>::migrate(const std::vector<wave::Point>& so
         m.advance_receiver(m.steps() - n - (m.adjoint() ? 1 : 0));
         ++m.images;
         const ProfilingRegion condition("seis::imaging::condition");
-        m.image_step(n, m.snapshots[std::size_t((n - start) / p.interval)]);
+        m.image_step(n, (n - start) / p.interval);
       }
     }
     Kokkos::fence();
@@ -240,7 +241,7 @@ MigrationTiming Migration<ExecSpace>::migrate(const std::vector<wave::Point>& so
   // An image: the source side kept (u copied, 8 bytes a point; the adjoint's u_{n-1} copied, then its Born weight
   // from three fields and q, one written), the receiver's step adding it (kept, image and illumination read, two
   // written). The adjoint's layer terms: 32 bytes a point near a face, phi cleared every receiver step.
-  const double image_bytes = (m.adjoint() ? 8.0 + 20.0 : 8.0) + 20.0;
+  const double image_bytes = (m.adjoint() ? 8.0 + 20.0 : 8.0) + 20.0 + (m.plan.density_image ? 8.0 + 20.0 : 0.0);
   const double layer_bytes = m.layer ? 32.0 * double(m.layer->points()) + 4.0 * double(m.receiver.pml().stored()) : 0.0;
   timing.bytes = double(m.source_steps) * m.source.bytes_per_step() +
                  double(m.steps()) * (m.receiver.bytes_per_step() + layer_bytes) +
@@ -258,6 +259,14 @@ std::vector<float> Migration<ExecSpace>::image() const {
 }
 
 template <class ExecSpace>
+std::vector<float> Migration<ExecSpace>::density_image() const {
+  const Impl& m = *impl_;
+  require(m.plan.density_image, "the migration was not asked for the density image (MigrationOptions::density_image)");
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), m.density_image);
+  return wave::fold_extended(m.source.setup(), m.source.layout(), host.data(), m.source.setup().radius);
+}
+
+template <class ExecSpace>
 std::vector<float> Migration<ExecSpace>::illumination() const {
   return impl_->interior(impl_->illumination);
 }
@@ -266,6 +275,7 @@ template <class ExecSpace>
 void Migration<ExecSpace>::clear() {
   Kokkos::deep_copy(impl_->image, 0.0f);
   Kokkos::deep_copy(impl_->illumination, 0.0f);
+  if (impl_->plan.density_image) Kokkos::deep_copy(impl_->density_image, 0.0f);
 }
 
 template <class ExecSpace>

@@ -40,22 +40,27 @@ MigrationPlan plan_migration(const wave::Setup& s, const MigrationOptions& optio
   require(s.steps >= 1, "a migration needs at least one step, the run has ", s.steps);
   require(options.interval >= 0 && options.interval <= s.steps, "imaging interval ", options.interval,
           " steps must be in 0..", s.steps, " (0: the wavelet's Nyquist)");
+  require(!options.density_image || options.condition == ImagingCondition::adjoint,
+          "the density image is the exact adjoint's (imaging condition adjoint), not ", to_string(options.condition));
+  require(!options.density_image || wave::variable_density(s),
+          "the density image needs a density that varies (the density form of the step)");
   MigrationPlan p;
   p.condition = options.condition;
+  p.density_image = options.density_image;
   p.interval = options.interval > 0 ? options.interval : std::min(default_imaging_interval(s), s.steps);
   require(options.segment >= 0 && options.segment % p.interval == 0, "segment ", options.segment,
           " steps must be a multiple of the imaging interval ", p.interval, " (0: the least memory)");
-  const FieldLayout layout = make_layout(s.nx, s.ny, s.nz, s.radius);
+  const FieldLayout layout = make_layout(s.nx, s.ny, s.nz, wave::halo_depth(s));
   const std::size_t phi = wave::layer_phi_floats(s, wave::whole_grid(s));
   p.state_bytes = (2 * layout.size + phi) * sizeof(float);
-  p.snapshot_bytes = layout.size * sizeof(float);
+  p.snapshot_bytes = (options.density_image ? 2 : 1) * layout.size * sizeof(float);
   // The source simulation records nothing; the receiver simulation injects a trace per receiver and records nothing.
   wave::Setup source = s, receiver = s;
   source.receivers.clear();
   receiver.receivers.clear();
   const std::size_t receiver_traces = s.receivers.size() * std::size_t(s.steps) * sizeof(float);
-  // The image and illumination; the adjoint's layer terms add two fields (AdjointLayer).
-  const int fields = options.condition == ImagingCondition::adjoint ? 4 : 2;
+  // The image and illumination; the adjoint's layer terms add two fields (AdjointLayer), the density image one.
+  const int fields = (options.condition == ImagingCondition::adjoint ? 4 : 2) + (options.density_image ? 1 : 0);
   p.simulation_bytes = wave::required_bytes(source) + wave::required_bytes(receiver) + receiver_traces +
                        std::size_t(fields) * (layout.size + alignment_floats) * sizeof(float);
   const auto total = [&](int segment) {

@@ -31,13 +31,17 @@ struct MigrationOptions {
   int interval = 0;  // steps between applications of the imaging condition; 0: default_imaging_interval
   int segment = 0;   // steps between kept states (a multiple of interval); 0: the least memory
   ImagingCondition condition = ImagingCondition::correlation;
+  // The adjoint's image with respect to the density too (where it varies, imaging/density_terms.hpp): each imaging
+  // step keeps the source wavefield beside its Born weight.
+  bool density_image = false;
 };
 
 struct MigrationPlan {
   ImagingCondition condition = ImagingCondition::correlation;
+  bool density_image = false;
   int interval = 1, segment = 1;
   int states = 0;     // kept states (one per segment but the last)
-  int snapshots = 0;  // source wavefields buffered for one segment's backward pass
+  int snapshots = 0;  // source wavefields buffered for one segment's backward pass (with the density image, pairs)
   std::size_t state_bytes = 0, snapshot_bytes = 0;
   std::size_t simulation_bytes = 0;  // the source and receiver simulations, the image and the illumination (and the
                                      // adjoint's layer terms)
@@ -52,7 +56,8 @@ void require_inner_receivers(const wave::Setup& s);
 int default_imaging_interval(const wave::Setup& s);
 
 // The plan for a shot of `s` (its sources, receivers, steps and grid); a given segment is kept, else the one of
-// least memory. Refuses, naming both, a plan above `available_bytes`, and options out of range.
+// least memory. Refuses, naming both, a plan above `available_bytes`, options out of range, and a density image but
+// for the adjoint of a density that varies.
 MigrationPlan plan_migration(const wave::Setup& s, const MigrationOptions& options, std::size_t available_bytes);
 
 }  // namespace seis::imaging

@@ -65,8 +65,9 @@ struct StepTerms {
   KOKKOS_INLINE_FUNCTION float adjoint_scale(int i, int j, int k, index_t c) const {
     return (1.0f + 2.0f * damping(i, j, k)) / (rho.data() != nullptr ? q(c) * rho(c) : q(c));
   }
-  // x rho, or x where the density does not vary.
+  // x rho and x / rho, or x where the density does not vary.
   KOKKOS_INLINE_FUNCTION float times_rho(float x, index_t c) const { return rho.data() != nullptr ? x * rho(c) : x; }
+  KOKKOS_INLINE_FUNCTION float over_rho(float x, index_t c) const { return rho.data() != nullptr ? x / rho(c) : x; }
 };
 
 template <class ExecSpace>
@@ -179,7 +180,7 @@ class AdjointLayer : public CarriedImage<typename ExecSpace::memory_space> {
             next(c) = 0.0f;
           } else {
             phi(pml.phi_index(i, j, k)) = t.times_rho(t.gather(xi, i, j, k, c), c);
-            next(c) = ((t.rho.data() != nullptr ? mu(c) / t.rho(c) : mu(c)) + xi(c)) / (1.0f + t.damping(i, j, k));
+            next(c) = (t.over_rho(mu(c), c) + xi(c)) / (1.0f + t.damping(i, j, k));
           }
         });
     std::swap(xi_, xi_next_);

@@ -90,16 +90,37 @@ std::vector<float> Acoustic::forward(const wave::Acquisition& shot) const {
 }
 
 std::vector<float> Acoustic::born(const wave::Acquisition& shot, const std::vector<float>& dv) const {
+  return born(shot, dv, {});
+}
+
+std::vector<float> Acoustic::born(const wave::Acquisition& shot, const std::vector<float>& dv,
+                                  const std::vector<float>& drho) const {
   const auto dq = times_dq_dv(setup_, over_grid(setup_, dv, "dv"));
-  return with_shot(shot, [&](const wave::Setup& s) { return engine_->born(s, dq); });
+  require(drho.empty() || wave::variable_density(setup_),
+          "a density perturbation needs a density that varies (the medium's density, not one value)");
+  const auto extended = drho.empty() ? std::vector<float>{} : over_grid(setup_, drho, "drho");
+  return with_shot(shot, [&](const wave::Setup& s) { return engine_->born(s, dq, extended); });
+}
+
+Acoustic::Gradient Acoustic::adjoint_in(const wave::Acquisition& shot, const std::vector<float>& residual,
+                                        bool with_density) const {
+  require(!with_density || wave::variable_density(setup_),
+          "the density's gradient needs a density that varies (the medium's density, not one value)");
+  const auto image = with_shot(shot, [&](const wave::Setup& s) {
+    require_traces(s, residual, "the residual");
+    return engine_->adjoint(s, imaging::adjoint_sources(residual, s.receivers.size(), s.steps, s.h), with_density);
+  });
+  return {wave::crop(setup_, times_dq_dv(setup_, image.velocity)),
+          with_density ? wave::crop(setup_, image.density) : std::vector<float>{}};
 }
 
 std::vector<float> Acoustic::adjoint(const wave::Acquisition& shot, const std::vector<float>& residual) const {
-  const auto image = with_shot(shot, [&](const wave::Setup& s) {
-    require_traces(s, residual, "the residual");
-    return engine_->adjoint(s, imaging::adjoint_sources(residual, s.receivers.size(), s.steps, s.h));
-  });
-  return wave::crop(setup_, times_dq_dv(setup_, image));
+  return adjoint_in(shot, residual, false).velocity;
+}
+
+Acoustic::Gradient Acoustic::adjoint_with_density(const wave::Acquisition& shot,
+                                                  const std::vector<float>& residual) const {
+  return adjoint_in(shot, residual, true);
 }
 
 Acoustic::Image Acoustic::rtm(const wave::Acquisition& shot, const std::vector<float>& observed) const {

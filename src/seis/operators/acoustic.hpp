@@ -1,11 +1,13 @@
 #pragma once
 // The library's front door: the acoustic operators of one model, for any shot, in SI units (metres, seconds, m/s,
 // kg/m^3), on any backend the build has. For a shot (wave::Acquisition) over the model (velocity v, and a density
-// where the medium holds one: the density form of wave/density.hpp; Born and its adjoint perturb v alone):
-//   forward   the data d = F(v): the receivers' traces;
-//   born      the data's first-order change J dv from a velocity perturbation dv (m/s);
-//   adjoint   J^T r, the exact transpose of born for that shot: the gradient of 1/2 |F(v) - d_obs|^2 when r is the
-//             residual F(v) - d_obs (the dot-product test <J dv, r> = <dv, J^T r> holds to float rounding);
+// rho where the medium holds one: the density form of wave/density.hpp):
+//   forward   the data d = F(v, rho): the receivers' traces;
+//   born      the data's first-order change J dv from a velocity perturbation dv (m/s), and where the density varies
+//             from a density perturbation drho (kg/m^3) too;
+//   adjoint   J^T r, the exact transpose of born for that shot: the gradient of 1/2 |F - d_obs|^2 in v (and in rho:
+//             adjoint_with_density) when r is the residual F - d_obs (the dot-product test <J dv, r> = <dv, J^T r>
+//             holds to float rounding);
 //   rtm       reverse-time migration of observed data: the zero-lag correlation image and its illumination;
 //   survey    forward over many shots; migrate: rtm over many shots, stacked (one engine for all of them).
 // Data are [receiver][sample], numerics.steps samples a trace at the time step dt, sample n being u at t = n dt;
@@ -47,7 +49,14 @@ class Acoustic {
 
   std::vector<float> forward(const wave::Acquisition& shot) const;
   std::vector<float> born(const wave::Acquisition& shot, const std::vector<float>& dv) const;
+  std::vector<float> born(const wave::Acquisition& shot, const std::vector<float>& dv,
+                          const std::vector<float>& drho) const;
   std::vector<float> adjoint(const wave::Acquisition& shot, const std::vector<float>& residual) const;
+  // The gradients in the velocity and in the density (a density that varies; refused elsewhere).
+  struct Gradient {
+    std::vector<float> velocity, density;
+  };
+  Gradient adjoint_with_density(const wave::Acquisition& shot, const std::vector<float>& residual) const;
   struct Image {
     std::vector<float> image, illumination;  // illumination: the source wavefield's sum of u^2 over the steps
   };
@@ -70,8 +79,11 @@ class Acoustic {
   struct Engine {
     virtual ~Engine() = default;
     virtual std::vector<float> forward(const wave::Setup& s) const = 0;
-    virtual std::vector<float> born(const wave::Setup& s, const std::vector<float>& dq) const = 0;
-    virtual std::vector<float> adjoint(const wave::Setup& s, const std::vector<float>& injected) const = 0;
+    // drho empty: the velocity's alone.
+    virtual std::vector<float> born(const wave::Setup& s, const std::vector<float>& dq,
+                                    const std::vector<float>& drho) const = 0;
+    // The images in q and (with_density) in rho.
+    virtual Gradient adjoint(const wave::Setup& s, const std::vector<float>& injected, bool with_density) const = 0;
     virtual Image rtm(const wave::Setup& s, const std::vector<float>& injected) const = 0;
     // `s` holds the first shot.
     virtual std::vector<std::vector<float>> survey(const wave::Setup& s, const std::vector<wave::Acquisition>& shots,
@@ -90,6 +102,7 @@ class Acoustic {
   std::string backend_;
   std::unique_ptr<Engine> engine_;
 
+  Gradient adjoint_in(const wave::Acquisition& shot, const std::vector<float>& residual, bool with_density) const;
   // `run(setup_)` with the shot in place (checked against the grid and dt first), then none again.
   template <class Run>
   auto with_shot(const wave::Acquisition& shot, const Run& run) const;

@@ -22,15 +22,19 @@ class EngineOn final : public Acoustic::Engine {
     simulation.advance(s.steps);
     return simulation.traces();
   }
-  std::vector<float> born(const wave::Setup& s, const std::vector<float>& dq) const override {
+  std::vector<float> born(const wave::Setup& s, const std::vector<float>& dq,
+                          const std::vector<float>& drho) const override {
     imaging::Born<ExecSpace> born(s, available_bytes_);
-    return born.model(dq);
+    return born.model(dq, drho);
   }
   // Imaging every step: the transpose of Born's scattering, which acts at every step.
-  std::vector<float> adjoint(const wave::Setup& s, const std::vector<float>& injected) const override {
-    imaging::Migration<ExecSpace> transpose(s, {1, 0, imaging::ImagingCondition::adjoint}, available_bytes_);
+  Acoustic::Gradient adjoint(const wave::Setup& s, const std::vector<float>& injected,
+                             bool with_density) const override {
+    imaging::MigrationOptions options{1, 0, imaging::ImagingCondition::adjoint};
+    options.density_image = with_density;
+    imaging::Migration<ExecSpace> transpose(s, options, available_bytes_);
     transpose.migrate(s.sources, s.wavelet, s.f0, s.receivers, injected);
-    return transpose.image();
+    return {transpose.image(), with_density ? transpose.density_image() : std::vector<float>{}};
   }
   Acoustic::Image rtm(const wave::Setup& s, const std::vector<float>& injected) const override {
     imaging::Migration<ExecSpace> migration(s, {}, available_bytes_);

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <limits>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "seis/kernels/radius_dispatch.hpp"
 #include "seis/kernels/tile_engine.hpp"
 #include "seis/wave/density.hpp"
+#include "seis/wave/density_field.hpp"
 #include "seis/wave/halo_driver.hpp"
 #include "seis/wave/setup.hpp"
 #include "seis/wave/shape.hpp"
@@ -82,31 +84,6 @@ void fill_q(const Setup& s, const Subdomain& part, const FieldLayout& layout, fl
         });
     Kokkos::fence();
   }
-}
-
-// The density of `part` and its halo in the field layout, as the variable-density kernel reads it without bounds
-// (density.hpp, density_index): beyond the grid the edge value, above a free surface the mirror, at a shared face the
-// neighbour's (density_box holds R beyond the part). Filled on the host's CPUs, plane by plane, and copied.
-template <class Memory>
-Field<Memory> density_field(const Setup& s, const Subdomain& part, const FieldLayout& layout) {
-  Field<Memory> rho("seis::wave::density", layout);
-  Field<Kokkos::HostSpace> host("seis::wave::density (host)", layout);
-  std::fill_n(host.data(), layout.size, 1.0f);  // the rows' padding, which only dead columns read
-  const Subdomain held = density_box(s);
-  const int h = layout.halo;
-  float* out = host.data();
-  host_parallel_for(
-      std::size_t(layout.nz + 2 * h),
-      [&](std::size_t first, std::size_t end) {
-        for (int k = int(first) - h; k < int(end) - h; ++k)
-          for (int j = -h; j < layout.ny + h; ++j)
-            for (int i = -h; i < layout.nx + h; ++i)
-              out[layout.offset(i, j, k)] =
-                  s.density[density_index(s, held, part.offset[0] + i, part.offset[1] + j, part.offset[2] + k)];
-      },
-      1);
-  deep_copy(rho, host);
-  return rho;
 }
 
 // Which launch of a step: one slab (Slab), or these.

@@ -407,6 +407,25 @@ Subdomain density_box(const Setup& s) {
   return box;
 }
 
+std::vector<float> fold_extended(const Setup& s, const FieldLayout& layout, const float* field, int depth) {
+  const Subdomain held = density_box(s);
+  require(held.points() == layout.interior_points(), "folding a field of ", layout.nx, "x", layout.ny, "x", layout.nz,
+          " points onto a density of ", held.points());
+  std::vector<float> out = interior_values(layout, field);
+  // The halo's points within depth of a face (a few planes): one thread.
+  const auto inside = [](int g, int n) { return g >= 0 && g < n; };
+  for (int k = -depth; k < layout.nz + depth; ++k)
+    for (int j = -depth; j < layout.ny + depth; ++j) {
+      const bool row_inside = inside(j, layout.ny) && inside(k, layout.nz);
+      for (int i = -depth; i < layout.nx + depth; ++i) {
+        if (row_inside && i == 0) i = layout.nx;
+        if (i >= layout.nx + depth) break;
+        out[density_index(s, held, i, j, k)] += field[layout.offset(i, j, k)];
+      }
+    }
+  return out;
+}
+
 int halo_depth(const Setup& s) { return halo_depth(s.radius, variable_density(s)); }
 
 float model_vmax(const Medium& m) {

@@ -11,6 +11,10 @@
 #include "seis/wave/shape.hpp"
 #include "seis/wave/subdomain.hpp"
 
+namespace seis {
+struct FieldLayout;
+}
+
 namespace seis::wave {
 
 enum class Strategy { unified, two, seven };
@@ -206,6 +210,10 @@ inline std::size_t density_index(const Setup& s, const Subdomain& held, int i, i
   };
   return (along(2, k) * std::size_t(held.size[1]) + along(1, j)) * std::size_t(held.size[0]) + along(0, i);
 }
+// The transpose of extending values over the grid into its field and halo as the density is (extended_field,
+// density_index; a whole grid's setup): every value of `field` (the field layout's, on the host) at the grid's points
+// and at the halo's within `depth` of one face, summed into the grid point it was extended from; x fastest.
+std::vector<float> fold_extended(const Setup& s, const FieldLayout& layout, const float* field, int depth);
 // How deep a step reads beyond a point, and so a part's halos (exchanged, and mirrored above a free surface): R, and
 // 2R - 1 where the density varies (density.hpp).
 int halo_depth(const Setup& s);
