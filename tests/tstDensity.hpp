@@ -101,6 +101,13 @@ TEST(TEST_CATEGORY, WaveUniformDensityIsConstantDensity) {
 // 2.5e-2, 1.3e-2). Asserted at h = 20 and 10 m: each fitted coefficient closer to the exact one at 10 m, R within the
 // measured discretisation error there (|R_10 - R| <= |R_20 - R_10|), the error above the plane at least first order
 // (halved), and the transmitted pulse's peak at the direct arrival's time, to the sample, at both spacings.
+// The least-squares amplitude of samples x on a shape s: sum x s / sum s s, added sample by sample.
+struct Projection {
+  double xs = 0, ss = 0;
+  void add(double x, double s) { xs += x * s, ss += s * s; }
+  double amplitude() const { return xs / ss; }
+};
+
 struct ContrastCheck {
   double above, reflection, transmission;
   int lag;  // samples from the exact transmitted peak to the recorded one
@@ -135,17 +142,18 @@ ContrastCheck density_contrast(double h) {
   using seis::test::green;
   // The coefficients by least squares: the trace above less the direct arrival onto the image's, the trace below onto
   // the direct arrival's.
-  double error = 0, norm = 0, ri = 0, ii = 0, tg = 0, gg = 0;
+  double error = 0, norm = 0;
+  Projection reflected, transmitted;
   int peak = 0, exact_peak = 0;
   for (int n = 0; n < s.steps; ++n) {
     const double t = n * s.dt, d = green(s, t, direct_a, c), i = green(s, t, image_a, c), g = green(s, t, direct_b, c);
     error += std::pow(above(n) - d - r * i, 2), norm += std::pow(d + r * i, 2);
-    ri += (above(n) - d) * i, ii += i * i;
-    tg += below(n) * g, gg += g * g;
+    reflected.add(above(n) - d, i);
+    transmitted.add(below(n), g);
     if (below(n) > below(peak)) peak = n;
     if (g > green(s, exact_peak * s.dt, direct_b, c)) exact_peak = n;
   }
-  return {std::sqrt(error / norm), ri / ii, tg / gg, peak - exact_peak};
+  return {std::sqrt(error / norm), reflected.amplitude(), transmitted.amplitude(), peak - exact_peak};
 }
 
 TEST(TEST_CATEGORY, DensityContrastReflectsAndTransmitsAsItsCoefficientsSay) {
@@ -217,13 +225,13 @@ ImpedanceCheck impedance_contrast(double h) {
   const auto fit = [&](const std::vector<float>& traces, const std::vector<float>* minus, int r, double delay,
                        double z) {
     const double end = std::hypot(edge, z - zs) / v2;
-    double xy = 0, yy = 0;
+    Projection amplitude;
     for (int m = 0; m < s.steps && m * s.dt < end; ++m) {
       const double tau = m * s.dt - delay - 1.0 / f0, shape = tau * std::exp(-std::pow(pi * f0 * tau, 2));
       const std::size_t p = std::size_t(r) * std::size_t(s.steps) + std::size_t(m);
-      xy += (traces[p] - (minus != nullptr ? (*minus)[p] : 0.0f)) * shape, yy += shape * shape;
+      amplitude.add(traces[p] - (minus != nullptr ? (*minus)[p] : 0.0f), shape);
     }
-    return xy / yy;
+    return amplitude.amplitude();
   };
   const double direct = fit(b, nullptr, 0, (zr - zs) / v1, zr);
   const double reflected = fit(a, &b, 0, (2 * plane - zs - zr) / v1, zr);

@@ -21,8 +21,8 @@ struct DensityKernel {
       Kokkos::View<float*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   // A GPU's tile is a warp wide and 8 rows deep, 4 from R = 5 on (8 would need 65 KB of scratch at R = 8, above
   // CUDA's 48 KB a team). A host's is 16 wide, so that the tests' grids cross a tile's x edge too.
-  static constexpr int TX = is_gpu_space<ExecSpace>() ? 32 : 16, TY = R <= 4 ? 8 : 4, H = 2 * R - 1, ring = 2 * R,
-                       columns = TX * TY;
+  static constexpr bool gpu = is_gpu_space<ExecSpace>();
+  static constexpr int TX = gpu ? 32 : 16, TY = R <= 4 ? 8 : 4, H = 2 * R - 1, ring = 2 * R, columns = TX * TY;
   static constexpr int UX = TX + 2 * H, UY = TY + 2 * H, US = UX * UY;  // the staged u
   static constexpr int BX = TX + 2 * R, BY = TY + 2 * R, BS = BX * BY;  // the staged density
   static constexpr int FX = TX + 2 * R - 1, FY = TY + 2 * R - 1;        // half points a row (column) of the tile reads
@@ -65,31 +65,48 @@ struct DensityKernel {
     zf[slot(p) * columns + t] = 2.0f / (rho_p + rho_q) * d;
   }
 
-  // What column t brings of plane k: its share of the plane's staged u (the cross of half-width H around the tile;
-  // the corners, never read, zero) and density (half-width R), and the inputs of the z flux below plane k + R - 1.
-  // Loaded into registers together, so that their latencies overlap, and stored after (store_plane).
-  struct Share {
-    float u[NU], b[NB], u_z, rho_p, rho_q;
+  // Where column t's share of every plane lies in a plane (in_plane offsets; -1: none): its elements of the staged u
+  // (the cross of half-width H around the tile; the corners, never read, zero) and density (half-width R), and its
+  // own column (outside the region: none). The same for each plane of a walk: a GPU's thread, one column for the
+  // whole walk, computes them once (the index arithmetic per plane made the integer pipe the kernel's busiest, 51%
+  // of its cycles, perf/NOTES.md 132); a host team's one thread, which takes every column, per plane.
+  struct Offsets {
+    int u[NU], b[NB], column;
   };
-  KOKKOS_INLINE_FUNCTION Share load_plane(int t, int x0, int y0, int k) const {
-    Share v;
-    const float* u = s.u + s.L.plane_offset(k);
-    const float* rho = s.rho + s.L.plane_offset(k);
+  KOKKOS_INLINE_FUNCTION Offsets offsets(int t, int x0, int y0) const {
+    Offsets o;
     for (int r = 0; r < NU; ++r) {
       const int e = t + r * columns, ex = e % UX, ey = e / UX, x = x0 - H + ex, y = y0 - H + ey;
       const bool cross = (ex >= H && ex < H + TX) || (ey >= H && ey < H + TY);
-      v.u[r] = e < US && cross && allocated(x, y) ? u[s.L.in_plane(x, y)] : 0.0f;
+      o.u[r] = e < US && cross && allocated(x, y) ? s.L.in_plane(x, y) : -1;
     }
     for (int r = 0; r < NB; ++r) {
       const int e = t + r * columns, ex = e % BX, ey = e / BX, x = x0 - R + ex, y = y0 - R + ey;
       const bool cross = (ex >= R && ex < R + TX) || (ey >= R && ey < R + TY);
-      v.b[r] = e < BS && cross && allocated(x, y) ? rho[s.L.in_plane(x, y)] : 1.0f;
+      o.b[r] = e < BS && cross && allocated(x, y) ? s.L.in_plane(x, y) : -1;
     }
-    const int i = x0 + t % TX, j = y0 + t / TX, p = k + R - 1;
-    const bool inside = i < region.x1 && j < region.y1;
-    v.u_z = inside ? s.u[s.L.offset(i, j, p + R)] : 0.0f;
-    v.rho_p = inside ? s.rho[s.L.offset(i, j, p)] : 1.0f;
-    v.rho_q = inside ? s.rho[s.L.offset(i, j, p + 1)] : 1.0f;
+    const int i = x0 + t % TX, j = y0 + t / TX;
+    o.column = i < region.x1 && j < region.y1 ? s.L.in_plane(i, j) : -1;
+    return o;
+  }
+
+  // What column t brings of plane k: its share of the plane's staged u (zero where none) and density (one where
+  // none), and the inputs of the z flux below plane k + R - 1. Loaded into registers together, so that their
+  // latencies overlap, and stored after (store_plane).
+  struct Share {
+    float u[NU], b[NB], u_z, rho_p, rho_q;
+  };
+  KOKKOS_INLINE_FUNCTION Share load_plane(const Offsets& o, int k) const {
+    Share v;
+    const float* u = s.u + s.L.plane_offset(k);
+    const float* rho = s.rho + s.L.plane_offset(k);
+    for (int r = 0; r < NU; ++r) v.u[r] = o.u[r] >= 0 ? u[o.u[r]] : 0.0f;
+    for (int r = 0; r < NB; ++r) v.b[r] = o.b[r] >= 0 ? rho[o.b[r]] : 1.0f;
+    const int p = k + R - 1;
+    const bool inside = o.column >= 0;
+    v.u_z = inside ? s.u[s.L.plane_offset(p + R) + o.column] : 0.0f;
+    v.rho_p = inside ? s.rho[s.L.plane_offset(p) + o.column] : 1.0f;
+    v.rho_q = inside ? s.rho[s.L.plane_offset(p + 1) + o.column] : 1.0f;
     return v;
   }
   KOKKOS_INLINE_FUNCTION void store_plane(const Share& v, int t, int k, float* su, float* sb, float* zu,
@@ -114,6 +131,7 @@ struct DensityKernel {
     float* const fy = fx + FX * TY;               // fy[m * TX + tx]: the y flux between y0 - R + m and the next point
     float* const zu = fy + TX * FY;               // zu[slot(z) * columns + t]: u at plane z of column t
     float* const zf = zu + ring * columns;
+    const Offsets mine = gpu ? offsets(team.team_rank(), x0, y0) : Offsets{};
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, columns), [&](int t) {
       const int i = x0 + t % TX, j = y0 + t / TX;
       const bool inside = i < region.x1 && j < region.y1;
@@ -121,7 +139,7 @@ struct DensityKernel {
       const auto rho = [&](int z) { return inside ? s.rho[s.L.offset(i, j, z)] : 1.0f; };
       for (int z = z0 - H; z < z0; ++z) zu[slot(z) * columns + t] = u(z);
       for (int p = z0 - R; p < z0 + R - 1; ++p) z_flux(zu, zf, t, p, u(p + R), rho(p), rho(p + 1));
-      store_plane(load_plane(t, x0, y0, z0), t, z0, staged_u[0], staged_b[0], zu, zf);
+      store_plane(load_plane(gpu ? mine : offsets(t, x0, y0), z0), t, z0, staged_u[0], staged_b[0], zu, zf);
     });
     team.team_barrier();
     for (int k = z0; k < z1; ++k) {
@@ -150,7 +168,7 @@ struct DensityKernel {
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, columns), [&](int t) {
         const bool next = k + 1 < z1;
         Share share{};
-        if (next) share = load_plane(t, x0, y0, k + 1);
+        if (next) share = load_plane(gpu ? mine : offsets(t, x0, y0), k + 1);
         const int tx = t % TX, ty = t / TX, i = x0 + tx, j = y0 + ty;
         if (i < region.x1 && j < region.y1) {
           // Point i reads the fluxes from i - R + 1/2 to i + R - 1/2: fx's R + tx - n .. R + tx + n - 1.

@@ -192,11 +192,11 @@ class Propagator {
   // its own over the part before a code shape's or the variable-density kernel's update (a driver's term: one part,
   // so one region).
   void step(const Wavefield<Memory>& w, const Box& region, const ExecSpace& main, const ImageTerm& image) {
-    const bool varies = rho_.data() != nullptr;
-    if (image.weight == nullptr && !varies) return update(w, region, main, NoExtra{});
-    if (n_.shape == Shape::tile && !varies) return update(w, region, main, image);
-    if (image.weight != nullptr) add_image(main, image, layout_, w.u.data());
+    const bool varies = rho_.data() != nullptr, imaging = image.weight != nullptr;
+    const bool carries_image = n_.shape == Shape::tile && !varies;  // the tile engine's epilogue
+    if (imaging && !carries_image) add_image(main, image, layout_, w.u.data());
     if (varies) return density_update(w, region, main);
+    if (imaging && carries_image) return update(w, region, main, image);
     update(w, region, main, NoExtra{});
   }
   // Steps n + 1 and n + 2 in one launch (3.5D shapes): into the wavefield's spares, the sources by column.
