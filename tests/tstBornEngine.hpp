@@ -37,31 +37,40 @@ seis::wave::Setup engine_setup(int radius, std::mt19937& rng) {
   return s;
 }
 
-// B^T d: the adjoint migration of data d, imaging every step, a state kept every 7 steps (segments re-run).
-std::vector<float> adjoint_image(const seis::wave::Setup& s, const std::vector<float>& d) {
-  seis::imaging::Migration<TEST_EXECSPACE> adjoint(s, {1, 7, seis::imaging::ImagingCondition::adjoint},
-                                                   std::size_t(1) << 32);
+// What a dot-product test perturbs: q = V^2 dt^2, or the density (dq zero, so that the velocity's part hides
+// nothing; imaging/density_terms.hpp).
+enum class Perturbed { q, density };
+
+// B^T d: the adjoint migration of data d, imaging every step, a state kept every 7 steps (segments re-run); its
+// image in q or in the density.
+std::vector<float> adjoint_image(const seis::wave::Setup& s, const std::vector<float>& d,
+                                 Perturbed what = Perturbed::q) {
+  seis::imaging::MigrationOptions options{1, 7, seis::imaging::ImagingCondition::adjoint};
+  options.density_image = what == Perturbed::density;
+  seis::imaging::Migration<TEST_EXECSPACE> adjoint(s, options, std::size_t(1) << 32);
   adjoint.migrate(s.sources, s.wavelet, s.f0, s.receivers,
                   seis::imaging::adjoint_sources(d, s.receivers.size(), s.steps, s.h));
-  return adjoint.image();
+  return what == Perturbed::density ? adjoint.density_image() : adjoint.image();
 }
 
 using seis::test::dot;
 using seis::test::gaussian;
 using seis::test::relative_l2;
 
-// <B dq, d> and <dq, B^T d> for random dq and d, and the bound on their difference (the test below derives it).
+// <B dq, d> and <dq, B^T d> for random dq (or drho) and d, and the bound on their difference (the test below derives
+// it).
 struct DotProduct {
   std::vector<float> dq, d, data, image;
   double forward = 0, backward = 0, scale = 0, bound = 0;
 };
-DotProduct dot_product(const seis::wave::Setup& s, std::mt19937& rng) {
+DotProduct dot_product(const seis::wave::Setup& s, std::mt19937& rng, Perturbed what = Perturbed::q) {
   DotProduct p;
   seis::imaging::Born<TEST_EXECSPACE> born(s, std::size_t(1) << 32);
-  p.dq = gaussian<float>(s.velocity.size(), rng);
+  p.dq = gaussian<float>(s.velocity.size(), rng);  // drho in kg/m^3 for the density
   p.d = gaussian<float>(s.receivers.size() * std::size_t(s.steps), rng);
-  p.data = born.model(p.dq);
-  p.image = adjoint_image(s, p.d);
+  p.data =
+      what == Perturbed::density ? born.model(std::vector<float>(s.velocity.size(), 0.0f), p.dq) : born.model(p.dq);
+  p.image = adjoint_image(s, p.d, what);
   p.forward = dot(p.data, p.d), p.backward = dot(p.dq, p.image);
   const double spread = std::sqrt(2.0 * s.steps * (6.0 * s.radius + 20) / 3.0) * std::ldexp(1.0, -24);
   p.scale = std::sqrt(std::max(dot(p.data, p.data), dot(p.image, p.image)));
@@ -190,6 +199,31 @@ void for_each_density_case(const Check& check) {
   }
 }
 
+// f(p, r) for each point p (x fastest) of the grid within 60 m of (140, 110, 120) m, r its distance from there: the
+// ball the derivative tests perturb.
+template <class F>
+void for_each_point_in_the_ball(const seis::wave::Setup& s, const F& f) {
+  const double centre[3] = {140.0, 110.0, 120.0};
+  for (int k = 0; k < s.nz; ++k)
+    for (int j = 0; j < s.ny; ++j)
+      for (int i = 0; i < s.nx; ++i) {
+        const double r = std::hypot(i * s.h - centre[0], j * s.h - centre[1], k * s.h - centre[2]);
+        if (r <= 60.0) f((std::size_t(k) * s.ny + j) * s.nx + i, r);
+      }
+}
+
+// The relative L2 distance of (F(plus) - F(minus)) / 2, from two nonlinear runs, from Born's data `linear`.
+double central_difference_error(const seis::wave::Setup& plus, const seis::wave::Setup& minus,
+                                const std::vector<float>& linear) {
+  seis::wave::Simulation<TEST_EXECSPACE> up(plus), down(minus);
+  up.advance(plus.steps);
+  down.advance(minus.steps);
+  const auto a = up.traces(), b = down.traces();
+  std::vector<float> difference(a.size());
+  for (std::size_t n = 0; n < a.size(); ++n) difference[n] = (a[n] - b[n]) / 2;
+  return relative_l2(difference, std::vector<double>(linear.begin(), linear.end()));
+}
+
 // |<B x, d> - <x, B^T d>| within 5 spreads of K roundings (the bound derived above).
 void expect_transposes(const DotProduct& p, double k, const std::string& name) {
   const double bound = 5.0 * std::sqrt(2.0 * k / 3.0) * std::ldexp(1.0, -24) * p.scale;
@@ -226,57 +260,22 @@ TEST(TEST_CATEGORY, BornWithVariableDensityIsTheModellingsDerivative) {
   auto s = density_engine_setup(4, seis::wave::Top::free, rng);
   s.steps = 90;
   s.vmax = 3100.0f;  // above every run's velocities: one PML damping for the three models
-  const double pi = std::acos(-1.0), centre[3] = {140.0, 110.0, 120.0};
+  const double pi = std::acos(-1.0);
   std::vector<float> dq(s.velocity.size(), 0.0f);
   seis::wave::Setup plus = s, minus = s;
-  for (int k = 0; k < s.nz; ++k)
-    for (int j = 0; j < s.ny; ++j)
-      for (int i = 0; i < s.nx; ++i) {
-        const double r = std::hypot(i * s.h - centre[0], j * s.h - centre[1], k * s.h - centre[2]);
-        if (r > 60.0) continue;
-        const std::size_t p = (std::size_t(k) * s.ny + j) * s.nx + i;
-        const double bump = 0.02 * std::pow(std::cos(pi * r / 120.0), 2);  // +-2% of q, smooth to zero at 60 m
-        plus.velocity[p] = float(s.velocity[p] * std::sqrt(1.0 + bump));
-        minus.velocity[p] = float(s.velocity[p] * std::sqrt(1.0 - bump));
-        // Half the q the two runs differ by, from the floats they run with.
-        dq[p] = float((double(plus.velocity[p]) * plus.velocity[p] - double(minus.velocity[p]) * minus.velocity[p]) *
-                      s.dt * s.dt / 2);
-      }
+  for_each_point_in_the_ball(s, [&](std::size_t p, double r) {
+    const double bump = 0.02 * std::pow(std::cos(pi * r / 120.0), 2);  // +-2% of q, smooth to zero at 60 m
+    plus.velocity[p] = float(s.velocity[p] * std::sqrt(1.0 + bump));
+    minus.velocity[p] = float(s.velocity[p] * std::sqrt(1.0 - bump));
+    // Half the q the two runs differ by, from the floats they run with.
+    dq[p] = float((double(plus.velocity[p]) * plus.velocity[p] - double(minus.velocity[p]) * minus.velocity[p]) * s.dt *
+                  s.dt / 2);
+  });
   seis::imaging::Born<TEST_EXECSPACE> born(s, std::size_t(1) << 32);
-  const auto linear = born.model(dq);
-  seis::wave::Simulation<TEST_EXECSPACE> up(plus), down(minus);
-  up.advance(s.steps);
-  down.advance(s.steps);
-  const auto a = up.traces(), b = down.traces();
-  std::vector<float> difference(a.size());
-  for (std::size_t n = 0; n < a.size(); ++n) difference[n] = (a[n] - b[n]) / 2;
-  const double error = relative_l2(difference, std::vector<double>(linear.begin(), linear.end()));
+  const double error = central_difference_error(plus, minus, born.model(dq));
   std::printf("Born with a density against the central difference of two runs: relative error %.3e\n", error);
   EXPECT_LT(error, 1e-2);
 }
-
-namespace {
-
-// <B drho, d> and <drho, B^T d> for random drho (dq zero, so that the velocity's part hides nothing) and d: Born's
-// density source against the adjoint's density image (imaging/density_terms.hpp).
-DotProduct density_dot_product(const seis::wave::Setup& s, std::mt19937& rng) {
-  DotProduct p;
-  seis::imaging::Born<TEST_EXECSPACE> born(s, std::size_t(1) << 32);
-  p.dq = gaussian<float>(s.velocity.size(), rng);  // here drho, kg/m^3
-  p.d = gaussian<float>(s.receivers.size() * std::size_t(s.steps), rng);
-  p.data = born.model(std::vector<float>(s.velocity.size(), 0.0f), p.dq);
-  seis::imaging::MigrationOptions options{1, 7, seis::imaging::ImagingCondition::adjoint};
-  options.density_image = true;
-  seis::imaging::Migration<TEST_EXECSPACE> adjoint(s, options, std::size_t(1) << 32);
-  adjoint.migrate(s.sources, s.wavelet, s.f0, s.receivers,
-                  seis::imaging::adjoint_sources(p.d, s.receivers.size(), s.steps, s.h));
-  p.image = adjoint.density_image();
-  p.forward = dot(p.data, p.d), p.backward = dot(p.dq, p.image);
-  p.scale = std::sqrt(std::max(dot(p.data, p.data), dot(p.image, p.image)));
-  return p;
-}
-
-}  // namespace
 
 // Born with respect to the density and its adjoint's density image pass the dot-product test: drho random at every
 // point (the layer's and the surface's included; the halo's images folded back onto the points they extend), under
@@ -287,7 +286,7 @@ DotProduct density_dot_product(const seis::wave::Setup& s, std::mt19937& rng) {
 // with the image's mu read through the surface's mirror 10^2 to 10^3 bounds for drho on planes 1..R.
 TEST(TEST_CATEGORY, BornWithADensityChangeAndItsAdjointPassTheDotProductTest) {
   for_each_density_case([](const seis::wave::Setup& s, std::mt19937& rng, const std::string& name) {
-    const DotProduct p = density_dot_product(s, rng);
+    const DotProduct p = dot_product(s, rng, Perturbed::density);
     expect_transposes(p, s.steps * (6.0 * s.radius * (4 * s.radius + 8) + 20), name);
   });
 }
@@ -301,31 +300,20 @@ TEST(TEST_CATEGORY, BornWithADensityChangeIsTheModellingsDerivative) {
   std::mt19937 rng(seis::test::test_seed());
   auto s = density_engine_setup(4, seis::wave::Top::free, rng);
   s.steps = 90;
-  const double pi = std::acos(-1.0), centre[3] = {140.0, 110.0, 120.0};
+  const double pi = std::acos(-1.0);
   std::vector<float> drho(s.density.size(), 0.0f);
   seis::wave::Setup plus = s, minus = s;
-  for (int k = 0; k < s.nz; ++k)
-    for (int j = 0; j < s.ny; ++j)
-      for (int i = 0; i < s.nx; ++i) {
-        const double r = std::hypot(i * s.h - centre[0], j * s.h - centre[1], k * s.h - centre[2]);
-        if (r > 60.0) continue;
-        const std::size_t p = (std::size_t(k) * s.ny + j) * s.nx + i;
-        const double bump = 0.05 * std::pow(std::cos(pi * r / 120.0), 2);
-        plus.density[p] = float(s.density[p] * (1.0 + bump));
-        minus.density[p] = float(s.density[p] * (1.0 - bump));
-        drho[p] = float((double(plus.density[p]) - double(minus.density[p])) / 2);
-      }
+  for_each_point_in_the_ball(s, [&](std::size_t p, double r) {
+    const double bump = 0.05 * std::pow(std::cos(pi * r / 120.0), 2);
+    plus.density[p] = float(s.density[p] * (1.0 + bump));
+    minus.density[p] = float(s.density[p] * (1.0 - bump));
+    drho[p] = float((double(plus.density[p]) - double(minus.density[p])) / 2);
+  });
   // One dt for the three models: the bound of the least stable, with the same margin.
   s.dt = plus.dt = minus.dt = 0.9 * std::min(seis::wave::stable_dt(plus), seis::wave::stable_dt(minus));
   seis::imaging::Born<TEST_EXECSPACE> born(s, std::size_t(1) << 32);
-  const auto linear = born.model(std::vector<float>(s.velocity.size(), 0.0f), drho);
-  seis::wave::Simulation<TEST_EXECSPACE> up(plus), down(minus);
-  up.advance(s.steps);
-  down.advance(s.steps);
-  const auto a = up.traces(), b = down.traces();
-  std::vector<float> difference(a.size());
-  for (std::size_t n = 0; n < a.size(); ++n) difference[n] = (a[n] - b[n]) / 2;
-  const double error = relative_l2(difference, std::vector<double>(linear.begin(), linear.end()));
+  const double error =
+      central_difference_error(plus, minus, born.model(std::vector<float>(s.velocity.size(), 0.0f), drho));
   std::printf("Born's density change against the central difference of two runs: relative error %.3e\n", error);
   EXPECT_LT(error, 1e-2);
 }

@@ -51,14 +51,12 @@ struct Scattering : wave::StepTerm<typename ExecSpace::memory_space> {
   const BackgroundSteps<ExecSpace>* background = nullptr;
   Kokkos::View<float*, Memory> dq;
   Kokkos::View<const float*, Memory> drho;  // the density's change extended over the halo, or none
-  int radius = 0;
-  double h = 0;
+  DensityTerms<Memory> density;             // the background's (its q, damping and density do not change)
 
   void after(const wave::StepFields<Memory>& f) override {
     const BackgroundSteps<ExecSpace>& b = *background;
     scatter<ExecSpace, Memory>(b.terms, f.u, dq, b.next, b.now, b.previous);
-    if (drho.data() != nullptr)
-      scatter_density<ExecSpace, Memory>(DensityTerms<Memory>(b.terms, radius, h), f.u, drho, b.now);
+    if (drho.data() != nullptr) scatter_density<ExecSpace, Memory>(density, f.u, drho, b.now);
   }
 };
 
@@ -90,8 +88,8 @@ struct Born<ExecSpace>::Impl {
                background.layout().size);
     scattering.background = &background_steps;
     scattering.dq = Floats("seis::imaging::dq", background.layout().size);
-    scattering.radius = s.radius;
-    scattering.h = s.h;
+    scattering.density =
+        detail::DensityTerms<Memory>(detail::StepTerms<Memory>(background.step_fields()), s.radius, s.h);
   }
 };
 

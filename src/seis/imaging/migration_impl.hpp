@@ -73,7 +73,8 @@ struct Migration<ExecSpace>::Impl {
   detail::CarriedImage<Memory> carried;
   std::optional<detail::AdjointLayer<ExecSpace>> layer;
   detail::BornWeight<ExecSpace> born_weight;
-  detail::StepTerms<Memory> terms;  // the step's q and layer coefficients, which scale the adjoint's image
+  detail::StepTerms<Memory> terms;             // the step's q and layer coefficients, which scale the adjoint's image
+  detail::DensityTerms<Memory> density_terms;  // and the density's weights, for its image
   long long source_steps = 0, images = 0, states_moved = 0;  // for MigrationTiming::bytes
   double copy_gb_per_s = 0;
 
@@ -85,7 +86,8 @@ struct Migration<ExecSpace>::Impl {
         receiver(detail::simulation_setup(model, true)),
         image("seis::imaging::stack", source.layout().size),
         illumination("seis::imaging::illumination", source.layout().size),
-        terms(source.step_fields()) {
+        terms(source.step_fields()),
+        density_terms(terms, model.radius, model.h) {
     if (adjoint()) layer.emplace(receiver.layout(), receiver.pml());
     for (int n = 0; n < p.snapshots; ++n)
       snapshots.emplace_back(
@@ -134,11 +136,9 @@ struct Migration<ExecSpace>::Impl {
   // a pass of its own. The density image's term (from image `j`'s source wavefield) by a pass of its own.
   void image_step(int n, int j) {
     const Floats& kept = snapshots[std::size_t(j)];
-    if (plan.density_image) {
-      const wave::Setup& s = source.setup();
-      detail::image_density<ExecSpace>(detail::DensityTerms<Memory>(terms, s.radius, s.h), density_image,
+    if (plan.density_image)
+      detail::image_density<ExecSpace>(density_terms, density_image,
                                        Kokkos::View<const float*, Memory>(fields[std::size_t(j)]), receiver.field());
-    }
     if (n == 0) return detail::correlate<ExecSpace>(image, illumination, kept, receiver.field());
     const wave::ImageTerm term{kept.data(), image.data(), illumination.data()};
     if (adjoint())
