@@ -1,208 +1,327 @@
 #pragma once
 // The variable-density kernel (density.hpp's operator), included by its generated translation unit alone. A team
-// takes a tile of TX x TY columns through `planes` planes in z. Each plane's u (a cross of half-width 2R - 1 around
-// the tile) and density (half-width R) are staged in team scratch and the plane's x and y fluxes computed from them
-// once each; each column keeps its z fluxes in a ring of the 2R that a point reads, beside the 2R values of u the
-// next one is made from. So every flux is computed once (the point-by-point form computes each 2R times, O(R^2) a
-// point) and each column's u is read once as it enters the ring. The next plane is loaded while this one's points
-// are updated (two staging buffers), two barriers a plane. The loops are TeamThreadRange, so a host team of one
-// thread runs the same tile. u and the density are read from their halos (2R - 1 deep) beyond the region; a tile
-// past the region's x or y end stages what lies beyond the fields' allocation as zeros (densities as ones), which
-// only its columns outside the region read.
+// takes a tile of TX x TY columns through `planes` planes in z; its threads own packs of V columns consecutive in x
+// (a GPU's thread one pack, a host team's one thread all of them). Each plane's u (a cross of half-width 2R - 1
+// around the tile) and density (half-width R) are staged in team scratch and the plane's x and y fluxes computed
+// from them once each, a pack at a time; each pack keeps its z window (the 2R values of u its next flux reads and
+// the 2R fluxes its points read) in its owner's registers. So every flux is computed once (the point-by-point form
+// computes each 2R times, O(R^2) a point), each value moves between memories as part of a pack (one access a pack
+// on a GPU, where the kernel was bound by issuing instructions, perf/NOTES.md 132-133), and each column's u is read
+// once as it enters its window. The next plane is loaded while this one's fluxes are computed (two staging
+// buffers), two barriers a plane. Tiles start at multiples of V in x, so packs are aligned in the fields (whose
+// rows start and end at multiples of alignment_floats) and either lie in a row's allocation or wholly beyond it;
+// points outside the region are computed and not stored. u and the density are read from their halos (2R - 1
+// deep) beyond the region; a pack beyond the allocation is staged as zeros (densities as ones), read only by
+// points not stored.
 #include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstdint>
 
 #include "seis/wave/density.hpp"
 
 namespace seis::wave {
 
+// V consecutive floats, aligned so that a GPU moves them in one access.
+template <int V>
+struct alignas(sizeof(float) * V) Pack {
+  float v[V];
+};
+
 template <class ExecSpace, int R>
 struct DensityKernel {
   using ScratchView =
       Kokkos::View<float*, typename ExecSpace::scratch_memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-  // A GPU's tile is a warp wide and 8 rows deep, 4 from R = 5 on (8 would need 65 KB of scratch at R = 8, above
-  // CUDA's 48 KB a team). A host's is 16 wide, so that the tests' grids cross a tile's x edge too.
   static constexpr bool gpu = is_gpu_space<ExecSpace>();
-  static constexpr int TX = gpu ? 32 : 16, TY = R <= 4 ? 8 : 4, H = 2 * R - 1, ring = 2 * R, columns = TX * TY;
-  static constexpr int UX = TX + 2 * H, UY = TY + 2 * H, US = UX * UY;  // the staged u
-  static constexpr int BX = TX + 2 * R, BY = TY + 2 * R, BS = BX * BY;  // the staged density
-  static constexpr int FX = TX + 2 * R - 1, FY = TY + 2 * R - 1;        // half points a row (column) of the tile reads
-  static constexpr int NU = (US + columns - 1) / columns, NB = (BS + columns - 1) / columns;  // a column's share
-  // Two planes' staged u and density (one read while the next arrives), the plane's fluxes, the columns' rings.
-  static constexpr int scratch_floats = 2 * US + 2 * BS + FX * TY + TX * FY + 2 * ring * columns;
+  // Two points a thread: with four (the z windows 4 x (4R - 1) values) an H200 ran R = 4 at 4.59 ms a step under
+  // 128 registers (2 teams an SM, latency-bound at IPC 1.2) and 4.77 ms under 64; with two, 3.82 ms under 80
+  // registers (3 teams), perf/NOTES.md 133. A GPU's tile row is 16 packs (32 points), 16 rows deep up to R = 4 and
+  // 8 above (scratch under CUDA's 48 KB a team); a host's is 8 packs by 8, so that the tests' grids cross a tile's
+  // edges too.
+  static constexpr int V = 2;
+  using P = Pack<V>;
+  static constexpr int PX = gpu ? 16 : 8, TX = PX * V, TY = gpu && R <= 4 ? 16 : 8;
+  static constexpr int packs = PX * TY, threads = gpu ? packs : 1, mine = packs / threads;
+  static constexpr int H = 2 * R - 1, W = 2 * R;
+  static constexpr int packs_over(int n) { return (n + V - 1) / V; }
+  // A row's x fluxes F(m) (between x0 - R + m and the next point), m < FXW, computed a pack at a time; a pack of
+  // them reads WU packs of the staged u from its own index and WB of the staged density.
+  static constexpr int FXP = packs_over(TX + 2 * R - 1), FXW = FXP * V, FY = TY + 2 * R - 1;
+  static constexpr int HX = packs_over(H) * V, UO = HX - H, WU = packs_over(UO + 2 * R + V - 1);
+  static constexpr int BHX = packs_over(R) * V, BO = BHX - R, WB = packs_over(BO + V + 1);
+  static constexpr int WF = packs_over(V + 2 * R - 1);  // packs of x fluxes a pack of points reads
+  // The staged u from (x0 - HX, y0 - H), the density from (x0 - BHX, y0 - R); as wide as the last flux pack reads.
+  static constexpr int UX = std::max(TX + 2 * HX, FXW - V + WU * V), UY = TY + 2 * H, US = UX * UY;
+  static constexpr int BX = std::max(TX + 2 * BHX, FXW - V + WB * V), BY = TY + 2 * R, BS = BX * BY;
+  static constexpr int NU = packs_over(US) / threads + 1, NB = packs_over(BS) / threads + 1;  // a thread's share
+  // Two planes' staged u and density (one read while the next arrives), the plane's fluxes, V floats of alignment.
+  static constexpr int scratch_floats = 2 * US + 2 * BS + TY * FXW + FY * TX + V;
   static constexpr std::size_t scratch_bytes = std::size_t(scratch_floats) * sizeof(float);
-  // Planes a team walks: its rings are filled (2R - 1 fluxes) once per walk. 128 on a GPU; 16 on a host, whose teams
-  // of one thread want many tiles, and so that the tests' grids cross a walk's start.
-  static constexpr int planes = is_gpu_space<ExecSpace>() ? 128 : 16;
-  // Four teams an SM: 64 registers a thread up to R = 4 (some spilled; 5.73 ms a step at 512^3 on an H200 against
-  // 8.01 with the compiler's 128 and 6.31 with 80), 128 above (as unbounded).
-  using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<unsigned(columns), 4u>>;
+  // Planes a team walks: its windows are filled (2R - 1 fluxes) once per walk. 128 on a GPU; 16 on a host, whose
+  // teams of one thread want many tiles, and so that the tests' grids cross a walk's start.
+  static constexpr int planes = gpu ? 128 : 16;
+  // Three teams of 256 threads an SM (80 registers a thread, some spilled) up to R = 4, four of 128 above (128
+  // registers: the windows take 8R floats).
+  static constexpr unsigned teams_per_sm = R <= 4 ? 3 : 4;
+  using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<unsigned(threads), teams_per_sm>>;
   using Member = typename Policy::member_type;
 
   DensityStep<R> s;
   Box region;
-  int tiles_x = 0, tiles_y = 0, tiles_z = 0;
+  int xa = 0, tiles_x = 0, tiles_y = 0, tiles_z = 0;  // xa: the first tile's x, region.x0 rounded down to V
 
   DensityKernel(const DensityStep<R>& step, const Box& box)
       : s(step),
         region(box),
-        tiles_x((box.x1 - box.x0 + TX - 1) / TX),
+        xa(box.x0 / V * V),
+        tiles_x((box.x1 - xa + TX - 1) / TX),
         tiles_y((box.y1 - box.y0 + TY - 1) / TY),
         tiles_z((box.z1 - box.z0 + planes - 1) / planes) {}
   int league() const { return tiles_x * tiles_y * tiles_z; }
-  static int team_threads() { return is_gpu_space<ExecSpace>() ? columns : 1; }
+  static int team_threads() { return threads; }
 
-  // Whether (x, y), at or beyond the region's low faces, lies in the fields' allocation.
-  KOKKOS_INLINE_FUNCTION bool allocated(int x, int y) const { return x < s.L.nx + s.L.halo && y < s.L.ny + s.L.halo; }
-  // A ring's slot of plane z (z > -ring: the rings start 2R - 1 planes above a team's first).
-  KOKKOS_INLINE_FUNCTION static int slot(int z) { return (z + ring) % ring; }
-
-  // Column t's z flux at the half point between planes p and p + 1, from u(p - R + 1 .. p + R), of which u(p + R)
-  // enters the ring here, and the two planes' densities.
-  KOKKOS_INLINE_FUNCTION void z_flux(float* zu, float* zf, int t, int p, float u_new, float rho_p, float rho_q) const {
-    zu[slot(p + R) * columns + t] = u_new;
-    float d = 0.0f;
-    for (int n = 1; n <= R; ++n) d += s.c[n - 1] * (zu[slot(p + n) * columns + t] - zu[slot(p - n + 1) * columns + t]);
-    zf[slot(p) * columns + t] = 2.0f / (rho_p + rho_q) * d;
+  KOKKOS_INLINE_FUNCTION static P load(const float* p) {
+    if constexpr (gpu) {
+      return *reinterpret_cast<const P*>(p);
+    } else {
+      P v;
+      for (int l = 0; l < V; ++l) v.v[l] = p[l];
+      return v;
+    }
+  }
+  KOKKOS_INLINE_FUNCTION static void store(float* p, const P& v) {
+    if constexpr (gpu) {
+      *reinterpret_cast<P*>(p) = v;
+    } else {
+      for (int l = 0; l < V; ++l) p[l] = v.v[l];
+    }
+  }
+  // Element i of consecutive packs (an index known when compiling, so that they stay in registers).
+  KOKKOS_INLINE_FUNCTION static float at(const P* w, int i) { return w[i / V].v[i % V]; }
+  KOKKOS_INLINE_FUNCTION static P filled(float value) {
+    P v;
+    for (int l = 0; l < V; ++l) v.v[l] = value;
+    return v;
+  }
+  // The in-plane offset of the pack at (x, y), x a multiple of V, or -1 where it lies beyond the allocation.
+  KOKKOS_INLINE_FUNCTION int pack_at(int x, int y) const {
+    const bool row = y >= -s.L.halo && y < s.L.ny + s.L.halo;
+    return row && x >= -s.L.lead && x + V <= s.L.ldx - s.L.lead ? s.L.in_plane(x, y) : -1;
   }
 
-  // Where column t's share of every plane lies in a plane (in_plane offsets; -1: none): its elements of the staged u
-  // (the cross of half-width H around the tile; the corners, never read, zero) and density (half-width R), and its
-  // own column (outside the region: none). The same for each plane of a walk: a GPU's thread, one column for the
-  // whole walk, computes them once (the index arithmetic per plane made the integer pipe the kernel's busiest, 51%
-  // of its cycles, perf/NOTES.md 132); a host team's one thread, which takes every column, per plane.
+  // Where a thread's share of every plane lies in a plane: its packs of the staged u (the cross of half-width H
+  // around the tile; the rest, never read, as beyond the allocation) and density. The same for each plane of a walk:
+  // computed once per walk (the index arithmetic per plane made the integer pipe the busiest, perf/NOTES.md 132).
   struct Offsets {
-    int u[NU], b[NB], column;
+    int u[NU], b[NB];
   };
   KOKKOS_INLINE_FUNCTION Offsets offsets(int t, int x0, int y0) const {
     Offsets o;
     for (int r = 0; r < NU; ++r) {
-      const int e = t + r * columns, ex = e % UX, ey = e / UX, x = x0 - H + ex, y = y0 - H + ey;
-      const bool cross = (ex >= H && ex < H + TX) || (ey >= H && ey < H + TY);
-      o.u[r] = e < US && cross && allocated(x, y) ? s.L.in_plane(x, y) : -1;
+      const int e = t + r * threads, ex = e % (UX / V) * V, ey = e / (UX / V);
+      const bool cross = (ey >= H && ey < H + TY) || (ex >= HX && ex < HX + TX);
+      o.u[r] = e < US / V && cross ? pack_at(x0 - HX + ex, y0 - H + ey) : -1;
     }
     for (int r = 0; r < NB; ++r) {
-      const int e = t + r * columns, ex = e % BX, ey = e / BX, x = x0 - R + ex, y = y0 - R + ey;
-      const bool cross = (ex >= R && ex < R + TX) || (ey >= R && ey < R + TY);
-      o.b[r] = e < BS && cross && allocated(x, y) ? s.L.in_plane(x, y) : -1;
+      const int e = t + r * threads, ex = e % (BX / V) * V, ey = e / (BX / V);
+      const bool cross = (ey >= R && ey < R + TY) || (ex >= BHX && ex < BHX + TX);
+      o.b[r] = e < BS / V && cross ? pack_at(x0 - BHX + ex, y0 - R + ey) : -1;
     }
-    const int i = x0 + t % TX, j = y0 + t / TX;
-    o.column = i < region.x1 && j < region.y1 ? s.L.in_plane(i, j) : -1;
     return o;
   }
-
-  // What column t brings of plane k: its share of the plane's staged u (zero where none) and density (one where
-  // none), and the inputs of the z flux below plane k + R - 1. Loaded into registers together, so that their
-  // latencies overlap, and stored after (store_plane).
+  // A thread's share of plane k, loaded into registers together so that their latencies overlap, stored after.
   struct Share {
-    float u[NU], b[NB], u_z, rho_p, rho_q;
+    P u[NU], b[NB];
   };
-  KOKKOS_INLINE_FUNCTION Share load_plane(const Offsets& o, int k) const {
+  KOKKOS_INLINE_FUNCTION Share load_share(const Offsets& o, int k) const {
     Share v;
     const float* u = s.u + s.L.plane_offset(k);
     const float* rho = s.rho + s.L.plane_offset(k);
-    for (int r = 0; r < NU; ++r) v.u[r] = o.u[r] >= 0 ? u[o.u[r]] : 0.0f;
-    for (int r = 0; r < NB; ++r) v.b[r] = o.b[r] >= 0 ? rho[o.b[r]] : 1.0f;
-    const int p = k + R - 1;
-    const bool inside = o.column >= 0;
-    v.u_z = inside ? s.u[s.L.plane_offset(p + R) + o.column] : 0.0f;
-    v.rho_p = inside ? s.rho[s.L.plane_offset(p) + o.column] : 1.0f;
-    v.rho_q = inside ? s.rho[s.L.plane_offset(p + 1) + o.column] : 1.0f;
+    for (int r = 0; r < NU; ++r) v.u[r] = o.u[r] >= 0 ? load(u + o.u[r]) : filled(0.0f);
+    for (int r = 0; r < NB; ++r) v.b[r] = o.b[r] >= 0 ? load(rho + o.b[r]) : filled(1.0f);
     return v;
   }
-  KOKKOS_INLINE_FUNCTION void store_plane(const Share& v, int t, int k, float* su, float* sb, float* zu,
-                                          float* zf) const {
+  KOKKOS_INLINE_FUNCTION static void store_share(const Share& v, int t, float* su, float* sb) {
     for (int r = 0; r < NU; ++r)
-      if (t + r * columns < US) su[t + r * columns] = v.u[r];
+      if (t + r * threads < US / V) store(su + (t + r * threads) * V, v.u[r]);
     for (int r = 0; r < NB; ++r)
-      if (t + r * columns < BS) sb[t + r * columns] = v.b[r];
-    z_flux(zu, zf, t, k + R - 1, v.u_z, v.rho_p, v.rho_q);
+      if (t + r * threads < BS / V) store(sb + (t + r * threads) * V, v.b[r]);
+  }
+
+  // A pack's z window: u(p - R + 1 .. p + R) and F(p - 2R + 1 .. p), F(p) the z flux between planes p and p + 1,
+  // and rho(p); the newest in the last slot. `advance` takes u(p + R) and rho(p + 1) and makes F(p); `shift` drops
+  // the oldest of each.
+  struct Window {
+    P u[W], f[W], rho;
+  };
+  KOKKOS_INLINE_FUNCTION void advance(Window& w, const P& u_new, const P& rho_new) const {
+    w.u[W - 1] = u_new;
+    for (int l = 0; l < V; ++l) {
+      float d = 0.0f;
+      for (int n = 1; n <= R; ++n) d += s.c[n - 1] * (w.u[R - 1 + n].v[l] - w.u[R - n].v[l]);
+      w.f[W - 1].v[l] = 2.0f / (w.rho.v[l] + rho_new.v[l]) * d;
+    }
+    w.rho = rho_new;
+  }
+  KOKKOS_INLINE_FUNCTION static void shift(Window& w) {
+    for (int n = 0; n < W - 1; ++n) {
+      w.u[n] = w.u[n + 1];
+      w.f[n] = w.f[n + 1];
+    }
+  }
+  // A pack's column at plane z: u (zeros beyond the allocation) and the density (ones).
+  KOKKOS_INLINE_FUNCTION P column_u(int at, int z) const {
+    return at >= 0 ? load(s.u + s.L.plane_offset(z) + at) : filled(0.0f);
+  }
+  KOKKOS_INLINE_FUNCTION P column_rho(int at, int z) const {
+    return at >= 0 ? load(s.rho + s.L.plane_offset(z) + at) : filled(1.0f);
+  }
+
+  // The x fluxes of pack q of row ty (F(m), m = V q ..): the staged u's x index of x0 - R + m is m + HX - R.
+  KOKKOS_INLINE_FUNCTION void x_fluxes(const float* su, const float* sb, float* fx, int q, int ty) const {
+    P u[WU], b[WB];
+    for (int w = 0; w < WU; ++w) u[w] = load(su + (ty + H) * UX + (q + w) * V);
+    for (int w = 0; w < WB; ++w) b[w] = load(sb + (ty + R) * BX + (q + w) * V);
+    P f;
+    for (int l = 0; l < V; ++l) {
+      float d = 0.0f;
+      for (int n = 1; n <= R; ++n) d += s.c[n - 1] * (at(u, UO + R - 1 + l + n) - at(u, UO + R + l - n));
+      f.v[l] = 2.0f / (at(b, BO + l) + at(b, BO + l + 1)) * d;
+    }
+    store(fx + ty * FXW + q * V, f);
+  }
+  // The y fluxes of row m (between y0 - R + m and the next row) at pack px: the staged u's row of y0 - R + m is m + R
+  // - 1, the density's m.
+  KOKKOS_INLINE_FUNCTION void y_fluxes(const float* su, const float* sb, float* fy, int m, int px) const {
+    P u[W];
+    for (int n = 0; n < W; ++n) u[n] = load(su + (m + n) * UX + HX + px * V);
+    const P b0 = load(sb + m * BX + BHX + px * V), b1 = load(sb + (m + 1) * BX + BHX + px * V);
+    P f;
+    for (int l = 0; l < V; ++l) {
+      float d = 0.0f;
+      for (int n = 1; n <= R; ++n) d += s.c[n - 1] * (u[R - 1 + n].v[l] - u[R - n].v[l]);
+      f.v[l] = 2.0f / (b0.v[l] + b1.v[l]) * d;
+    }
+    store(fy + m * TX + px * V, f);
+  }
+
+  // Pack p's points of plane k from the plane's fluxes and its z window (holding F(k - R .. k + R - 1)).
+  KOKKOS_INLINE_FUNCTION void points(const float* sb, const float* fx, const float* fy, const Window& w, int p, int x0,
+                                     int y0, int k) const {
+    const int px = p % PX, ty = p / PX, i0 = x0 + px * V, j = y0 + ty;
+    if (j >= region.y1 || i0 >= region.x1 || i0 + V <= region.x0) return;
+    P f[WF], g[W];
+    for (int n = 0; n < WF; ++n) f[n] = load(fx + ty * FXW + (px + n) * V);
+    for (int n = 0; n < W; ++n) g[n] = load(fy + (ty + n) * TX + px * V);
+    const P rho = load(sb + (ty + R) * BX + BHX + px * V);
+    P operator_u;
+    for (int l = 0; l < V; ++l) {
+      // Point x0 + V px + l reads the fluxes from R - 1/2 before it to R - 1/2 after: F(V px + l + R - n) ..
+      // F(V px + l + R + n - 1).
+      float x = 0.0f, y = 0.0f, z = 0.0f;
+      for (int n = 1; n <= R; ++n) {
+        x += s.c[n - 1] * (at(f, l + R + n - 1) - at(f, l + R - n));
+        y += s.c[n - 1] * (g[R + n - 1].v[l] - g[R - n].v[l]);
+        z += s.c[n - 1] * (w.f[R + n - 1].v[l] - w.f[R - n].v[l]);
+      }
+      operator_u.v[l] = (x + y + z) * rho.v[l];
+    }
+    update(i0, j, k, w.u[0], operator_u);
   }
 
   KOKKOS_FUNCTION void operator()(const Member& team) const {
-    const int league_rank = team.league_rank();
-    const int x0 = region.x0 + (league_rank % tiles_x) * TX;
+    const int league_rank = team.league_rank(), t = team.team_rank();
+    const int x0 = xa + (league_rank % tiles_x) * TX;
     const int y0 = region.y0 + (league_rank / tiles_x % tiles_y) * TY;
     const int z0 = region.z0 + league_rank / (tiles_x * tiles_y) * planes;
     const int z1 = z0 + planes < region.z1 ? z0 + planes : region.z1;
     float* const scratch = ScratchView(team.team_scratch(0), scratch_floats).data();
-    float* const staged_u[2] = {scratch, scratch + US};  // u at (x0 - H + e % UX, y0 - H + e / UX), by plane parity
-    float* const staged_b[2] = {scratch + 2 * US, scratch + 2 * US + BS};  // density at (x0 - R + e % BX, ...)
-    float* const fx = scratch + 2 * US + 2 * BS;  // fx[ty * FX + m]: the x flux between x0 - R + m and the next point
-    float* const fy = fx + FX * TY;               // fy[m * TX + tx]: the y flux between y0 - R + m and the next point
-    float* const zu = fy + TX * FY;               // zu[slot(z) * columns + t]: u at plane z of column t
-    float* const zf = zu + ring * columns;
-    const Offsets mine = gpu ? offsets(team.team_rank(), x0, y0) : Offsets{};
-    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, columns), [&](int t) {
-      const int i = x0 + t % TX, j = y0 + t / TX;
-      const bool inside = i < region.x1 && j < region.y1;
-      const auto u = [&](int z) { return inside ? s.u[s.L.offset(i, j, z)] : 0.0f; };
-      const auto rho = [&](int z) { return inside ? s.rho[s.L.offset(i, j, z)] : 1.0f; };
-      for (int z = z0 - H; z < z0; ++z) zu[slot(z) * columns + t] = u(z);
-      for (int p = z0 - R; p < z0 + R - 1; ++p) z_flux(zu, zf, t, p, u(p + R), rho(p), rho(p + 1));
-      store_plane(load_plane(gpu ? mine : offsets(t, x0, y0), z0), t, z0, staged_u[0], staged_b[0], zu, zf);
-    });
+    // The scratch's first float aligned to a pack (every part's size is a multiple of V).
+    float* const base = scratch + (V - reinterpret_cast<std::uintptr_t>(scratch) / sizeof(float) % V) % V;
+    // Plane k's staged u at (x0 - HX + e % UX, y0 - H + e / UX) and density at (x0 - BHX + e % BX, ...), by parity.
+    const auto staged_u = [&](int k) { return base + (k - z0) % 2 * US; };
+    const auto staged_b = [&](int k) { return base + 2 * US + (k - z0) % 2 * BS; };
+    float* const fx = base + 2 * US + 2 * BS;  // fx[ty * FXW + m]: the x flux between x0 - R + m and the next point
+    float* const fy = fx + TY * FXW;           // fy[m * TX + tx]: the y flux between y0 - R + m and the next row
+    const Offsets share = offsets(t, x0, y0);
+    int column[mine];  // the in-plane offsets of the thread's packs' columns
+    Window window[mine]{};
+    for (int c = 0; c < mine; ++c) {
+      const int p = gpu ? t : c;
+      column[c] = pack_at(x0 + p % PX * V, y0 + p / PX);
+      Window& w = window[c];
+      for (int n = 0; n < W - 1; ++n) w.u[n] = column_u(column[c], z0 - W + 1 + n);
+      w.rho = column_rho(column[c], z0 - R);
+      for (int z = z0 - R; z < z0 + R - 1; ++z) {
+        advance(w, column_u(column[c], z + R), column_rho(column[c], z + 1));
+        shift(w);
+      }
+    }
+    store_share(load_share(share, z0), t, staged_u(z0), staged_b(z0));
     team.team_barrier();
     for (int k = z0; k < z1; ++k) {
-      const float* su = staged_u[(k - z0) % 2];
-      const float* sb = staged_b[(k - z0) % 2];
-      // The staged u's index of x0 - R + m is m + R - 1 (H - R = R - 1); so is y0 - R + m's row.
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, FX * TY), [&](int e) {
-        const int m = e % FX, ty = e / FX;
-        const float* row = su + (ty + H) * UX + m + R - 1;
-        float d = 0.0f;
-        for (int n = 1; n <= R; ++n) d += s.c[n - 1] * (row[n] - row[1 - n]);
-        const float* b = sb + (ty + R) * BX + m;
-        fx[e] = 2.0f / (b[0] + b[1]) * d;
-      });
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, TX * FY), [&](int e) {
-        const int tx = e % TX, m = e / TX;
-        const float* column = su + (m + R - 1) * UX + H + tx;
-        float d = 0.0f;
-        for (int n = 1; n <= R; ++n) d += s.c[n - 1] * (column[n * UX] - column[(1 - n) * UX]);
-        const float* b = sb + m * BX + R + tx;
-        fy[e] = 2.0f / (b[0] + b[BX]) * d;
-      });
+      const float* su = staged_u(k);
+      const float* sb = staged_b(k);
+      // The columns' next values and the thread's share of plane k + 1 (into the other buffers, which the last
+      // plane's points read), loaded while the plane's fluxes are computed.
+      P u_new[mine], rho_new[mine];
+      for (int c = 0; c < mine; ++c) {
+        u_new[c] = column_u(column[c], k + W - 1);
+        rho_new[c] = column_rho(column[c], k + R);
+      }
+      const bool next = k + 1 < z1;
+      Share ahead{};
+      if (next) ahead = load_share(share, k + 1);
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, FXP * TY),
+                           [&](int e) { x_fluxes(su, sb, fx, e % FXP, e / FXP); });
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, PX * FY),
+                           [&](int e) { y_fluxes(su, sb, fy, e / PX, e % PX); });
+      if (next) store_share(ahead, t, staged_u(k + 1), staged_b(k + 1));
       team.team_barrier();
-      // Each column's point of plane k, while its share of plane k + 1 arrives into the other buffers; the ring
-      // slots the next z flux takes are those this point read last.
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, columns), [&](int t) {
-        const bool next = k + 1 < z1;
-        Share share{};
-        if (next) share = load_plane(gpu ? mine : offsets(t, x0, y0), k + 1);
-        const int tx = t % TX, ty = t / TX, i = x0 + tx, j = y0 + ty;
-        if (i < region.x1 && j < region.y1) {
-          // Point i reads the fluxes from i - R + 1/2 to i + R - 1/2: fx's R + tx - n .. R + tx + n - 1.
-          float x = 0.0f, y = 0.0f, z = 0.0f;
-          for (int n = 1; n <= R; ++n) {
-            x += s.c[n - 1] * (fx[ty * FX + tx + R + n - 1] - fx[ty * FX + tx + R - n]);
-            y += s.c[n - 1] * (fy[(ty + R + n - 1) * TX + tx] - fy[(ty + R - n) * TX + tx]);
-            z += s.c[n - 1] * (zf[slot(k + n - 1) * columns + t] - zf[slot(k - n) * columns + t]);
-          }
-          update(i, j, k, (x + y + z) * sb[(ty + R) * BX + tx + R]);
-        }
-        if (next) store_plane(share, t, k + 1, staged_u[(k + 1 - z0) % 2], staged_b[(k + 1 - z0) % 2], zu, zf);
-      });
+      for (int c = 0; c < mine; ++c) {
+        advance(window[c], u_new[c], rho_new[c]);
+        points(sb, fx, fy, window[c], gpu ? t : c, x0, y0, k);
+        shift(window[c]);
+      }
       team.team_barrier();
     }
   }
 
-  // u_next at (i, j, k) from the operator's value there: the inner points' update, or the layer's.
-  KOKKOS_INLINE_FUNCTION void update(int i, int j, int k, float operator_u) const {
+  // u_next at the points (i0 .., j, k) of the region from u and the operator's value there: the inner points'
+  // update, or the layer's. u_prev and q move as packs (a GPU's lanes a pack apart would touch four times the
+  // sectors point by point); the layer's terms point by point.
+  KOKKOS_INLINE_FUNCTION void update(int i0, int j, int k, const P& u_here, const P& operator_u) const {
     const WaveArrays& a = s.a;
-    const index_t o = s.L.offset(i, j, k);
-    if (a.pml.is_inner(i, j, k)) {
-      a.u_prev[o] = WaveArrays::inner_point(s.u[o], a.u_prev[o], a.q[o], operator_u);
-      return;
+    const index_t o = s.L.offset(i0, j, k);
+    const P prev = load(a.u_prev + o), q = load(a.q + o);
+    P next;
+    if (a.pml.is_inner(i0, j, k) && a.pml.is_inner(i0 + V - 1, j, k)) {
+      for (int l = 0; l < V; ++l) next.v[l] = WaveArrays::inner_point(u_here.v[l], prev.v[l], q.v[l], operator_u.v[l]);
+    } else {
+      for (int l = 0; l < V; ++l) {
+        const int i = i0 + l;
+        if (i < region.x0 || i >= region.x1) continue;
+        if (a.pml.is_inner(i, j, k)) {  // a pack across the layer's inner face
+          next.v[l] = WaveArrays::inner_point(u_here.v[l], prev.v[l], q.v[l], operator_u.v[l]);
+          continue;
+        }
+        const float* u = s.u + o + l;
+        const index_t row = s.L.ldx, plane = s.L.plane;
+        const float gradient = a.gradient_x[i] * (u[1] - u[-1]) + a.gradient_y[j] * (u[row] - u[-row]) +
+                               a.gradient_z[k] * (u[plane] - u[-plane]);
+        float* phi = a.phi + a.pml.slab_index(a.pml.slab_of(i, j, k), i, j, k);
+        const auto layer = WaveArrays::pml_update(a.eta_x[i] + a.eta_y[j] + a.eta_z[k], gradient, u_here.v[l],
+                                                  prev.v[l], q.v[l], operator_u.v[l], *phi);
+        next.v[l] = layer.u;
+        *phi = layer.phi;
+      }
     }
-    const float* u = s.u + o;
-    const index_t row = s.L.ldx, plane = s.L.plane;
-    const float gradient = a.gradient_x[i] * (u[1] - u[-1]) + a.gradient_y[j] * (u[row] - u[-row]) +
-                           a.gradient_z[k] * (u[plane] - u[-plane]);
-    float* phi = a.phi + a.pml.slab_index(a.pml.slab_of(i, j, k), i, j, k);
-    const auto next = WaveArrays::pml_update(a.eta_x[i] + a.eta_y[j] + a.eta_z[k], gradient, s.u[o], a.u_prev[o],
-                                             a.q[o], operator_u, *phi);
-    a.u_prev[o] = next.u;
-    *phi = next.phi;
+    if (i0 >= region.x0 && i0 + V <= region.x1) {
+      store(a.u_prev + o, next);
+    } else {
+      for (int l = 0; l < V; ++l)
+        if (i0 + l >= region.x0 && i0 + l < region.x1) a.u_prev[o + l] = next.v[l];
+    }
   }
 };
 
@@ -210,6 +329,13 @@ template <class ExecSpace, int R>
 void density_step(const ExecSpace& space, const Box& region, const DensityStep<R>& step) {
   using Kernel = DensityKernel<ExecSpace, R>;
   if (region.points() == 0) return;
+  // Packs are aligned in the fields only if their rows are (fields are allocated so; a view into one might not be).
+  const auto aligned = [](const float* p) {
+    return reinterpret_cast<std::uintptr_t>(p) % sizeof(Pack<Kernel::V>) == 0;
+  };
+  require(aligned(step.u) && aligned(step.rho) && aligned(step.a.u_prev) && aligned(step.a.q) &&
+              step.L.lead % Kernel::V == 0 && step.L.ldx % Kernel::V == 0,
+          "variable-density step: fields must start and have rows at multiples of ", sizeof(Pack<Kernel::V>), " bytes");
   const Kernel kernel(step, region);
   typename Kernel::Policy policy(space, kernel.league(), Kernel::team_threads());
   policy.set_scratch_size(0, Kokkos::PerTeam(Kernel::scratch_bytes));
