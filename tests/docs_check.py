@@ -11,6 +11,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 
 source, seis_wave, seis_bench, work = (pathlib.Path(a).resolve() for a in sys.argv[1:5])
 failures = []
@@ -73,16 +74,19 @@ for page in [source / "README.md", *sorted((source / "docs").glob("*.md"))]:
             commands.append((page.relative_to(source), "sh", command))
 
 for page, kind, command in commands:
+    started = time.monotonic()
     if kind == "python":
         result = subprocess.run(["/usr/bin/python3", "-c", command], cwd=work, capture_output=True, text=True)
         if result.returncode != 0:
             failures.append(f"{page}: a python block exited {result.returncode}: {result.stderr.strip()[-300:]}")
+        print(f"{time.monotonic() - started:7.1f} s  {page}: a python block")
         continue
     program = next(p for p in programs if command.startswith(p))
     run = programs[program] + command[len(program):]
     result = subprocess.run(run, shell=True, cwd=work, capture_output=True, text=True)
     if result.returncode != 0:
         failures.append(f"{page}: `{command}` exited {result.returncode}: {result.stderr.strip()[-300:]}")
+    print(f"{time.monotonic() - started:7.1f} s  {page}: {command[:100]}")
 print(f"{len(commands)} quick-start commands and python blocks of README.md and docs/ run")
 for f in failures:
     print("FAIL:", f, file=sys.stderr)

@@ -18,15 +18,10 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "seis/core/memory_ops.hpp"
 #include "seis/wave/density.hpp"
 
 namespace seis::wave {
-
-// V consecutive floats, aligned so that a GPU moves them in one access.
-template <int V>
-struct alignas(sizeof(float) * V) Pack {
-  float v[V];
-};
 
 template <class ExecSpace, int R>
 struct DensityKernel {
@@ -80,29 +75,23 @@ struct DensityKernel {
   int league() const { return tiles_x * tiles_y * tiles_z; }
   static int team_threads() { return threads; }
 
-  KOKKOS_INLINE_FUNCTION static P load(const float* p) {
-    if constexpr (gpu) {
-      return *reinterpret_cast<const P*>(p);
-    } else {
-      P v;
-      for (int l = 0; l < V; ++l) v.v[l] = p[l];
-      return v;
-    }
-  }
-  KOKKOS_INLINE_FUNCTION static void store(float* p, const P& v) {
-    if constexpr (gpu) {
-      *reinterpret_cast<P*>(p) = v;
-    } else {
-      for (int l = 0; l < V; ++l) p[l] = v.v[l];
-    }
-  }
   // Element i of consecutive packs (an index known when compiling, so that they stay in registers).
-  KOKKOS_INLINE_FUNCTION static float at(const P* w, int i) { return w[i / V].v[i % V]; }
+  KOKKOS_INLINE_FUNCTION static float at(const P* w, int i) { return w[i / V].lane[i % V]; }
   KOKKOS_INLINE_FUNCTION static P filled(float value) {
     P v;
-    for (int l = 0; l < V; ++l) v.v[l] = value;
+    for (int l = 0; l < V; ++l) v.lane[l] = value;
     return v;
   }
+  // The staggered difference sum_n c_n (v(R - 1 + n) - v(R - n)) of 2R values v(0 .. 2R - 1) in a row, a column or a
+  // window: a flux's from u, a point's divergence from 2R fluxes.
+  template <class Value>
+  KOKKOS_INLINE_FUNCTION float difference(const Value& v) const {
+    float d = 0.0f;
+    for (int n = 1; n <= R; ++n) d += s.c[n - 1] * (v(R - 1 + n) - v(R - n));
+    return d;
+  }
+  // The flux between two points: b_half = 2 / (rho + rho') times the difference of u.
+  KOKKOS_INLINE_FUNCTION static float flux(float d, float rho0, float rho1) { return 2.0f / (rho0 + rho1) * d; }
   // The in-plane offset of the pack at (x, y), x a multiple of V, or -1 where it lies beyond the allocation.
   KOKKOS_INLINE_FUNCTION int pack_at(int x, int y) const {
     const bool row = y >= -s.L.halo && y < s.L.ny + s.L.halo;
@@ -137,15 +126,15 @@ struct DensityKernel {
     Share v;
     const float* u = s.u + s.L.plane_offset(k);
     const float* rho = s.rho + s.L.plane_offset(k);
-    for (int r = 0; r < NU; ++r) v.u[r] = o.u[r] >= 0 ? load(u + o.u[r]) : filled(0.0f);
-    for (int r = 0; r < NB; ++r) v.b[r] = o.b[r] >= 0 ? load(rho + o.b[r]) : filled(1.0f);
+    for (int r = 0; r < NU; ++r) v.u[r] = o.u[r] >= 0 ? load_pack<V>(u + o.u[r]) : filled(0.0f);
+    for (int r = 0; r < NB; ++r) v.b[r] = o.b[r] >= 0 ? load_pack<V>(rho + o.b[r]) : filled(1.0f);
     return v;
   }
   KOKKOS_INLINE_FUNCTION static void store_share(const Share& v, int t, float* su, float* sb) {
     for (int r = 0; r < NU; ++r)
-      if (t + r * threads < US / V) store(su + (t + r * threads) * V, v.u[r]);
+      if (t + r * threads < US / V) store_scratch(su + (t + r * threads) * V, v.u[r]);
     for (int r = 0; r < NB; ++r)
-      if (t + r * threads < BS / V) store(sb + (t + r * threads) * V, v.b[r]);
+      if (t + r * threads < BS / V) store_scratch(sb + (t + r * threads) * V, v.b[r]);
   }
 
   // A pack's z window: u(p - R + 1 .. p + R) and F(p - 2R + 1 .. p), F(p) the z flux between planes p and p + 1,
@@ -156,11 +145,8 @@ struct DensityKernel {
   };
   KOKKOS_INLINE_FUNCTION void advance(Window& w, const P& u_new, const P& rho_new) const {
     w.u[W - 1] = u_new;
-    for (int l = 0; l < V; ++l) {
-      float d = 0.0f;
-      for (int n = 1; n <= R; ++n) d += s.c[n - 1] * (w.u[R - 1 + n].v[l] - w.u[R - n].v[l]);
-      w.f[W - 1].v[l] = 2.0f / (w.rho.v[l] + rho_new.v[l]) * d;
-    }
+    for (int l = 0; l < V; ++l)
+      w.f[W - 1].lane[l] = flux(difference([&](int n) { return w.u[n].lane[l]; }), w.rho.lane[l], rho_new.lane[l]);
     w.rho = rho_new;
   }
   KOKKOS_INLINE_FUNCTION static void shift(Window& w) {
@@ -169,40 +155,32 @@ struct DensityKernel {
       w.f[n] = w.f[n + 1];
     }
   }
-  // A pack's column at plane z: u (zeros beyond the allocation) and the density (ones).
-  KOKKOS_INLINE_FUNCTION P column_u(int at, int z) const {
-    return at >= 0 ? load(s.u + s.L.plane_offset(z) + at) : filled(0.0f);
-  }
-  KOKKOS_INLINE_FUNCTION P column_rho(int at, int z) const {
-    return at >= 0 ? load(s.rho + s.L.plane_offset(z) + at) : filled(1.0f);
+  // A pack's column of a field at plane z, `beyond` where the pack lies beyond the allocation (u's zero, the
+  // density's one).
+  KOKKOS_INLINE_FUNCTION P column(const float* field, float beyond, int at, int z) const {
+    return at >= 0 ? load_pack<V>(field + s.L.plane_offset(z) + at) : filled(beyond);
   }
 
   // The x fluxes of pack q of row ty (F(m), m = V q ..): the staged u's x index of x0 - R + m is m + HX - R.
   KOKKOS_INLINE_FUNCTION void x_fluxes(const float* su, const float* sb, float* fx, int q, int ty) const {
     P u[WU], b[WB];
-    for (int w = 0; w < WU; ++w) u[w] = load(su + (ty + H) * UX + (q + w) * V);
-    for (int w = 0; w < WB; ++w) b[w] = load(sb + (ty + R) * BX + (q + w) * V);
+    for (int w = 0; w < WU; ++w) u[w] = load_scratch<V>(su + (ty + H) * UX + (q + w) * V);
+    for (int w = 0; w < WB; ++w) b[w] = load_scratch<V>(sb + (ty + R) * BX + (q + w) * V);
     P f;
-    for (int l = 0; l < V; ++l) {
-      float d = 0.0f;
-      for (int n = 1; n <= R; ++n) d += s.c[n - 1] * (at(u, UO + R - 1 + l + n) - at(u, UO + R + l - n));
-      f.v[l] = 2.0f / (at(b, BO + l) + at(b, BO + l + 1)) * d;
-    }
-    store(fx + ty * FXW + q * V, f);
+    for (int l = 0; l < V; ++l)
+      f.lane[l] = flux(difference([&](int n) { return at(u, UO + l + n); }), at(b, BO + l), at(b, BO + l + 1));
+    store_scratch(fx + ty * FXW + q * V, f);
   }
   // The y fluxes of row m (between y0 - R + m and the next row) at pack px: the staged u's row of y0 - R + m is m + R
   // - 1, the density's m.
   KOKKOS_INLINE_FUNCTION void y_fluxes(const float* su, const float* sb, float* fy, int m, int px) const {
     P u[W];
-    for (int n = 0; n < W; ++n) u[n] = load(su + (m + n) * UX + HX + px * V);
-    const P b0 = load(sb + m * BX + BHX + px * V), b1 = load(sb + (m + 1) * BX + BHX + px * V);
+    for (int n = 0; n < W; ++n) u[n] = load_scratch<V>(su + (m + n) * UX + HX + px * V);
+    const P b0 = load_scratch<V>(sb + m * BX + BHX + px * V), b1 = load_scratch<V>(sb + (m + 1) * BX + BHX + px * V);
     P f;
-    for (int l = 0; l < V; ++l) {
-      float d = 0.0f;
-      for (int n = 1; n <= R; ++n) d += s.c[n - 1] * (u[R - 1 + n].v[l] - u[R - n].v[l]);
-      f.v[l] = 2.0f / (b0.v[l] + b1.v[l]) * d;
-    }
-    store(fy + m * TX + px * V, f);
+    for (int l = 0; l < V; ++l)
+      f.lane[l] = flux(difference([&](int n) { return u[n].lane[l]; }), b0.lane[l], b1.lane[l]);
+    store_scratch(fy + m * TX + px * V, f);
   }
 
   // Pack p's points of plane k from the plane's fluxes and its z window (holding F(k - R .. k + R - 1)).
@@ -211,20 +189,17 @@ struct DensityKernel {
     const int px = p % PX, ty = p / PX, i0 = x0 + px * V, j = y0 + ty;
     if (j >= region.y1 || i0 >= region.x1 || i0 + V <= region.x0) return;
     P f[WF], g[W];
-    for (int n = 0; n < WF; ++n) f[n] = load(fx + ty * FXW + (px + n) * V);
-    for (int n = 0; n < W; ++n) g[n] = load(fy + (ty + n) * TX + px * V);
-    const P rho = load(sb + (ty + R) * BX + BHX + px * V);
+    for (int n = 0; n < WF; ++n) f[n] = load_scratch<V>(fx + ty * FXW + (px + n) * V);
+    for (int n = 0; n < W; ++n) g[n] = load_scratch<V>(fy + (ty + n) * TX + px * V);
+    const P rho = load_scratch<V>(sb + (ty + R) * BX + BHX + px * V);
     P operator_u;
     for (int l = 0; l < V; ++l) {
-      // Point x0 + V px + l reads the fluxes from R - 1/2 before it to R - 1/2 after: F(V px + l + R - n) ..
-      // F(V px + l + R + n - 1).
-      float x = 0.0f, y = 0.0f, z = 0.0f;
-      for (int n = 1; n <= R; ++n) {
-        x += s.c[n - 1] * (at(f, l + R + n - 1) - at(f, l + R - n));
-        y += s.c[n - 1] * (g[R + n - 1].v[l] - g[R - n].v[l]);
-        z += s.c[n - 1] * (w.f[R + n - 1].v[l] - w.f[R - n].v[l]);
-      }
-      operator_u.v[l] = (x + y + z) * rho.v[l];
+      // Point x0 + V px + l reads the x fluxes from R - 1/2 before it to R - 1/2 after, F(V px + l) ..
+      // F(V px + l + 2R - 1).
+      const float x = difference([&](int n) { return at(f, l + n); });
+      const float y = difference([&](int n) { return g[n].lane[l]; });
+      const float z = difference([&](int n) { return w.f[n].lane[l]; });
+      operator_u.lane[l] = (x + y + z) * rho.lane[l];
     }
     update(i0, j, k, w.u[0], operator_u);
   }
@@ -244,16 +219,16 @@ struct DensityKernel {
     float* const fx = base + 2 * US + 2 * BS;  // fx[ty * FXW + m]: the x flux between x0 - R + m and the next point
     float* const fy = fx + TY * FXW;           // fy[m * TX + tx]: the y flux between y0 - R + m and the next row
     const Offsets share = offsets(t, x0, y0);
-    int column[mine];  // the in-plane offsets of the thread's packs' columns
+    int columns[mine];  // the in-plane offsets of the thread's packs' columns
     Window window[mine]{};
     for (int c = 0; c < mine; ++c) {
       const int p = gpu ? t : c;
-      column[c] = pack_at(x0 + p % PX * V, y0 + p / PX);
+      columns[c] = pack_at(x0 + p % PX * V, y0 + p / PX);
       Window& w = window[c];
-      for (int n = 0; n < W - 1; ++n) w.u[n] = column_u(column[c], z0 - W + 1 + n);
-      w.rho = column_rho(column[c], z0 - R);
+      for (int n = 0; n < W - 1; ++n) w.u[n] = column(s.u, 0.0f, columns[c], z0 - W + 1 + n);
+      w.rho = column(s.rho, 1.0f, columns[c], z0 - R);
       for (int z = z0 - R; z < z0 + R - 1; ++z) {
-        advance(w, column_u(column[c], z + R), column_rho(column[c], z + 1));
+        advance(w, column(s.u, 0.0f, columns[c], z + R), column(s.rho, 1.0f, columns[c], z + 1));
         shift(w);
       }
     }
@@ -266,8 +241,8 @@ struct DensityKernel {
       // plane's points read), loaded while the plane's fluxes are computed.
       P u_new[mine], rho_new[mine];
       for (int c = 0; c < mine; ++c) {
-        u_new[c] = column_u(column[c], k + W - 1);
-        rho_new[c] = column_rho(column[c], k + R);
+        u_new[c] = column(s.u, 0.0f, columns[c], k + W - 1);
+        rho_new[c] = column(s.rho, 1.0f, columns[c], k + R);
       }
       const bool next = k + 1 < z1;
       Share ahead{};
@@ -287,40 +262,36 @@ struct DensityKernel {
     }
   }
 
-  // u_next at the points (i0 .., j, k) of the region from u and the operator's value there: the inner points'
-  // update, or the layer's. u_prev and q move as packs (a GPU's lanes a pack apart would touch four times the
-  // sectors point by point); the layer's terms point by point.
+  // u_next at the points (i0 .., j, k) of the region from u and the operator's value there: each point's inner
+  // update, or the layer's (a pack may lie across the layer's inner face). u_prev and q move as packs (a GPU's lanes a
+  // pack apart would touch twice the sectors point by point); the layer's terms point by point.
   KOKKOS_INLINE_FUNCTION void update(int i0, int j, int k, const P& u_here, const P& operator_u) const {
     const WaveArrays& a = s.a;
     const index_t o = s.L.offset(i0, j, k);
-    const P prev = load(a.u_prev + o), q = load(a.q + o);
+    const P prev = load_pack<V>(a.u_prev + o), q = load_pack<V>(a.q + o);
     P next;
-    if (a.pml.is_inner(i0, j, k) && a.pml.is_inner(i0 + V - 1, j, k)) {
-      for (int l = 0; l < V; ++l) next.v[l] = WaveArrays::inner_point(u_here.v[l], prev.v[l], q.v[l], operator_u.v[l]);
-    } else {
-      for (int l = 0; l < V; ++l) {
-        const int i = i0 + l;
-        if (i < region.x0 || i >= region.x1) continue;
-        if (a.pml.is_inner(i, j, k)) {  // a pack across the layer's inner face
-          next.v[l] = WaveArrays::inner_point(u_here.v[l], prev.v[l], q.v[l], operator_u.v[l]);
-          continue;
-        }
-        const float* u = s.u + o + l;
-        const index_t row = s.L.ldx, plane = s.L.plane;
-        const float gradient = a.gradient_x[i] * (u[1] - u[-1]) + a.gradient_y[j] * (u[row] - u[-row]) +
-                               a.gradient_z[k] * (u[plane] - u[-plane]);
-        float* phi = a.phi + a.pml.slab_index(a.pml.slab_of(i, j, k), i, j, k);
-        const auto layer = WaveArrays::pml_update(a.eta_x[i] + a.eta_y[j] + a.eta_z[k], gradient, u_here.v[l],
-                                                  prev.v[l], q.v[l], operator_u.v[l], *phi);
-        next.v[l] = layer.u;
-        *phi = layer.phi;
+    for (int l = 0; l < V; ++l) {
+      const int i = i0 + l;
+      if (i < region.x0 || i >= region.x1) continue;
+      if (a.pml.is_inner(i, j, k)) {
+        next.lane[l] = WaveArrays::inner_point(u_here.lane[l], prev.lane[l], q.lane[l], operator_u.lane[l]);
+        continue;
       }
+      const float* u = s.u + o + l;
+      const index_t row = s.L.ldx, plane = s.L.plane;
+      const float gradient = a.gradient_x[i] * (u[1] - u[-1]) + a.gradient_y[j] * (u[row] - u[-row]) +
+                             a.gradient_z[k] * (u[plane] - u[-plane]);
+      float* phi = a.phi + a.pml.slab_index(a.pml.slab_of(i, j, k), i, j, k);
+      const auto layer = WaveArrays::pml_update(a.eta_x[i] + a.eta_y[j] + a.eta_z[k], gradient, u_here.lane[l],
+                                                prev.lane[l], q.lane[l], operator_u.lane[l], *phi);
+      next.lane[l] = layer.u;
+      *phi = layer.phi;
     }
     if (i0 >= region.x0 && i0 + V <= region.x1) {
-      store(a.u_prev + o, next);
+      store_pack(a.u_prev + o, next);
     } else {
       for (int l = 0; l < V; ++l)
-        if (i0 + l >= region.x0 && i0 + l < region.x1) a.u_prev[o + l] = next.v[l];
+        if (i0 + l >= region.x0 && i0 + l < region.x1) a.u_prev[o + l] = next.lane[l];
     }
   }
 };
