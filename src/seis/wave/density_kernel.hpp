@@ -7,11 +7,11 @@
 // the 2R fluxes its points read) in its owner's registers. So every flux is computed once (the point-by-point form
 // computes each 2R times, O(R^2) a point), each value moves between memories as part of a pack (one access a pack
 // on a GPU, where the kernel was bound by issuing instructions, perf/NOTES.md 132-133), and each column's u is read
-// once as it enters its window. The next plane is loaded while this one's fluxes are computed (two staging
-// buffers), two barriers a plane. Tiles start at multiples of V in x, so packs are aligned in the fields (whose
-// rows start and end at multiples of alignment_floats) and either lie in a row's allocation or wholly beyond it;
-// points outside the region are computed and not stored. u and the density are read from their halos (2R - 1
-// deep) beyond the region; a pack beyond the allocation is staged as zeros (densities as ones), read only by
+// once as it enters its window. The next plane is staged while this one is computed (through registers, or
+// above R = 4 by asynchronous copies), two barriers a plane. Tiles start at multiples of V in x, so packs are aligned
+// in the fields (whose rows start and end at multiples of alignment_floats) and either lie in a row's allocation or
+// wholly beyond it; points outside the region are computed and not stored. u and the density are read from their halos
+// (2R - 1 deep) beyond the region; a pack beyond the allocation is staged as zeros (densities as ones), read only by
 // points not stored.
 #include <Kokkos_Core.hpp>
 
@@ -49,8 +49,16 @@ struct DensityKernel {
   static constexpr int UX = std::max(TX + 2 * HX, FXW - V + WU * V), UY = TY + 2 * H, US = UX * UY;
   static constexpr int BX = std::max(TX + 2 * BHX, FXW - V + WB * V), BY = TY + 2 * R, BS = BX * BY;
   static constexpr int NU = packs_over(US) / threads + 1, NB = packs_over(BS) / threads + 1;  // a thread's share
-  // Two planes' staged u and density (one read while the next arrives), the plane's fluxes, V floats of alignment.
-  static constexpr int scratch_floats = 2 * US + 2 * BS + TY * FXW + FY * TX + V;
+  // How the next plane is staged while this one is computed. On a GPU above R = 4 by asynchronous copies (cp.async:
+  // they hold no registers, where the windows' 8R floats spill under 128; an H200 ran R = 8 at 6.24 ms a step
+  // against 8.98 through registers), three buffers, one refilled two barriers after its last reader (the points of
+  // its plane). Up to R = 4 through registers, loaded as the fluxes start and stored as they end (at R = 4, 3.96 ms
+  // against 4.40 asynchronously; perf/NOTES.md 134), and on a host, whose copies are not asynchronous and whose
+  // teams have 32 KB: two buffers and a barrier after the points.
+  static constexpr bool async = gpu && R > 4;
+  static constexpr int buffers = async ? 3 : 2;
+  // The staged planes' u and density, the plane's fluxes, V floats of alignment.
+  static constexpr int scratch_floats = buffers * (US + BS) + TY * FXW + FY * TX + V;
   static constexpr std::size_t scratch_bytes = std::size_t(scratch_floats) * sizeof(float);
   // Planes a team walks: its windows are filled (2R - 1 fluxes) once per walk. 128 on a GPU; 16 on a host, whose
   // teams of one thread want many tiles, and so that the tests' grids cross a walk's start.
@@ -118,7 +126,7 @@ struct DensityKernel {
     }
     return o;
   }
-  // A thread's share of plane k, loaded into registers together so that their latencies overlap, stored after.
+  // A thread's share of plane k through registers: loaded together so that their latencies overlap, stored after.
   struct Share {
     P u[NU], b[NB];
   };
@@ -135,6 +143,25 @@ struct DensityKernel {
       if (t + r * threads < US / V) store_scratch(su + (t + r * threads) * V, v.u[r]);
     for (int r = 0; r < NB; ++r)
       if (t + r * threads < BS / V) store_scratch(sb + (t + r * threads) * V, v.b[r]);
+  }
+  // Issues the asynchronous copies of a thread's share of plane k into staging buffers (packs in the allocation; the
+  // others are the same in every plane, filled once per walk by fill_beyond), as one group.
+  KOKKOS_INLINE_FUNCTION void stage(const Offsets& o, int t, int k, float* su, float* sb) const {
+    const float* u = s.u + s.L.plane_offset(k);
+    const float* rho = s.rho + s.L.plane_offset(k);
+    for (int r = 0; r < NU; ++r)
+      if (o.u[r] >= 0) copy_async<V>(su + (t + r * threads) * V, u + o.u[r], true);
+    for (int r = 0; r < NB; ++r)
+      if (o.b[r] >= 0) copy_async<V>(sb + (t + r * threads) * V, rho + o.b[r], true);
+    copy_async_commit();
+  }
+  // A thread's packs beyond the allocation (and outside the cross, never read) in staging buffers: u's zeros, the
+  // density's ones.
+  KOKKOS_INLINE_FUNCTION static void fill_beyond(const Offsets& o, int t, float* su, float* sb) {
+    for (int r = 0; r < NU; ++r)
+      if (o.u[r] < 0 && t + r * threads < US / V) store_scratch(su + (t + r * threads) * V, filled(0.0f));
+    for (int r = 0; r < NB; ++r)
+      if (o.b[r] < 0 && t + r * threads < BS / V) store_scratch(sb + (t + r * threads) * V, filled(1.0f));
   }
 
   // A pack's z window: u(p - R + 1 .. p + R) and F(p - 2R + 1 .. p), F(p) the z flux between planes p and p + 1,
@@ -213,11 +240,11 @@ struct DensityKernel {
     float* const scratch = ScratchView(team.team_scratch(0), scratch_floats).data();
     // The scratch's first float aligned to a pack (every part's size is a multiple of V).
     float* const base = scratch + (V - reinterpret_cast<std::uintptr_t>(scratch) / sizeof(float) % V) % V;
-    // Plane k's staged u at (x0 - HX + e % UX, y0 - H + e / UX) and density at (x0 - BHX + e % BX, ...), by parity.
-    const auto staged_u = [&](int k) { return base + (k - z0) % 2 * US; };
-    const auto staged_b = [&](int k) { return base + 2 * US + (k - z0) % 2 * BS; };
-    float* const fx = base + 2 * US + 2 * BS;  // fx[ty * FXW + m]: the x flux between x0 - R + m and the next point
-    float* const fy = fx + TY * FXW;           // fy[m * TX + tx]: the y flux between y0 - R + m and the next row
+    // Plane k's staged u at (x0 - HX + e % UX, y0 - H + e / UX) and density at (x0 - BHX + e % BX, ...).
+    const auto staged_u = [&](int k) { return base + (k - z0) % buffers * US; };
+    const auto staged_b = [&](int k) { return base + buffers * US + (k - z0) % buffers * BS; };
+    float* const fx = base + buffers * (US + BS);  // fx[ty * FXW + m]: the x flux between x0 - R + m and the next point
+    float* const fy = fx + TY * FXW;               // fy[m * TX + tx]: the y flux between y0 - R + m and the next row
     const Offsets share = offsets(t, x0, y0);
     int columns[mine];  // the in-plane offsets of the thread's packs' columns
     Window window[mine]{};
@@ -232,33 +259,53 @@ struct DensityKernel {
         shift(w);
       }
     }
-    store_share(load_share(share, z0), t, staged_u(z0), staged_b(z0));
-    team.team_barrier();
+    if constexpr (async) {
+      for (int k = z0; k < z0 + buffers; ++k) fill_beyond(share, t, staged_u(k), staged_b(k));
+      stage(share, t, z0, staged_u(z0), staged_b(z0));
+    } else {
+      store_share(load_share(share, z0), t, staged_u(z0), staged_b(z0));
+      team.team_barrier();
+    }
     for (int k = z0; k < z1; ++k) {
-      const float* su = staged_u(k);
-      const float* sb = staged_b(k);
-      // The columns' next values and the thread's share of plane k + 1 (into the other buffers, which the last
-      // plane's points read), loaded while the plane's fluxes are computed.
+      const bool next = k + 1 < z1;
+      // Plane k + 1, copied into the buffers the points of plane k - 2 read (every thread is past them: two
+      // barriers); one group a plane (empty past the walk), so that waiting for all but one waits for plane k.
+      if constexpr (async) {
+        if (next) {
+          stage(share, t, k + 1, staged_u(k + 1), staged_b(k + 1));
+        } else {
+          copy_async_commit();
+        }
+      }
+      // The columns' next values (and through registers, the thread's share of plane k + 1), loaded while the plane's
+      // fluxes are computed.
       P u_new[mine], rho_new[mine];
       for (int c = 0; c < mine; ++c) {
         u_new[c] = column(s.u, 0.0f, columns[c], k + W - 1);
         rho_new[c] = column(s.rho, 1.0f, columns[c], k + R);
       }
-      const bool next = k + 1 < z1;
-      Share ahead{};
-      if (next) ahead = load_share(share, k + 1);
+      Share share_ahead{};
+      if constexpr (async) {
+        copy_async_wait(1);
+        team.team_barrier();
+      } else if (next) {
+        share_ahead = load_share(share, k + 1);
+      }
+      const float* su = staged_u(k);
+      const float* sb = staged_b(k);
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, FXP * TY),
                            [&](int e) { x_fluxes(su, sb, fx, e % FXP, e / FXP); });
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, PX * FY),
                            [&](int e) { y_fluxes(su, sb, fy, e / PX, e % PX); });
-      if (next) store_share(ahead, t, staged_u(k + 1), staged_b(k + 1));
+      // Into the buffers the points of plane k - 1 read (every thread is past them: the barrier after them).
+      if (!async && next) store_share(share_ahead, t, staged_u(k + 1), staged_b(k + 1));
       team.team_barrier();
       for (int c = 0; c < mine; ++c) {
         advance(window[c], u_new[c], rho_new[c]);
         points(sb, fx, fy, window[c], gpu ? t : c, x0, y0, k);
         shift(window[c]);
       }
-      team.team_barrier();
+      if constexpr (!async) team.team_barrier();
     }
   }
 
@@ -270,22 +317,28 @@ struct DensityKernel {
     const index_t o = s.L.offset(i0, j, k);
     const P prev = load_pack<V>(a.u_prev + o), q = load_pack<V>(a.q + o);
     P next;
-    for (int l = 0; l < V; ++l) {
-      const int i = i0 + l;
-      if (i < region.x0 || i >= region.x1) continue;
-      if (a.pml.is_inner(i, j, k)) {
+    // A pack wholly inner is tested once (2.2% of the step at R = 4, 7% at R = 8 on an H200), others point by point.
+    if (a.pml.is_inner(i0, j, k) && a.pml.is_inner(i0 + V - 1, j, k)) {
+      for (int l = 0; l < V; ++l)
         next.lane[l] = WaveArrays::inner_point(u_here.lane[l], prev.lane[l], q.lane[l], operator_u.lane[l]);
-        continue;
+    } else {
+      for (int l = 0; l < V; ++l) {
+        const int i = i0 + l;
+        if (i < region.x0 || i >= region.x1) continue;
+        if (a.pml.is_inner(i, j, k)) {
+          next.lane[l] = WaveArrays::inner_point(u_here.lane[l], prev.lane[l], q.lane[l], operator_u.lane[l]);
+          continue;
+        }
+        const float* u = s.u + o + l;
+        const index_t row = s.L.ldx, plane = s.L.plane;
+        const float gradient = a.gradient_x[i] * (u[1] - u[-1]) + a.gradient_y[j] * (u[row] - u[-row]) +
+                               a.gradient_z[k] * (u[plane] - u[-plane]);
+        float* phi = a.phi + a.pml.slab_index(a.pml.slab_of(i, j, k), i, j, k);
+        const auto layer = WaveArrays::pml_update(a.eta_x[i] + a.eta_y[j] + a.eta_z[k], gradient, u_here.lane[l],
+                                                  prev.lane[l], q.lane[l], operator_u.lane[l], *phi);
+        next.lane[l] = layer.u;
+        *phi = layer.phi;
       }
-      const float* u = s.u + o + l;
-      const index_t row = s.L.ldx, plane = s.L.plane;
-      const float gradient = a.gradient_x[i] * (u[1] - u[-1]) + a.gradient_y[j] * (u[row] - u[-row]) +
-                             a.gradient_z[k] * (u[plane] - u[-plane]);
-      float* phi = a.phi + a.pml.slab_index(a.pml.slab_of(i, j, k), i, j, k);
-      const auto layer = WaveArrays::pml_update(a.eta_x[i] + a.eta_y[j] + a.eta_z[k], gradient, u_here.lane[l],
-                                                prev.lane[l], q.lane[l], operator_u.lane[l], *phi);
-      next.lane[l] = layer.u;
-      *phi = layer.phi;
     }
     if (i0 >= region.x0 && i0 + V <= region.x1) {
       store_pack(a.u_prev + o, next);
