@@ -8,6 +8,7 @@
 
 #include "expect_error.hpp"
 #include "operator_checks.hpp"
+#include "seis/inversion/inversion.hpp"
 #include "seis/inversion/objective.hpp"
 #include "test_fields.hpp"
 #include "wave_cases.hpp"
@@ -102,4 +103,67 @@ TEST(TEST_CATEGORY, InversionObjectiveRefusesDataThatAreNotTheShots) {
       [&] { seis::inversion::evaluate(model, short_weights, MisfitKind::l2, true, progress); },
       "shot 1: 3 weights for its 490 samples");
   EXPECT_FALSE(ran);
+}
+
+// A sphere 8% faster than its 2000 m/s surroundings (radius 50 m, 115 m deep in a 30 x 30 x 24 grid of 10 m) seen in
+// transmission: two shots near the top, 49 receivers near the bottom, f0 15 Hz. From the homogeneous start, six
+// iterates between 1800 and 2400 m/s (OpenMP, this VM: the misfit 68 x smaller, the sphere's model error 41% smaller,
+// 2 x 3 modellings an evaluation). Asserted with margin: the misfit falls by more than 20 x and the error in the
+// sphere by more than 30%; a gradient of the wrong sign ends the line search at the first iterate and fails both.
+TEST(TEST_CATEGORY, InversionRecoversASphereFromTransmittedData) {
+  const seis::wave::Grid grid{30, 30, 24, 10.0, 6};
+  seis::wave::Numerics numerics;
+  numerics.radius = 4;
+  numerics.dt = seis::wave::default_cfl * seis::wave::stable_dt(4, grid.h, 2400.0);
+  numerics.steps = int(0.26 / numerics.dt);
+  std::vector<float> truth(std::size_t(grid.nx) * grid.ny * grid.nz, 2000.0f), start = truth;
+  std::vector<std::size_t> sphere;
+  for (int k = 0; k < grid.nz; ++k)
+    for (int j = 0; j < grid.ny; ++j)
+      for (int i = 0; i < grid.nx; ++i) {
+        const double dx = i * 10.0 - 145, dy = j * 10.0 - 145, dz = k * 10.0 - 115;
+        if (dx * dx + dy * dy + dz * dz > 50.0 * 50.0) continue;
+        const std::size_t p = (std::size_t(k) * grid.ny + j) * grid.nx + i;
+        truth[p] = 2160.0f;
+        sphere.push_back(p);
+      }
+  seis::wave::Medium medium;
+  medium.velocity = truth;
+  medium.vmax = 2400.0f;
+  const seis::operators::Acoustic observed(grid, medium, numerics, TEST_EXECSPACE::name());
+  std::vector<ObservedShot> shots;
+  for (const double x : {50.0, 240.0})
+    for (const double y : {50.0, 240.0}) {
+      if (x != y) continue;
+      ObservedShot s;
+      s.shot.sources = {{x, y, 20.0}};
+      s.shot.f0 = 15.0;
+      for (int a = 0; a < 7; ++a)
+        for (int b = 0; b < 7; ++b) s.shot.receivers.push_back({25.0 + 40.0 * a, 25.0 + 40.0 * b, 210.0});
+      s.data = observed.forward(s.shot);
+      shots.push_back(s);
+    }
+  seis::inversion::InversionOptions options;
+  options.vmin = 1800;
+  options.vmax = 2400;
+  options.iterations = 6;
+  int reported = 0;
+  const auto result = seis::inversion::invert(
+      grid, numerics, start, shots, options,
+      [&](const seis::inversion::Iterate& it) {
+        EXPECT_EQ(it.iteration, ++reported);
+        for (float v : it.velocity) ASSERT_TRUE(v >= 1800.0f && v <= 2400.0f) << v << " m/s outside the bounds";
+      },
+      TEST_EXECSPACE::name());
+  const auto error = [&](const std::vector<float>& v) {
+    double sum = 0;
+    for (std::size_t p : sphere) sum += (double(v[p]) - truth[p]) * (double(v[p]) - truth[p]);
+    return std::sqrt(sum);
+  };
+  EXPECT_EQ(result.iterations, 6) << result.stop;
+  EXPECT_EQ(reported, result.iterations);
+  EXPECT_LT(result.misfits.back(), result.misfits.front() / 20)
+      << "misfit " << result.misfits.front() << " -> " << result.misfits.back();
+  EXPECT_LT(error(result.velocity), error(start) * 0.7)
+      << "model error in the sphere " << error(start) << " -> " << error(result.velocity) << " m/s";
 }
