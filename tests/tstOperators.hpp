@@ -9,40 +9,19 @@
 #include <vector>
 
 #include "expect_error.hpp"
+#include "operator_cases.hpp"
 #include "operator_checks.hpp"
-#include "seis/operators/acoustic.hpp"
 #include "seis/wave/simulation.hpp"
 #include "test_fields.hpp"
 #include "wave_cases.hpp"
 
 namespace {
 
-// The operators on this topic's backend.
-struct Operators : seis::operators::Acoustic {
-  explicit Operators(const seis::wave::Setup& s) : Acoustic(s, s, s, TEST_EXECSPACE::name()) {}
-};
-
-// 28 x 24 x 22 points of 10 m, PML 4, a random 1500-3000 m/s model, dt left to the operators; a shot whose
-// receivers' corners all lie inside the inner region (the adjoint injects where the step's D3 = 1).
-struct Case {
-  seis::wave::Setup model;
-  seis::wave::Acquisition shot;
-};
-
-Case operator_case(int radius, std::mt19937& rng) {
-  Case c;
-  c.model = seis::test::box_setup(28, 24, 22, 10.0, 2000.0f, radius);
-  seis::test::randomise_velocity(c.model, 1500.0f, 3000.0f, rng);
-  c.model.ndamp = 4;
-  c.model.steps = 70;
-  c.shot.sources = {{121.3, 102.7, 60.1}};
-  c.shot.f0 = 40.0;
-  for (int n = 0; n < 7; ++n) c.shot.receivers.push_back({45.0 + n * 30.0, 42.0 + n * 20.0, 48.0 + n * 18.0});
-  return c;
-}
-
+using Operators = seis::test::BackendAcoustic;
+using Case = seis::test::OperatorCase;
 using seis::test::dot;
 using seis::test::gaussian;
+using seis::test::operator_case;
 
 double misfit(const std::vector<float>& data, const std::vector<float>& observed) {
   double sum = 0;
@@ -107,12 +86,7 @@ TEST(TEST_CATEGORY, OperatorsBornAndAdjointAreTransposesInVelocity) {
 // 2.8-3.2. Where the gradient were zero, E would be J's whole change: it must explain most of it.
 TEST(TEST_CATEGORY, OperatorsAdjointOfTheResidualIsTheMisfitsGradient) {
   std::mt19937 rng(seis::test::test_seed());
-  // One dt for every model (left to the operators, each would follow its own largest velocity).
-  const Case c = [&] {
-    Case fixed = operator_case(4, rng);
-    fixed.model.dt = Operators(fixed.model).setup().dt / 1.1;
-    return fixed;
-  }();
+  const Case c = seis::test::operator_case_at_one_dt(4, rng);
   const Operators ops(c.model);
   auto other = c.model;
   for (float& v : other.velocity) v *= 1.02f;

@@ -1,5 +1,7 @@
 #include "seis/inversion/inversion.hpp"
 
+#include <algorithm>
+
 #include "seis/core/error.hpp"
 
 namespace seis::inversion {
@@ -14,34 +16,39 @@ InversionResult invert(const wave::Grid& grid, const wave::Numerics& numerics, c
           " values for a model of ", start.size());
   const double range = options.vmax - options.vmin;
   const std::size_t n = start.size();
+  const auto held = [&](std::size_t p) { return !options.mask.empty() && options.mask[p] == 0; };
+  // Checked before the first modelling: the optimiser would clip a start outside the bounds without a word.
+  // Held points may lie outside the bounds (water under sediments' bounds); the fastest of them sets dt with vmax.
   std::vector<double> x(n), lower(n, 0.0), upper(n, 1.0);
+  float vmax = float(options.vmax);
   for (std::size_t p = 0; p < n; ++p) {
     x[p] = (start[p] - options.vmin) / range;
-    if (!options.mask.empty() && options.mask[p] == 0) lower[p] = upper[p] = x[p];
+    if (held(p)) {
+      lower[p] = upper[p] = x[p];
+      vmax = std::max(vmax, start[p]);
+    } else
+      require(x[p] >= 0 && x[p] <= 1, "inversion: the starting velocity ", start[p], " m/s at point ", p,
+              " lies outside the bounds ", options.vmin, " to ", options.vmax);
   }
+  // A held point keeps its starting value bit for bit (vmin + x range need not round back to it).
   const auto velocity = [&](const std::vector<double>& at) {
     std::vector<float> v(n);
-    for (std::size_t p = 0; p < n; ++p) v[p] = float(options.vmin + at[p] * range);
+    for (std::size_t p = 0; p < n; ++p) v[p] = held(p) ? start[p] : float(options.vmin + at[p] * range);
     return v;
   };
   const auto objective = [&](const std::vector<float>& v, bool with_gradient) {
     wave::Medium medium;
     medium.velocity = v;
-    medium.vmax = float(options.vmax);
+    medium.vmax = vmax;
     return evaluate(operators::Acoustic(grid, medium, numerics, backend), shots, options.misfit, with_gradient);
   };
-  // The starting misfit scales the objective (checked before the optimiser starts: a start at the bounds is not).
-  for (std::size_t p = 0; p < n; ++p)
-    require(options.mask.empty() || options.mask[p] == 0 || (x[p] >= 0 && x[p] <= 1), "inversion: the starting ",
-            "velocity ", start[p], " m/s at point ", p, " lies outside the bounds ", options.vmin, " to ",
-            options.vmax);
   BoundedLbfgs optimiser(x, lower, upper, {options.memory, 1e7, 1e-5});
   InversionResult out;
   double scale = 0;
   for (BoundedLbfgs::Want want = optimiser.want();;) {
     if (want == BoundedLbfgs::Want::evaluate) {
       const Evaluation e = objective(velocity(optimiser.x()), true);
-      if (scale == 0) {
+      if (scale == 0) {  // the starting misfit scales the objective
         require(e.misfit > 0, "inversion: the starting model fits the data (misfit ", e.misfit, ")");
         scale = e.misfit;
         out.misfits.push_back(e.misfit);

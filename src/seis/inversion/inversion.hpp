@@ -3,7 +3,8 @@
 // velocity held between its bounds. The optimiser sees the velocity scaled to its bounds, x = (v - vmin) / (vmax -
 // vmin), and the objective divided by its starting value, so that its first step (unit length in x), its stopping
 // tests and its line search mean the same for every model and data set. The model's largest velocity for dt and the
-// layer's damping is vmax throughout, so every iterate steps the same scheme. Host data in and out.
+// layer's damping is vmax (or a faster held point's) throughout, so every iterate steps the same scheme. Host data in
+// and out.
 #include <functional>
 #include <string>
 #include <vector>
@@ -18,8 +19,8 @@ struct InversionOptions {
   double vmin = 0, vmax = 0;  // m/s: every iterate's velocity lies between
   int iterations = 10;        // iterates at most
   int memory = 5;             // L-BFGS corrections kept
-  // One a model point: 0 where the velocity is held at the starting model's (a water layer, a known region), 1
-  // where it is inverted; empty: everywhere.
+  // One a model point: 0 where the velocity is held at the starting model's, bit for bit and bounds or not (a water
+  // layer, a known region), 1 where it is inverted; empty: everywhere.
   std::vector<float> mask;
 };
 
@@ -37,8 +38,8 @@ struct InversionResult {
   std::string stop;  // why it ended: the iterations, or the optimiser's message
 };
 
-// From `start` (one value a point of grid, within the bounds where the mask inverts); numerics.dt and steps must be
-// set. on_iterate after each iterate.
+// From `start` (one value a point of grid, within the bounds where the mask inverts: refused otherwise, before any
+// modelling); numerics.dt and steps must be set. on_iterate after each iterate.
 InversionResult invert(const wave::Grid& grid, const wave::Numerics& numerics, const std::vector<float>& start,
                        const std::vector<ObservedShot>& shots, const InversionOptions& options,
                        const std::function<void(const Iterate&)>& on_iterate = {}, const std::string& backend = "");
