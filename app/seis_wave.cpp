@@ -1,6 +1,7 @@
 // seis-wave: the command line of seistencil's workflows (seis/runs). Reads the flags and run file (seis_io), starts
 // MPI and Kokkos (the GPU while MPI starts, a GPU or a share of the cores per rank), hands the run to its workflow
-// (a single run, a survey, a migration or Born modelling) and turns a failure into its message and exit status.
+// (a single run, a survey, a migration, Born modelling or an inversion) and turns a failure into its message and exit
+// status.
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cstdlib>
@@ -19,6 +20,7 @@
 #include "seis/io/run_config.hpp"
 #include "seis/mpi/world.hpp"
 #include "seis/runs/born_run.hpp"
+#include "seis/runs/inversion_run.hpp"
 #include "seis/runs/migration_run.hpp"
 #include "seis/runs/shot_run.hpp"
 #include "seis/runs/single_run.hpp"
@@ -57,6 +59,7 @@ int run(const mpi::World& world, const io::RunConfig& config, const runs::StartU
   }
   if (!config.migrate.empty()) return runs::run_migration(world, config, start_up);
   if (!config.born.empty()) return runs::run_born(world, config, start_up);
+  if (!config.invert.empty()) return runs::run_inversion(world, config, start_up);
   if (!config.survey.empty()) return runs::run_survey(world, config, start_up);
   return runs::run_single(world, config);
 }

@@ -12,6 +12,7 @@
 
 #include "seis/core/error.hpp"
 #include "seis/imaging/shot_data.hpp"
+#include "seis/inversion/inversion.hpp"
 #include "seis/io/gather.hpp"
 #include "seis/io/outputs.hpp"
 #include "seis/operators/acoustic.hpp"
@@ -57,6 +58,28 @@ std::vector<float> data_values(const Acoustic& a, const Acquisition& shot, const
   seis::require(d.ndim() == 2 && d.shape(0) == receivers && d.shape(1) == steps, what,
                 " must have the shape (receivers, steps) = (", receivers, ", ", steps, ")");
   return flat(d);
+}
+
+// The observed data (and weights) of each shot, (receivers, steps) arrays, as the inversion takes them.
+std::vector<seis::inversion::ObservedShot> observed_shots(const std::vector<Acquisition>& shots, int steps,
+                                                          const std::vector<Floats>& observed,
+                                                          const std::optional<std::vector<Floats>>& weights) {
+  seis::require(observed.size() == shots.size(), "observed data for ", observed.size(), " shots, ", shots.size(),
+                " shots");
+  seis::require(!weights || weights->size() == shots.size(), "weights for ", weights ? weights->size() : 0, " shots, ",
+                shots.size(), " shots");
+  std::vector<seis::inversion::ObservedShot> out;
+  for (std::size_t n = 0; n < shots.size(); ++n) {
+    const py::ssize_t receivers = py::ssize_t(shots[n].receivers.size());
+    const auto check = [&](const Floats& a, const char* what) {
+      seis::require(a.ndim() == 2 && a.shape(0) == receivers && a.shape(1) == steps, "shot ", n, ": ", what,
+                    " must have the shape (receivers, steps) = (", receivers, ", ", steps, ")");
+      return flat(a);
+    };
+    out.push_back({shots[n], check(observed[n], "the observed data"),
+                   weights ? check((*weights)[n], "the weights") : std::vector<float>{}});
+  }
+  return out;
 }
 
 std::vector<Point> points(const py::object& positions) {
@@ -226,6 +249,69 @@ PYBIND11_MODULE(_core, m) {
           },
           py::arg("shots"), py::arg("observed"),
           "rtm over every shot, stacked by one migration engine: (image, illumination), each (nz, ny, nx)");
+
+  m.def(
+      "objective",
+      [](const Acoustic& a, const std::vector<Acquisition>& shots, const std::vector<Floats>& observed,
+         const std::string& misfit, const std::optional<std::vector<Floats>>& weights, bool gradient) {
+        const auto data = observed_shots(shots, a.setup().steps, observed, weights);
+        const auto kind = seis::inversion::misfit_kind(misfit);
+        seis::inversion::Evaluation e;
+        {
+          py::gil_scoped_release free;
+          e = seis::inversion::evaluate(a, data, kind, gradient);
+        }
+        py::dict out;
+        out["misfit"] = e.misfit;
+        out["shot_misfits"] = e.shot_misfits;
+        if (gradient) {
+          out["gradient"] = volume(a, e.gradient);
+          out["illumination"] = volume(a, e.illumination);
+        }
+        return out;
+      },
+      py::arg("acoustic"), py::arg("shots"), py::arg("observed"), py::arg("misfit") = "l2",
+      py::arg("weights") = py::none(), py::arg("gradient") = true,
+      "full-waveform inversion's objective over the shots: misfit, shot_misfits and (gradient=True) the gradient in "
+      "v and the shots' illumination, (nz, ny, nx)");
+  m.def(
+      "invert",
+      [](const Grid& grid, const Numerics& numerics, const Floats& start, const std::vector<Acquisition>& shots,
+         const std::vector<Floats>& observed, double vmin, double vmax, int iterations, const std::string& misfit,
+         double precondition, const std::optional<Floats>& mask, int memory,
+         const std::optional<std::vector<Floats>>& weights, const py::object& callback, const std::string& backend) {
+        const auto data = observed_shots(shots, numerics.steps, observed, weights);
+        seis::inversion::InversionOptions options;
+        options.misfit = seis::inversion::misfit_kind(misfit);
+        options.vmin = vmin, options.vmax = vmax;
+        options.iterations = iterations, options.memory = memory, options.precondition = precondition;
+        if (mask) options.mask = model_values(grid, *mask, "mask");
+        const auto model = model_values(grid, start, "start");
+        const auto report = [&](const seis::inversion::Iterate& it) {
+          if (callback.is_none()) return;
+          py::gil_scoped_acquire held;
+          callback(it.iteration, it.misfit, shaped(it.velocity, {grid.nz, grid.ny, grid.nx}));
+        };
+        seis::inversion::InversionResult r;
+        {
+          py::gil_scoped_release free;
+          r = seis::inversion::invert(grid, numerics, model, data, options, report, backend);
+        }
+        py::dict out;
+        out["velocity"] = shaped(r.velocity, {grid.nz, grid.ny, grid.nx});
+        out["misfits"] = r.misfits;
+        out["iterations"] = r.iterations;
+        out["evaluations"] = r.evaluations;
+        out["stop"] = r.stop;
+        return out;
+      },
+      py::arg("grid"), py::arg("numerics"), py::arg("start"), py::arg("shots"), py::arg("observed"), py::arg("vmin"),
+      py::arg("vmax"), py::arg("iterations") = 10, py::arg("misfit") = "l2", py::arg("precondition") = 0.0,
+      py::arg("mask") = py::none(), py::arg("memory") = 5, py::arg("weights") = py::none(),
+      py::arg("callback") = py::none(), py::arg("backend") = "",
+      "full-waveform inversion (L-BFGS-B, the velocity between vmin and vmax m/s) from `start`: a dict of the "
+      "velocity, the misfits (the start's and each iterate's), iterations, evaluations and why it stopped; "
+      "callback(iteration, misfit, velocity) after each iterate");
 
   m.def("backends", &seis::operators::backends, "the backends of this build, its default first");
   m.def("start_runtime", &seis::operators::start_runtime, py::arg("threads") = 0);

@@ -7,11 +7,12 @@ wavefield at t = n dt. Other dtypes or orders are accepted and converted (a copy
 import atexit
 
 from ._core import (Acoustic, Acquisition, Grid, InvalidArgument, Medium, Numerics, backends,
-                    illumination_normalised, laplacian_filter, read_gather, read_velocity, start_runtime,
-                    stop_runtime)
+                    illumination_normalised, invert, laplacian_filter, objective, read_gather, read_velocity,
+                    start_runtime, stop_runtime)
 
 __all__ = ["Acoustic", "Acquisition", "Grid", "InvalidArgument", "Medium", "Numerics", "backends",
-           "illumination_normalised", "laplacian_filter", "migrate", "read_gather", "read_velocity", "survey"]
+           "illumination_normalised", "invert", "laplacian_filter", "migrate", "objective", "read_gather",
+           "read_velocity", "survey"]
 
 # Kokkos starts with the module (unless the program has started it) and stops at exit; the operators hold no
 # device memory between calls, so nothing outlives it.

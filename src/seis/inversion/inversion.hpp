@@ -1,34 +1,31 @@
 #pragma once
-// Full-waveform inversion of one model: L-BFGS-B (bounded_lbfgs.hpp) on a survey's objective (objective.hpp), the
-// velocity held between its bounds. The optimiser sees the velocity scaled to its bounds, x = (v - vmin) / (vmax -
-// vmin), and the objective divided by its starting value, so that its first step (unit length in x), its stopping
-// tests and its line search mean the same for every model and data set. The model's largest velocity for dt and the
-// layer's damping is vmax (or a faster held point's) throughout, so every iterate steps the same scheme. Host data in
-// and out.
+// Full-waveform inversion of one model: L-BFGS-B (bounded_lbfgs.hpp) on a survey's objective (objective.hpp) scaled
+// to the velocity's bounds and, optionally, preconditioned by the illumination (scaled_objective.hpp), the velocity
+// held between its bounds. Host data in and out.
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "seis/inversion/bounded_lbfgs.hpp"
-#include "seis/inversion/objective.hpp"
+#include "seis/inversion/scaled_objective.hpp"
 
 namespace seis::inversion {
 
-struct InversionOptions {
-  MisfitKind misfit = MisfitKind::l2;
-  double vmin = 0, vmax = 0;  // m/s: every iterate's velocity lies between
-  int iterations = 10;        // iterates at most
-  int memory = 5;             // L-BFGS corrections kept
-  // One a model point: 0 where the velocity is held at the starting model's, bit for bit and bounds or not (a water
-  // layer, a known region), 1 where it is inverted; empty: everywhere.
-  std::vector<float> mask;
-};
-
 struct Iterate {
   int iteration = 0, evaluations = 0;
-  double misfit = 0;                        // J
-  std::vector<float> velocity;              // m/s
-  const BoundedLbfgs* optimiser = nullptr;  // its state() restarts the inversion here
+  double misfit = 0;            // J
+  std::vector<float> velocity;  // m/s
+  // Their state() and scaling() continue the inversion from here (Resume); the optimiser's gradient() is the
+  // iterate's, objective->velocity_gradient() gives it in m/s.
+  const BoundedLbfgs* optimiser = nullptr;
+  const ScaledObjective* objective = nullptr;
+};
+
+// Where an inversion continues from: an iterate's optimiser state and scaling, as Iterate gives them (empty: from
+// the start). The run continued ends bit for bit where the uninterrupted one ends.
+struct Resume {
+  std::string optimiser;
+  Scaling scaling;
 };
 
 struct InversionResult {
@@ -39,9 +36,11 @@ struct InversionResult {
 };
 
 // From `start` (one value a point of grid, within the bounds where the mask inverts: refused otherwise, before any
-// modelling); numerics.dt and steps must be set. on_iterate after each iterate.
+// modelling), or from `resume`'s iterate of the inversion from that start; numerics.dt and steps must be set.
+// on_iterate after each iterate. A resumed result's misfits are J(start) and the iterates' after the resumed one.
 InversionResult invert(const wave::Grid& grid, const wave::Numerics& numerics, const std::vector<float>& start,
                        const std::vector<ObservedShot>& shots, const InversionOptions& options,
-                       const std::function<void(const Iterate&)>& on_iterate = {}, const std::string& backend = "");
+                       const std::function<void(const Iterate&)>& on_iterate = {}, const std::string& backend = "",
+                       const Resume& resume = {});
 
 }  // namespace seis::inversion

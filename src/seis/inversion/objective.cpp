@@ -15,7 +15,11 @@ Evaluation evaluate(const operators::Acoustic& model, const std::vector<Observed
             " weights for its ", samples, " samples");
   }
   Evaluation out;
-  std::vector<double> gradient;
+  std::vector<double> gradient, illumination;
+  const auto add = [](std::vector<double>& sum, const std::vector<float>& one) {
+    sum.resize(one.size(), 0.0);
+    for (std::size_t p = 0; p < one.size(); ++p) sum[p] += one[p];
+  };
   for (std::size_t n = 0; n < shots.size(); ++n) {
     const ObservedShot& s = shots[n];
     const std::vector<float> modelled = model.forward(s.shot);
@@ -26,13 +30,14 @@ Evaluation evaluate(const operators::Acoustic& model, const std::vector<Observed
     out.shot_misfits.push_back(j);
     out.misfit += j;
     if (with_gradient) {
-      const std::vector<float> g = model.adjoint(s.shot, source);
-      gradient.resize(g.size(), 0.0);
-      for (std::size_t p = 0; p < g.size(); ++p) gradient[p] += g[p];
+      const operators::Acoustic::Gradient g = model.gradient(s.shot, source);
+      add(gradient, g.velocity);
+      add(illumination, g.illumination);
     }
     if (progress) progress(n + 1, shots.size());
   }
   out.gradient.assign(gradient.begin(), gradient.end());
+  out.illumination.assign(illumination.begin(), illumination.end());
   return out;
 }
 

@@ -20,6 +20,9 @@ struct Evaluation {
   double misfit = 0;
   std::vector<double> shot_misfits;
   std::vector<float> gradient;  // dJ/dv (per m/s) at each point of the model's grid; empty unless asked
+  // With the gradient: the shots' illumination in velocity units (operators::Acoustic::Gradient's), added as the
+  // gradient is: the diagonal of J^T J's source side.
+  std::vector<float> illumination;
 };
 
 // The objective at the model `model` holds; every shot's data and weights are checked against its receivers and

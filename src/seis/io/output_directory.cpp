@@ -31,13 +31,17 @@ bool run_output(const std::string& name) {
 }
 
 const char* kind_name(RunKind kind) {
-  return kind == RunKind::single ? "single run" : kind == RunKind::survey ? "survey" : "migration";
+  return kind == RunKind::single      ? "single run"
+         : kind == RunKind::survey    ? "survey"
+         : kind == RunKind::migration ? "migration"
+                                      : "inversion";
 }
 
 // The kind of run whose record NAME in DIRECTORY is, if it is one.
 std::optional<RunKind> record_kind(const fs::path& directory, const std::string& name) {
   if (name == "seismogram.sgy" || name == "run.json") return RunKind::single;
   if (name == "survey.json") return RunKind::survey;
+  if (name == "inversion.json" || name == "inversion-state.bin") return RunKind::inversion;
   if (name == "migration.json" || (starts(name, "stack-") && fs::path(name).extension() == ".bin"))
     return RunKind::migration;
   if (starts(name, "shot-") && fs::path(name).extension() == ".json") {
@@ -64,6 +68,8 @@ bool own_output(const std::string& name, RunKind kind) {
     case RunKind::migration:
       return name == "migration.json" || starts(name, "stack-") || starts(name, "shot-") || starts(name, "image") ||
              starts(name, "illumination") || starts(name, "migration-");
+    case RunKind::inversion:
+      return name == "inversion.json" || name == "inversion-state.bin";
   }
   return false;
 }
@@ -97,9 +103,9 @@ EarlierOutputs prepare_output_directory(const std::string& path, const OutputPol
   }
 
   EarlierOutputs earlier{path, {}};
-  if (!policy.restart && policy.kind == RunKind::single) {
+  if (!policy.restart && (policy.kind == RunKind::single || policy.kind == RunKind::inversion)) {
     for (const std::string& name : names)
-      if (run_output(name)) {
+      if (policy.kind == RunKind::single ? run_output(name) : own_output(name, policy.kind)) {
         struct stat info {};
         if (::lstat((fs::path(path) / name).c_str(), &info) == 0) earlier.files.push_back({name, info.st_ino});
       }

@@ -11,8 +11,8 @@ namespace seis::io {
 
 // What writes into a directory, by the records it leaves: a single run (or Born modelling) seismogram.sgy and
 // run.json; a modelling survey survey.json and its shots' records; a migration migration.json, stack-*.bin and
-// its shots' records.
-enum class RunKind { single, survey, migration };
+// its shots' records; an inversion inversion.json and inversion-state.bin.
+enum class RunKind { single, survey, migration, inversion };
 
 struct OutputPolicy {
   bool restart = false;      // continue the run whose outputs are there: they stay

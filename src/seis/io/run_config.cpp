@@ -79,7 +79,13 @@ void check_ranges(const RunConfig& c) {
           " m/s must be finite and >= 0 (0: no mute)");
   require(c.imaging_interval >= 0, "--imaging-interval ", c.imaging_interval,
           " must be >= 0 (0: the wavelet's Nyquist)");
-  require(c.born.empty() || c.migrate.empty(), "--born models data and --migrate images it: one at a time");
+  require(int(!c.born.empty()) + int(!c.migrate.empty()) + int(!c.invert.empty()) <= 1,
+          "--born models data, --migrate images it and --invert inverts it: one at a time");
+  require(c.iterations >= 1, "--iterations ", c.iterations, " must be >= 1");
+  require(std::isfinite(c.precondition) && c.precondition >= 0, "--precondition ", c.precondition,
+          " must be finite and >= 0 (0: none)");
+  require(c.invert.empty() || (positive(c.vmin) && positive(c.vmax) && c.vmax > c.vmin), "--invert needs the ",
+          "velocity's bounds: --vmin ", c.vmin, " and --vmax ", c.vmax, " m/s must satisfy 0 < vmin < vmax");
   require(std::isfinite(c.stack_every) && c.stack_every >= 0, "--stack-every ", c.stack_every,
           " s must be finite and >= 0");
   require(std::isfinite(c.image_top) && (c.image_top >= 0 || c.image_top == -1), "--image-top ", c.image_top,
@@ -202,6 +208,21 @@ void add_options(CLI::App& app, RunConfig& c) {
   app.add_option("--born", c.born,
                  "Born modelling: the data this velocity perturbation (m/s; a model file as --model's) scatters off "
                  "the model to first order, as OUTPUT/seismogram.sgy (docs/imaging.md)");
+  app.add_option("--invert", c.invert,
+                 "full-waveform inversion of observed data: a SEG-Y gather of the run's shot, or with --survey the "
+                 "directory of its shot-NNNNN.sgy; --model is the start, each iterate in OUTPUT/iteration-NNNN "
+                 "(docs/inversion.md)");
+  app.add_option("--iterations", c.iterations, "inversion: iterates at most")->capture_default_str();
+  app.add_option("--vmin", c.vmin, "inversion: the velocity's lower bound (m/s; needed)");
+  app.add_option("--vmax", c.vmax, "inversion: the velocity's upper bound (m/s; needed; dt follows it)");
+  app.add_option("--misfit", c.misfit, "inversion: l2 | normalised (each trace divided by its norm)")
+      ->capture_default_str();
+  app.add_option("--precondition", c.precondition,
+                 "inversion: the gradient divided by the starting model's illumination plus this fraction of its "
+                 "largest value (0: none)")
+      ->capture_default_str();
+  app.add_option("--mask", c.mask,
+                 "inversion: 0 where the velocity is held at the start, 1 where inverted (a model file as --model's)");
   app.add_option("--image-top", c.image_top,
                  "migration: the image muted above this depth (m; -1: the deepest source or receiver plus a "
                  "wavelength at the slowest velocity; 0: none)")

@@ -62,10 +62,16 @@ struct RunConfig {
   int imaging_interval = 0;  // steps between imaging-condition applications (0: the wavelet's Nyquist)
   imaging::ImageFilter image_filter = imaging::ImageFilter::laplacian;
   imaging::ImagingCondition imaging_condition = imaging::ImagingCondition::correlation;
-  std::string born;         // a velocity perturbation (m/s, read as --model's files): Born modelling of the run's shot
-  double stack_every = 60;  // s between a migration's partial stacks written (0: after every shot)
-  double image_top = -1;    // m: the image muted above (-1: the deepest source or receiver plus a wavelength; 0: none)
-  double section_y = -1;    // m: the pictures' x-z sections at this y (-1: the (first) source's)
+  std::string born;     // a velocity perturbation (m/s, read as --model's files): Born modelling of the run's shot
+  std::string invert;   // observed data to invert: a SEG-Y gather, or with --survey a directory (seis/inversion)
+  int iterations = 10;  // inversion: iterates at most
+  double vmin = 0, vmax = 0;   // inversion: the velocity's bounds (m/s), both needed
+  std::string misfit = "l2";   // inversion: l2 | normalised
+  double precondition = 0.01;  // inversion: the illumination's stabilisation (0: no preconditioning)
+  std::string mask;            // inversion: 0 held, 1 inverted, a point (a model file as --model's); empty: all
+  double stack_every = 60;     // s between a migration's partial stacks written (0: after every shot)
+  double image_top = -1;  // m: the image muted above (-1: the deepest source or receiver plus a wavelength; 0: none)
+  double section_y = -1;  // m: the pictures' x-z sections at this y (-1: the (first) source's)
   double section_depth = -1;  // m: the pictures' x-y sections at this depth (-1: the source's; a migration: the
                               // depth of the image's largest |value|)
   struct GatherGain {         // the gather pictures' gain (the SEG-Y is raw): see parse_gather_gain

@@ -102,8 +102,8 @@ std::vector<float> Acoustic::born(const wave::Acquisition& shot, const std::vect
   return with_shot(shot, [&](const wave::Setup& s) { return engine_->born(s, dq, extended); });
 }
 
-Acoustic::Gradient Acoustic::adjoint_in(const wave::Acquisition& shot, const std::vector<float>& residual,
-                                        bool with_density) const {
+Acoustic::Gradient Acoustic::gradient(const wave::Acquisition& shot, const std::vector<float>& residual,
+                                      bool with_density) const {
   require(!with_density || wave::variable_density(setup_),
           "the density's gradient needs a density that varies (the medium's density, not one value)");
   const auto image = with_shot(shot, [&](const wave::Setup& s) {
@@ -111,16 +111,17 @@ Acoustic::Gradient Acoustic::adjoint_in(const wave::Acquisition& shot, const std
     return engine_->adjoint(s, imaging::adjoint_sources(residual, s.receivers.size(), s.steps, s.h), with_density);
   });
   return {wave::crop(setup_, times_dq_dv(setup_, image.velocity)),
-          with_density ? wave::crop(setup_, image.density) : std::vector<float>{}};
+          with_density ? wave::crop(setup_, image.density) : std::vector<float>{},
+          wave::crop(setup_, times_dq_dv(setup_, times_dq_dv(setup_, image.illumination)))};
 }
 
 std::vector<float> Acoustic::adjoint(const wave::Acquisition& shot, const std::vector<float>& residual) const {
-  return adjoint_in(shot, residual, false).velocity;
+  return gradient(shot, residual, false).velocity;
 }
 
 Acoustic::Gradient Acoustic::adjoint_with_density(const wave::Acquisition& shot,
                                                   const std::vector<float>& residual) const {
-  return adjoint_in(shot, residual, true);
+  return gradient(shot, residual, true);
 }
 
 Acoustic::Image Acoustic::rtm(const wave::Acquisition& shot, const std::vector<float>& observed) const {

@@ -52,10 +52,13 @@ class Acoustic {
   std::vector<float> born(const wave::Acquisition& shot, const std::vector<float>& dv,
                           const std::vector<float>& drho) const;
   std::vector<float> adjoint(const wave::Acquisition& shot, const std::vector<float>& residual) const;
-  // The gradients in the velocity and in the density (a density that varies; refused elsewhere).
+  // adjoint's image in the velocity and, with_density, in the density (a density that varies; refused elsewhere);
+  // and the illumination in velocity units: over the steps, the sum of the Born weight's squares times (dq/dv)^2, the
+  // diagonal of the source side of J^T J (a pseudo-Hessian, for preconditioning a gradient).
   struct Gradient {
-    std::vector<float> velocity, density;
+    std::vector<float> velocity, density, illumination;
   };
+  Gradient gradient(const wave::Acquisition& shot, const std::vector<float>& residual, bool with_density = false) const;
   Gradient adjoint_with_density(const wave::Acquisition& shot, const std::vector<float>& residual) const;
   struct Image {
     std::vector<float> image, illumination;  // illumination: the source wavefield's sum of u^2 over the steps
@@ -82,7 +85,7 @@ class Acoustic {
     // drho empty: the velocity's alone.
     virtual std::vector<float> born(const wave::Setup& s, const std::vector<float>& dq,
                                     const std::vector<float>& drho) const = 0;
-    // The images in q and (with_density) in rho.
+    // The images in q and (with_density) in rho, and the illumination in q.
     virtual Gradient adjoint(const wave::Setup& s, const std::vector<float>& injected, bool with_density) const = 0;
     virtual Image rtm(const wave::Setup& s, const std::vector<float>& injected) const = 0;
     // `s` holds the first shot.
@@ -102,7 +105,6 @@ class Acoustic {
   std::string backend_;
   std::unique_ptr<Engine> engine_;
 
-  Gradient adjoint_in(const wave::Acquisition& shot, const std::vector<float>& residual, bool with_density) const;
   // `run(setup_)` with the shot in place (checked against the grid and dt first), then none again.
   template <class Run>
   auto with_shot(const wave::Acquisition& shot, const Run& run) const;

@@ -34,7 +34,8 @@ class EngineOn final : public Acoustic::Engine {
     options.density_image = with_density;
     imaging::Migration<ExecSpace> transpose(s, options, available_bytes_);
     transpose.migrate(s.sources, s.wavelet, s.f0, s.receivers, injected);
-    return {transpose.image(), with_density ? transpose.density_image() : std::vector<float>{}};
+    return {transpose.image(), with_density ? transpose.density_image() : std::vector<float>{},
+            transpose.illumination()};
   }
   Acoustic::Image rtm(const wave::Setup& s, const std::vector<float>& injected) const override {
     imaging::Migration<ExecSpace> migration(s, {}, available_bytes_);

@@ -27,6 +27,7 @@
 #include "seis/io/stack_file.hpp"
 #include "seis/io/survey.hpp"
 #include "seis/io/volume.hpp"
+#include "seis/runs/observed_gather.hpp"
 #include "seis/runs/run_setup.hpp"
 #include "seis/runs/survey_shots.hpp"
 #include "seis/wave/padding.hpp"
@@ -40,30 +41,6 @@ namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
-
-// The observed gather of a shot, at the run's time step, checked against where the run puts its source and
-// receivers and against the run's duration and wavelet: each refusal names the file, the value and the limit.
-std::vector<float> observed_traces(const std::string& path, const wave::Setup& s) {
-  require(s.sources.size() == 1, "a migrated shot fires one source (a gather holds one source position), this one ",
-          s.sources.size());
-  io::Gather g = io::read_gather(path);
-  io::fit_gather(g, path, {s.receivers, s.sources[0], g.samples, g.dt});
-  const double nyquist = 0.5 / wave::wavelet_upper_frequency(s.wavelet, s.f0);
-  require(g.dt <= nyquist, path, ": sample interval ", g.dt, " s is coarser than the wavelet's Nyquist interval ",
-          nyquist, " s (f0 ", s.f0, " Hz)");
-  // A recording ends at its last whole sample interval within the run (wave::trace_samples): up to one short.
-  const double span = (g.samples - 1) * g.dt, needed = (s.steps - 1) * s.dt;
-  require(span + g.dt >= needed * (1 - 1e-9), path, ": ", g.samples, " samples of ", g.dt, " s span ", span,
-          " s, the migration's ", s.steps, " steps of ", s.dt, " s need ", needed, " s (less one sample interval)");
-  const std::size_t count = g.receivers.size();
-  const std::vector<float> at_dt = wave::resample_traces(g.traces, int(count), g.samples, g.dt, s.dt);
-  const std::size_t have = at_dt.size() / std::max<std::size_t>(count, 1);
-  std::vector<float> out(count * std::size_t(s.steps), 0.0f);
-  for (std::size_t r = 0; r < count; ++r)
-    for (std::size_t n = 0; n < std::min(have, std::size_t(s.steps)); ++n)
-      out[r * std::size_t(s.steps) + n] = at_dt[r * have + n];
-  return out;
-}
 
 // The generation of a stack file (stack-gGGGGG-rRRRRR.bin: the run that wrote it), 0 for another name.
 int stack_generation(const std::string& path) {
@@ -230,7 +207,7 @@ io::ShotRecord migrate_shot(const io::RunConfig& c, const io::SurveyShot& shot, 
   try {
     place_shot(shot_config(c, shot), s);
     const std::string path = StackPrint::gather_path(c, shot.number);
-    std::vector<float> traces = checked ? std::move(*checked) : observed_traces(path, s);
+    std::vector<float> traces = checked ? std::move(*checked) : observed_traces(path, s, "migration");
     checked.reset();
     if (c.mute_velocity > 0)
       imaging::mute_direct_wave(traces, s.receivers, s.sources[0], s.steps, s.dt, c.mute_velocity, s.f0);
@@ -376,15 +353,7 @@ int run_migration(const mpi::World& world, const io::RunConfig& config, const St
   const auto started = Clock::now();
   const std::string started_date = date_now();
   const double device_ready = world.max(start_up.device);
-  std::vector<io::SurveyShot> shots;
-  if (config.survey.empty()) {
-    io::SurveyShot shot;
-    shot.number = config.shot;
-    shot.sources = config.sources;
-    shots.push_back(shot);
-  } else {
-    shots = io::read_survey(config.survey);
-  }
+  const std::vector<io::SurveyShot> shots = run_shots(config);
 
   // The migration model: read once per node, smoothed there, each rank's whole (a shot runs on one rank).
   const std::unique_ptr<mpi::World> self = world.split(world.rank());
@@ -416,7 +385,7 @@ int run_migration(const mpi::World& world, const io::RunConfig& config, const St
       imaging::plan_migration(setup, {config.imaging_interval, 0, condition}, memory.fields);
   // A single shot's gather is checked before anything is written or allocated, and kept for its migration.
   std::optional<std::vector<float>> checked;
-  if (config.survey.empty()) checked = observed_traces(config.migrate, setup);
+  if (config.survey.empty()) checked = observed_traces(config.migrate, setup, "migration");
 
   std::string pending_text, generation_text;
   const std::size_t points = std::size_t(setup.nx) * setup.ny * setup.nz;

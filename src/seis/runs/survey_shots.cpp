@@ -61,6 +61,14 @@ void deal_shots(mpi::SharedCounter& counter, const mpi::World* group, std::size_
   }
 }
 
+std::vector<io::SurveyShot> run_shots(const io::RunConfig& c) {
+  if (!c.survey.empty()) return io::read_survey(c.survey);
+  io::SurveyShot shot;
+  shot.number = c.shot;
+  shot.sources = c.sources;
+  return {shot};
+}
+
 void validate_shots(const io::RunConfig& c, const std::vector<io::SurveyShot>& shots, wave::Setup& s,
                     const std::function<void(const wave::Setup&)>& also) {
   for (const io::SurveyShot& shot : shots) try {

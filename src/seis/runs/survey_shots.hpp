@@ -16,6 +16,9 @@ namespace seis::runs {
 // The flags a shot's entry stands for: a survey's shot is the single run these flags make.
 io::RunConfig shot_config(const io::RunConfig& c, const io::SurveyShot& shot);
 
+// The shots of a migration or an inversion: the survey's (--survey), or the run's own shot as an entry.
+std::vector<io::SurveyShot> run_shots(const io::RunConfig& c);
+
 // The shots still to run, in the file's order: all of them, or on --restart those not complete (their records and
 // files in c.output). A new survey refuses an output directory holding another's shots, which it would otherwise
 // overwrite; a restart refuses a complete shot whose gather other inputs would change (`expected` gives a shot's

@@ -1,0 +1,83 @@
+"""Full-waveform inversion from Python: the objective's gradient is its misfit's derivative (central differences
+extrapolated by Richardson, as the C++ tests), an inversion lowers the misfit within its bounds and holds its mask,
+and the refusals."""
+import numpy as np
+import pytest
+
+import seistencil as st
+
+
+def survey(rng):
+    """A random 1500-3000 m/s model, two shots of seven receivers, their data from a model 2% faster (one vmax and
+    dt for every model, so that every model steps the same scheme)."""
+    grid = st.Grid(28, 24, 22, h=10.0, ndamp=4)
+    velocity = rng.uniform(1500.0, 3000.0, size=grid.shape).astype(np.float32)
+    receivers = np.array([[45.0 + n * 30.0, 42.0 + n * 20.0, 48.0 + n * 18.0] for n in range(7)])
+    shots = [st.Acquisition(sources=[source], receivers=receivers, f0=40.0)
+             for source in ([121.3, 102.7, 60.1], [70.2, 150.4, 90.0])]
+    dt = st.Acoustic(grid, st.Medium(grid, velocity, vmax=3200.0), st.Numerics(steps=70)).dt / 1.1
+    numerics = st.Numerics(steps=70, dt=dt)
+    truth = st.Acoustic(grid, st.Medium(grid, velocity * 1.02, vmax=3200.0), numerics)
+    return grid, numerics, velocity, shots, [truth.forward(s) for s in shots]
+
+
+def operators(grid, numerics, velocity):
+    return st.Acoustic(grid, st.Medium(grid, velocity, vmax=3200.0), numerics)
+
+
+# D(h) = (J(v + h dv) - J(v - h dv)) / 2h is J's derivative plus b h^2 + d h^4 whatever its curvature; S(h) = (4
+# D(h/2) - D(h)) / 3 leaves -d h^4 / 4, so S(1/8)'s error is (S(1/4) - S(1/8)) / 15: the gradient may differ from it
+# by twice that, or by 1e-3 of it where float rounding is larger. A gradient 5% off misses by 50 x.
+@pytest.mark.parametrize("misfit", ["l2", "normalised"])
+def test_objective_gradient_is_the_misfits_derivative(misfit):
+    rng = np.random.default_rng(7)
+    grid, numerics, velocity, shots, observed = survey(rng)
+    at = st.objective(operators(grid, numerics, velocity), shots, observed, misfit=misfit)
+    assert at["gradient"].shape == grid.shape and at["illumination"].shape == grid.shape
+    assert at["misfit"] == pytest.approx(sum(at["shot_misfits"]), rel=1e-15)
+    dv = 0.02 * velocity * (1.0 + 0.5 * rng.standard_normal(grid.shape))
+
+    def misfit_at(h):
+        moved = (velocity + h * dv).astype(np.float32)
+        return st.objective(operators(grid, numerics, moved), shots, observed, misfit=misfit, gradient=False)["misfit"]
+
+    central = [(misfit_at(h) - misfit_at(-h)) / (2 * h) for h in (0.25, 0.125, 0.0625)]
+    s4, s8 = (4 * central[1] - central[0]) / 3, (4 * central[2] - central[1]) / 3
+    allowed = max(2 * abs(s4 - s8) / 15, 1e-3 * abs(s8))
+    slope = float(np.sum(at["gradient"].astype(np.float64) * dv))
+    assert slope == pytest.approx(s8, abs=allowed), f"central differences {central}"
+
+
+def test_invert_lowers_the_misfit_within_its_bounds_and_holds_its_mask():
+    grid, numerics, velocity, shots, observed = survey(np.random.default_rng(3))
+    mask = np.ones(grid.shape, dtype=np.float32)
+    mask[: grid.nz // 3] = 0.0
+    seen = []
+    result = st.invert(grid, numerics, velocity, shots, observed, vmin=1400.0, vmax=3200.0, iterations=3,
+                       precondition=0.01, mask=mask,
+                       callback=lambda iteration, misfit, v: seen.append((iteration, misfit, v.copy())))
+    assert result["iterations"] == 3 and result["stop"] == "iterations"
+    assert [s[0] for s in seen] == [1, 2, 3]
+    assert result["misfits"][1:] == [s[1] for s in seen]
+    assert all(later < earlier for earlier, later in zip(result["misfits"], result["misfits"][1:]))
+    inverted = result["velocity"]
+    assert inverted.min() >= 1400.0 and inverted.max() <= 3200.0
+    assert np.array_equal(inverted[mask == 0], velocity[mask == 0])
+    assert not np.array_equal(inverted[mask == 1], velocity[mask == 1])
+    assert np.array_equal(seen[-1][2], inverted)
+
+
+def test_inversion_refusals_name_the_value():
+    grid, numerics, velocity, shots, observed = survey(np.random.default_rng(5))
+    ops = operators(grid, numerics, velocity)
+    with pytest.raises(st.InvalidArgument, match=r"shot 1: the observed data must have the shape \(receivers, "
+                                                 r"steps\) = \(7, 70\)"):
+        st.objective(ops, shots, [observed[0], observed[1][:, :60]])
+    with pytest.raises(st.InvalidArgument, match="misfit 'l1': the choices are l2"):
+        st.objective(ops, shots, observed, misfit="l1")
+    start = velocity.copy()
+    start[5, 6, 7] = 1300.0
+    point = (5 * grid.ny + 6) * grid.nx + 7
+    with pytest.raises(st.InvalidArgument, match=f"starting velocity 1300 m/s at point {point} lies outside the "
+                                                 "bounds 1400 to 3200"):
+        st.invert(grid, numerics, start, shots, observed, vmin=1400.0, vmax=3200.0)

@@ -1,0 +1,99 @@
+#include "seis/inversion/scaled_objective.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "seis/core/error.hpp"
+
+namespace seis::inversion {
+
+std::vector<double> illumination_scaling(const std::vector<float>& illumination, double e) {
+  require(e > 0, "inversion: the illumination's stabilisation ", e, " must be positive");
+  const double lit = illumination.empty() ? 0.0 : *std::max_element(illumination.begin(), illumination.end());
+  require(lit > 0, "inversion: the starting model's illumination is zero everywhere (no shot reaches the model)");
+  std::vector<double> d(illumination.size());
+  for (std::size_t p = 0; p < d.size(); ++p) d[p] = std::sqrt((1 + e) * lit / (illumination[p] + e * lit));
+  return d;
+}
+
+ScaledObjective::ScaledObjective(const wave::Grid& grid, const wave::Numerics& numerics,
+                                 const std::vector<float>& start, const std::vector<ObservedShot>& shots,
+                                 const InversionOptions& options, const std::string& backend, const Scaling* given)
+    : grid_(grid), numerics_(numerics), start_(start), shots_(shots), options_(options), backend_(backend) {
+  require(options.vmin > 0 && options.vmax > options.vmin, "inversion: velocity bounds ", options.vmin, " to ",
+          options.vmax, " m/s: 0 < vmin < vmax is needed");
+  require(options.precondition >= 0, "inversion: precondition ", options.precondition,
+          ": 0 (none) or the illumination's stabilisation, a fraction of its largest value");
+  require(numerics.dt > 0, "inversion: dt must be set (every iterate steps the same scheme)");
+  require(options.mask.empty() || options.mask.size() == start.size(), "inversion: a mask of ", options.mask.size(),
+          " values for a model of ", start.size());
+  const std::size_t n = start.size();
+  // Held points may lie outside the bounds (water under sediments' bounds); the fastest of them sets dt with vmax.
+  std::vector<double> x(n);
+  lower_.assign(n, 0.0);
+  upper_.assign(n, 1.0);
+  vmax_ = float(options.vmax);
+  for (std::size_t p = 0; p < n; ++p) {
+    x[p] = (start[p] - options.vmin) / (options.vmax - options.vmin);
+    if (held(p)) {
+      lower_[p] = upper_[p] = x[p];
+      vmax_ = std::max(vmax_, start[p]);
+    } else {
+      // The optimiser would clip a start outside the bounds without a word.
+      require(x[p] >= 0 && x[p] <= 1, "inversion: the starting velocity ", start[p], " m/s at point ", p,
+              " lies outside the bounds ", options.vmin, " to ", options.vmax);
+    }
+  }
+  if (given) {
+    require(given->misfit > 0 && (given->d.empty() || given->d.size() == n), "inversion: a restart's scaling of ",
+            given->d.size(), " values (misfit ", given->misfit, ") for a model of ", n);
+    scaling_ = *given;
+  } else {
+    first_ = evaluate_at(start);
+    require(first_.misfit > 0, "inversion: the starting model fits the data (misfit ", first_.misfit, ")");
+    scaling_.misfit = first_.misfit;
+    if (options.precondition > 0) scaling_.d = illumination_scaling(first_.illumination, options.precondition);
+  }
+  if (scaling_.d.empty()) scaling_.d.assign(n, 1.0);
+  start_y_.resize(n);
+  for (std::size_t p = 0; p < n; ++p) {
+    start_y_[p] = x[p] / scaling_.d[p];
+    lower_[p] /= scaling_.d[p];
+    upper_[p] /= scaling_.d[p];
+  }
+}
+
+Evaluation ScaledObjective::evaluate_at(const std::vector<float>& velocity) const {
+  wave::Medium medium;
+  medium.velocity = velocity;
+  medium.vmax = vmax_;
+  return evaluate(operators::Acoustic(grid_, medium, numerics_, backend_), shots_, options_.misfit, true);
+}
+
+std::vector<float> ScaledObjective::velocity(const std::vector<double>& y) const {
+  const double range = options_.vmax - options_.vmin;
+  std::vector<float> v(y.size());
+  // vmin + x range need not round back to a held point's start.
+  for (std::size_t p = 0; p < y.size(); ++p)
+    v[p] = held(p) ? start_[p] : float(options_.vmin + y[p] * scaling_.d[p] * range);
+  return v;
+}
+
+double ScaledObjective::operator()(const std::vector<double>& y, std::vector<double>& gradient) const {
+  const Evaluation e = !first_.gradient.empty() && y == start_y_ ? first_ : evaluate_at(velocity(y));
+  const double range = options_.vmax - options_.vmin;
+  gradient.resize(y.size());
+  for (std::size_t p = 0; p < y.size(); ++p)
+    gradient[p] = held(p) ? 0.0 : double(e.gradient[p]) * range * scaling_.d[p] / scale();
+  return e.misfit / scale();
+}
+
+std::vector<float> ScaledObjective::velocity_gradient(const std::vector<double>& gradient) const {
+  const double range = options_.vmax - options_.vmin;
+  std::vector<float> out(gradient.size());
+  for (std::size_t p = 0; p < out.size(); ++p)
+    out[p] = held(p) ? 0.0f : float(gradient[p] * scale() / (range * scaling_.d[p]));
+  return out;
+}
+
+}  // namespace seis::inversion

@@ -1,0 +1,81 @@
+#pragma once
+// What invert()'s optimiser minimises: f(y) = J(v(y)) / J(start), J the survey's objective (objective.hpp), over
+// variables scaled to the velocity's bounds and, preconditioned, to the starting model's illumination:
+//   x = (v - vmin) / (vmax - vmin),   y = x / d,   d = 1, or illumination_scaling's,
+// so that the optimiser's first step (unit length in y), its stopping tests and its line search mean the same for
+// every model and data set, and its steepest descent in y is the preconditioned gradient in v. The model's largest
+// velocity for dt and the layer's damping is vmax (or a faster held point's) for every y, so that every evaluation
+// steps the same scheme. Host data in and out.
+#include <string>
+#include <vector>
+
+#include "seis/inversion/objective.hpp"
+
+namespace seis::inversion {
+
+struct InversionOptions {
+  MisfitKind misfit = MisfitKind::l2;
+  double vmin = 0, vmax = 0;  // m/s: every iterate's velocity lies between
+  int iterations = 10;        // iterates at most
+  int memory = 5;             // L-BFGS corrections kept
+  // > 0: the gradient divided by the starting model's illumination (the diagonal of J^T J's source side), this
+  // fraction of its largest value added (0.001 to 0.1 in practice: smaller trusts the illumination's weak edges more).
+  // Applied as a change of the optimiser's variables, so that the objective and its gradient stay one function's.
+  double precondition = 0;
+  // One a model point: 0 where the velocity is held at the starting model's, bit for bit and bounds or not (a water
+  // layer, a known region), 1 where it is inverted; empty: everywhere.
+  std::vector<float> mask;
+};
+
+// d^2 = (1 + e) I_max / (I + e I_max) at each point, 1 at the best-lit: the steepest descent in y = x / d, -d g, is
+// -d^2 g in x, the gradient divided by the illumination I stabilised by e of its largest value. Refuses e <= 0 and
+// an illumination that is zero everywhere.
+std::vector<double> illumination_scaling(const std::vector<float>& illumination, double e);
+
+// What scales f: J(start), and d at each point (empty: ones).
+struct Scaling {
+  double misfit = 0;
+  std::vector<double> d;
+};
+
+class ScaledObjective {
+ public:
+  // Checks the options and the start against the bounds (refusing, naming the point, before any modelling), then
+  // evaluates the start: J(start) scales f, and its illumination the preconditioner. With `given` (a restart's:
+  // scaling() of the same inversion) nothing is evaluated. `shots` must outlive it.
+  ScaledObjective(const wave::Grid& grid, const wave::Numerics& numerics, const std::vector<float>& start,
+                  const std::vector<ObservedShot>& shots, const InversionOptions& options, const std::string& backend,
+                  const Scaling* given = nullptr);
+
+  // The start in y and the bounds (a held point's two bounds are its start).
+  const std::vector<double>& start() const { return start_y_; }
+  const std::vector<double>& lower() const { return lower_; }
+  const std::vector<double>& upper() const { return upper_; }
+  double scale() const { return scaling_.misfit; }  // J(start)
+  const Scaling& scaling() const { return scaling_; }
+
+  // The velocity at y (m/s); held points the start's, bit for bit.
+  std::vector<float> velocity(const std::vector<double>& y) const;
+  // f(y) and its gradient in y (zero at held points: f does not depend on them); at the start, the constructor's
+  // evaluation.
+  double operator()(const std::vector<double>& y, std::vector<double>& gradient) const;
+  // A gradient in y as dJ/dv (per m/s), zero at held points.
+  std::vector<float> velocity_gradient(const std::vector<double>& gradient) const;
+
+ private:
+  wave::Grid grid_;
+  wave::Numerics numerics_;
+  std::vector<float> start_;
+  const std::vector<ObservedShot>& shots_;
+  InversionOptions options_;
+  std::string backend_;
+  float vmax_ = 0;
+  Scaling scaling_;
+  std::vector<double> start_y_, lower_, upper_;
+  Evaluation first_;  // at the start; none on a restart
+
+  bool held(std::size_t p) const { return !options_.mask.empty() && options_.mask[p] == 0; }
+  Evaluation evaluate_at(const std::vector<float>& velocity) const;
+};
+
+}  // namespace seis::inversion
