@@ -259,7 +259,9 @@ PYBIND11_MODULE(_core, m) {
         seis::inversion::Evaluation e;
         {
           py::gil_scoped_release free;
-          e = seis::inversion::evaluate(a, data, kind, gradient);
+          e = seis::inversion::evaluate(
+              a, data, kind,
+              gradient ? seis::inversion::Wanted::gradient_and_illumination : seis::inversion::Wanted::misfit);
         }
         py::dict out;
         out["misfit"] = e.misfit;
@@ -279,18 +281,22 @@ PYBIND11_MODULE(_core, m) {
       [](const Grid& grid, const Numerics& numerics, const Floats& start, const std::vector<Acquisition>& shots,
          const std::vector<Floats>& observed, double vmin, double vmax, int iterations, const std::string& misfit,
          double precondition, const std::optional<Floats>& mask, int memory,
-         const std::optional<std::vector<Floats>>& weights, const py::object& callback, const std::string& backend) {
+         const std::optional<std::vector<Floats>>& weights, const py::object& callback, const std::string& backend,
+         const std::vector<double>& bands) {
         const auto data = observed_shots(shots, numerics.steps, observed, weights);
         seis::inversion::InversionOptions options;
         options.misfit = seis::inversion::misfit_kind(misfit);
         options.vmin = vmin, options.vmax = vmax;
         options.iterations = iterations, options.memory = memory, options.precondition = precondition;
+        options.bands = bands;
         if (mask) options.mask = model_values(grid, *mask, "mask");
         const auto model = model_values(grid, start, "start");
+        int made = 0;  // iterates, counted through the bands
         const auto report = [&](const seis::inversion::Iterate& it) {
+          ++made;
           if (callback.is_none()) return;
           py::gil_scoped_acquire held;
-          callback(it.iteration, it.misfit, shaped(it.velocity, {grid.nz, grid.ny, grid.nx}));
+          callback(made, it.misfit, shaped(it.velocity, {grid.nz, grid.ny, grid.nx}));
         };
         seis::inversion::InversionResult r;
         {
@@ -308,10 +314,11 @@ PYBIND11_MODULE(_core, m) {
       py::arg("grid"), py::arg("numerics"), py::arg("start"), py::arg("shots"), py::arg("observed"), py::arg("vmin"),
       py::arg("vmax"), py::arg("iterations") = 10, py::arg("misfit") = "l2", py::arg("precondition") = 0.0,
       py::arg("mask") = py::none(), py::arg("memory") = 5, py::arg("weights") = py::none(),
-      py::arg("callback") = py::none(), py::arg("backend") = "",
+      py::arg("callback") = py::none(), py::arg("backend") = "", py::arg("bands") = std::vector<double>{},
       "full-waveform inversion (L-BFGS-B, the velocity between vmin and vmax m/s) from `start`: a dict of the "
-      "velocity, the misfits (the start's and each iterate's), iterations, evaluations and why it stopped; "
-      "callback(iteration, misfit, velocity) after each iterate");
+      "velocity, the misfits (the start's and each iterate's, in its band's misfit), iterations, evaluations and why "
+      "it stopped; callback(iteration, misfit, velocity) after each iterate (counted through the bands); bands: "
+      "the low-pass corner frequencies (Hz, rising) of a multi-scale inversion, iterations in each");
 
   m.def("backends", &seis::operators::backends, "the backends of this build, its default first");
   m.def("start_runtime", &seis::operators::start_runtime, py::arg("threads") = 0);

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Inversion tests of seis-wave (--invert): a sphere 8% faster than 2000 m/s seen in transmission by a two-shot survey
 # made by seis-wave, inverted from the homogeneous start: every iterate's outputs written and the misfit falling; an
-# inversion stopped after one iterate and continued with --restart, and one killed mid-run and continued, each
-# ending bit for bit where the uninterrupted run ends; bad input refused before any modelling, naming the value.
+# inversion stopped after one iterate and continued with --restart, and one in two bands killed mid-run and
+# continued, each ending bit for bit where the uninterrupted run ends; bad input refused before any modelling, naming
+# the value.
 # usage: seis_wave_invert.sh SEIS_WAVE WORKDIR
 set -euo pipefail
 exe=$1 work=$2
@@ -10,24 +11,8 @@ rm -rf "$work" && mkdir -p "$work"
 export OMP_NUM_THREADS=2
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-/usr/bin/python3 - "$work/true.f32" <<'PY'
-import sys
-import numpy as np
-z, y, x = np.meshgrid(np.arange(24) * 10.0, np.arange(30) * 10.0, np.arange(30) * 10.0, indexing="ij")
-inside = (x - 145) ** 2 + (y - 145) ** 2 + (z - 115) ** 2 <= 50.0 ** 2
-np.where(inside, 2160.0, 2000.0).astype(np.float32).tofile(sys.argv[1])
-PY
-cat > "$work/survey.toml" <<'TOML'
-receivers = "25,25,210:265,265,210:7x7"
-f0 = 15.0
-[[shot]]
-source = "50,50,20"
-[[shot]]
-source = "240,240,20"
-TOML
-# One dt for the data and the inversion (stable for vmax), recorded at it: no resampling between them.
-common=(--grid 30x30x24 --spacing 10 --ndamp 6 --radius 4 --duration 0.26 --dt 0.001 --trace-dt 0.001 --quiet
-        --survey "$work/survey.toml")
+. "$(dirname "$0")/invert_survey.sh"
+invert_survey "$work" 50,50,20 240,240,20
 "$exe" "${common[@]}" --model "$work/true.f32" --output "$work/data" > "$work/data.log" ||
   fail "the data: $(tail -3 "$work/data.log")"
 bounds=(--invert "$work/data" --vmin 1800 --vmax 2400)
@@ -77,8 +62,21 @@ PY
 }
 same_history "$work/whole" "$work/parts" || fail "the restarted inversion's misfits differ"
 
-# Killed once its first iterate is written (mid-way through the second), continued: the same end.
-"$exe" "${invert[@]}" --iterations 3 --output "$work/killed" > "$work/killed.log" 2>&1 &
+# In two bands (low-passed below 8 Hz, then 16), two iterates each, the second band starting from the first's end;
+# killed once its first iterate is written and continued: the same end, bit for bit.
+banded=("${invert[@]}" --bands 8,16 --iterations 2)
+"$exe" "${banded[@]}" --output "$work/banded" > "$work/banded.log" || fail "in bands: $(tail -3 "$work/banded.log")"
+grep -q "iteration 4/4 (band 2, below 16 Hz): misfit" "$work/banded.log" || fail "no band in: $(cat "$work/banded.log")"
+/usr/bin/python3 - "$work/banded" <<'PY' || fail "$work/banded/inversion.json"
+import json, sys
+report = json.load(open(sys.argv[1] + "/inversion.json"))
+assert report["bands"] == [8, 16] and report["state"] == "done", report
+its = report["iterations"]
+assert [(i["iteration"], i["band"], i["band_iteration"]) for i in its] == [(1, 0, 1), (2, 0, 2), (3, 1, 1), (4, 1, 2)], its
+assert [i["corner_hz"] for i in its] == [8, 8, 16, 16], its
+assert its[1]["misfit"] < its[0]["misfit"] and its[3]["misfit"] < its[2]["misfit"], its
+PY
+"$exe" "${banded[@]}" --output "$work/killed" > "$work/killed.log" 2>&1 &
 pid=$!
 for _ in $(seq 600); do
   [ -s "$work/killed/inversion-state.bin" ] && break
@@ -87,11 +85,11 @@ done
 kill -9 "$pid" 2> /dev/null || true
 wait "$pid" 2> /dev/null || true
 [ -s "$work/killed/inversion-state.bin" ] || fail "no state written before the kill: $(tail -3 "$work/killed.log")"
-"$exe" "${invert[@]}" --iterations 3 --output "$work/killed" --restart > "$work/killed2.log" ||
+"$exe" "${banded[@]}" --output "$work/killed" --restart > "$work/killed2.log" ||
   fail "after the kill: $(tail -3 "$work/killed2.log")"
-cmp "$work/whole/iteration-0003/model.sgy" "$work/killed/iteration-0003/model.sgy" ||
+cmp "$work/banded/iteration-0004/model.sgy" "$work/killed/iteration-0004/model.sgy" ||
   fail "the inversion continued after a kill differs from the whole run's"
-same_history "$work/whole" "$work/killed" || fail "the killed inversion's misfits differ"
+same_history "$work/banded" "$work/killed" || fail "the killed inversion's misfits differ"
 
 # Refusals, each before any modelling.
 refused() {  # refused MESSAGE ARGS...: exit 2, MESSAGE in stderr
@@ -109,7 +107,10 @@ refused "--invert needs the velocity's bounds: --vmin 0 and --vmax 2400" "${comm
 refused "starting velocity 1700 m/s at point 0 lies outside the bounds 1800 to 2400" "${common[@]}" \
   --model homogeneous:1700 "${bounds[@]}" --output "$work/r2"
 refused "misfit 'l1': the choices are l2" "${invert[@]}" --misfit l1 --output "$work/r3"
+refused "the bands' corner frequencies must rise" "${invert[@]}" --bands 16,8 --output "$work/r5"
+refused "corner frequency 400 Hz: it must be positive and 1.5 x it below the data's Nyquist frequency 500 Hz" \
+  "${invert[@]}" --bands 400 --output "$work/r6"
 refused "holds an earlier run's outputs (inversion-state.bin, inversion.json" "${invert[@]}" --output "$work/whole"
 refused "they differ in vmax" "${invert[@]/2400/2500}" --restart --output "$work/whole"
-refused "--restart: $work/r4/inversion-state.bin cannot be read" "${invert[@]}" --restart --output "$work/r4"
+refused "$work/r4/inversion-state.bin cannot be read: no inversion to continue there" "${invert[@]}" --restart --output "$work/r4"
 echo "seis_wave_invert: all passed"

@@ -106,6 +106,33 @@ TEST(BoundedLbfgs, EndsOnTheBoundsThatHoldItBack) {
   for (int i = 0; i < n; ++i) EXPECT_NEAR(o.x()[i], i % 2 == 0 ? 5.0 : 2.0, 1e-6) << "unknown " << i;
 }
 
+// The line search's step: on |x - c|^2 / 2 from 0 the first iterate's direction is the steepest descent, c, taken
+// for unit length (the library's first trial, which meets the Wolfe conditions here): its step is 1 / |c|; the second's
+// quasi-Newton direction reaches the minimum exactly (its Hessian is theta I after one pair), so its step is the whole
+// one, 1.
+TEST(BoundedLbfgs, ReportsItsStep) {
+  const std::vector<double> c{1, 2, 3, 4};
+  const double infinite = std::numeric_limits<double>::infinity();
+  BoundedLbfgs o(std::vector<double>(4, 0.0), std::vector<double>(4, -infinite), std::vector<double>(4, infinite), {});
+  std::vector<double> steps, g(4);
+  for (Want want = o.want(); want == Want::evaluate || want == Want::iterated;) {
+    if (want == Want::iterated) {
+      steps.push_back(o.step());
+      want = o.next();
+      continue;
+    }
+    double f = 0;
+    for (int i = 0; i < 4; ++i) {
+      g[i] = o.x()[i] - c[i];
+      f += 0.5 * g[i] * g[i];
+    }
+    want = o.tell(f, g);
+  }
+  ASSERT_GE(steps.size(), 2u);
+  EXPECT_NEAR(steps[0], 1 / std::sqrt(30.0), 1e-9);
+  EXPECT_NEAR(steps[1], 1.0, 1e-9);
+}
+
 // Written after each iterate and read back into a new optimiser (a killed run's restart), the run ends bit for
 // bit where the uninterrupted one does, with the same counts.
 TEST(BoundedLbfgs, ARestoredStateEndsBitwiseWhereTheRunEnds) {

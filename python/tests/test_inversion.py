@@ -1,6 +1,6 @@
 """Full-waveform inversion from Python: the objective's gradient is its misfit's derivative (central differences
 extrapolated by Richardson, as the C++ tests), an inversion lowers the misfit within its bounds and holds its mask,
-and the refusals."""
+one in bands counts its iterates through them, and the refusals."""
 import numpy as np
 import pytest
 
@@ -65,6 +65,17 @@ def test_invert_lowers_the_misfit_within_its_bounds_and_holds_its_mask():
     assert np.array_equal(inverted[mask == 0], velocity[mask == 0])
     assert not np.array_equal(inverted[mask == 1], velocity[mask == 1])
     assert np.array_equal(seen[-1][2], inverted)
+
+
+def test_invert_in_bands_counts_its_iterates_through_them():
+    grid, numerics, velocity, shots, observed = survey(np.random.default_rng(4))
+    seen = []
+    result = st.invert(grid, numerics, velocity, shots, observed, vmin=1400.0, vmax=3200.0, iterations=2,
+                       bands=[0.08 / numerics.dt, 0.15 / numerics.dt],
+                       callback=lambda iteration, misfit, v: seen.append(iteration))
+    assert seen == [1, 2, 3, 4] and result["iterations"] == 4 and len(result["misfits"]) == 5
+    with pytest.raises(st.InvalidArgument, match="the bands' corner frequencies must rise"):
+        st.invert(grid, numerics, velocity, shots, observed, vmin=1400.0, vmax=3200.0, bands=[20.0, 10.0])
 
 
 def test_inversion_refusals_name_the_value():

@@ -148,6 +148,7 @@ BoundedLbfgs::Want BoundedLbfgs::next() {
 
 int BoundedLbfgs::iterations() const { return isave_[29]; }
 int BoundedLbfgs::evaluations() const { return isave_[33]; }
+double BoundedLbfgs::step() const { return dsave_[13]; }
 
 std::string BoundedLbfgs::message() const {
   const auto end = task_.find_last_not_of(' ');

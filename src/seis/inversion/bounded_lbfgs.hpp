@@ -36,6 +36,8 @@ class BoundedLbfgs {
 
   int iterations() const;   // iterates made
   int evaluations() const;  // f and gradients told
+  // The last line search's step, relative to its direction (1: the whole quasi-Newton step; the library's dsave(14)).
+  double step() const;
   double f() const { return f_; }
   const std::vector<double>& gradient() const { return g_; }
   std::string message() const;  // the library's last task text

@@ -1,51 +1,71 @@
 #include "seis/inversion/inversion.hpp"
 
+#include <algorithm>
+
 #include "seis/core/error.hpp"
 
 namespace seis::inversion {
 
+std::size_t host_bytes_per_point(const InversionOptions& options) {
+  // The optimiser: x, bounds, gradient and (2m + 5) workspace doubles, 16 bytes of ints; twice, with its state's
+  // bytes. The objective: the start, its scaled copy, bounds and d (4 + 32), the mask (4), the start's evaluation
+  // (8); an evaluation: the sums in double (16), a shot's gradient and illumination (8), the gradient in y (8), the
+  // velocity and the operators' model over the grid (8); the outputs' change and gradient (8).
+  const std::size_t optimiser = (4 + 2 * std::size_t(options.memory) + 5) * sizeof(double) + 16;
+  return 2 * optimiser + 36 + 4 + 8 + 16 + 8 + 8 + 8 + 8;
+}
+
 InversionResult invert(const wave::Grid& grid, const wave::Numerics& numerics, const std::vector<float>& start,
                        const std::vector<ObservedShot>& shots, const InversionOptions& options,
                        const std::function<void(const Iterate&)>& on_iterate, const std::string& backend,
-                       const Resume& resume) {
-  const bool resumed = !resume.optimiser.empty();
-  const ScaledObjective f(grid, numerics, start, shots, options, backend, resumed ? &resume.scaling : nullptr);
-  const double scale = f.scale();
-  BoundedLbfgs optimiser = resumed ? BoundedLbfgs::restore(resume.optimiser)
-                                   : BoundedLbfgs(f.start(), f.lower(), f.upper(), {options.memory, 1e7, 1e-5});
-  require(optimiser.x().size() == start.size(), "inversion: a restart's optimiser of ", optimiser.x().size(),
-          " values for a model of ", start.size());
+                       const Resume& resume, const ShotSharing& sharing) {
+  require(std::is_sorted(options.bands.begin(), options.bands.end()) &&
+              std::adjacent_find(options.bands.begin(), options.bands.end()) == options.bands.end(),
+          "inversion: the bands' corner frequencies must rise from band to band");
+  const int bands = std::max<int>(1, int(options.bands.size()));
+  require(resume.band >= 0 && resume.band < bands, "inversion: a restart in band ", resume.band, " of ", bands);
+  // Each band's filter checked before any modelling.
+  std::vector<LowPass> filters;
+  for (double corner : options.bands) filters.emplace_back(corner, numerics.dt);
   InversionResult out;
-  out.misfits.push_back(scale);
-  // A resumed optimiser stands at its iterate, as after on_iterate: it goes on from there, unless that was the last.
-  BoundedLbfgs::Want want = optimiser.want();
-  const bool done = resumed && want == BoundedLbfgs::Want::iterated && optimiser.iterations() >= options.iterations;
-  if (done) out.stop = "iterations";
-  if (resumed && want == BoundedLbfgs::Want::iterated && !done) want = optimiser.next();
-  while (!done) {
-    if (want == BoundedLbfgs::Want::evaluate) {
-      std::vector<double> g;
-      const double value = f(optimiser.x(), g);
-      want = optimiser.tell(value, g);
-      continue;
+  out.velocity = start;
+  for (int band = resume.band; band < bands; ++band) {
+    const bool resumed = band == resume.band && !resume.optimiser.empty();
+    const LowPass* filter = filters.empty() ? nullptr : &filters[std::size_t(band)];
+    const std::vector<ObservedShot> filtered =
+        filter ? band_shots(shots, *filter, numerics.steps, numerics.dt) : std::vector<ObservedShot>();
+    // Held points keep the first start's values through every band.
+    const ScaledObjective f(grid, numerics, resumed ? start : out.velocity, filter ? filtered : shots, options, backend,
+                            resumed ? &resume.scaling : nullptr, sharing, filter);
+    const double scale = f.scale();
+    BoundedLbfgs optimiser = resumed ? BoundedLbfgs::restore(resume.optimiser)
+                                     : BoundedLbfgs(f.start(), f.lower(), f.upper(), {options.memory, 1e7, 1e-5});
+    require(optimiser.x().size() == start.size(), "inversion: a restart's optimiser of ", optimiser.x().size(),
+            " values for a model of ", start.size());
+    if (out.misfits.empty()) out.misfits.push_back(scale);
+    // A resumed optimiser stands at its iterate, as after on_iterate: it goes on from there, unless that was the last.
+    BoundedLbfgs::Want want = optimiser.want();
+    if (resumed && want == BoundedLbfgs::Want::iterated)
+      want = optimiser.iterations() >= options.iterations ? BoundedLbfgs::Want::converged : optimiser.next();
+    while (want == BoundedLbfgs::Want::evaluate || want == BoundedLbfgs::Want::iterated) {
+      if (want == BoundedLbfgs::Want::evaluate) {
+        std::vector<double> g;
+        const double value = f(optimiser.x(), g);
+        want = optimiser.tell(value, g);
+        continue;
+      }
+      out.misfits.push_back(optimiser.f() * scale);
+      if (on_iterate)
+        on_iterate(Iterate{band, optimiser.iterations(), optimiser.evaluations(), optimiser.f() * scale,
+                           f.velocity(optimiser.x()), &optimiser, &f});
+      if (optimiser.iterations() >= options.iterations) break;
+      want = optimiser.next();
     }
-    if (want != BoundedLbfgs::Want::iterated) {
-      out.stop = optimiser.message();
-      break;
-    }
-    out.misfits.push_back(optimiser.f() * scale);
-    if (on_iterate)
-      on_iterate(Iterate{optimiser.iterations(), optimiser.evaluations(), optimiser.f() * scale,
-                         f.velocity(optimiser.x()), &optimiser, &f});
-    if (optimiser.iterations() >= options.iterations) {
-      out.stop = "iterations";
-      break;
-    }
-    want = optimiser.next();
+    out.stop = optimiser.iterations() >= options.iterations ? "iterations" : optimiser.message();
+    out.velocity = f.velocity(optimiser.x());
+    out.iterations += optimiser.iterations();
+    out.evaluations += optimiser.evaluations();
   }
-  out.velocity = f.velocity(optimiser.x());
-  out.iterations = optimiser.iterations();
-  out.evaluations = optimiser.evaluations();
   return out;
 }
 

@@ -1,11 +1,45 @@
 #include "seis/inversion/objective.hpp"
 
+#include <algorithm>
+
 #include "seis/core/error.hpp"
 
 namespace seis::inversion {
 
-Evaluation evaluate(const operators::Acoustic& model, const std::vector<ObservedShot>& shots, MisfitKind kind,
-                    bool with_gradient, const operators::Acoustic::Progress& progress) {
+namespace {
+
+// One shot's share of the objective, on the process that ran it until every process has it.
+struct ShotResult {
+  double misfit = 0;
+  std::vector<float> gradient, illumination;
+};
+
+void add(std::vector<double>& sum, const std::vector<float>& one) {
+  sum.resize(one.size(), 0.0);
+  for (std::size_t p = 0; p < one.size(); ++p) sum[p] += one[p];
+}
+
+}  // namespace
+
+const ShotSharing& one_process() {
+  static const ShotSharing one;
+  return one;
+}
+
+std::vector<ObservedShot> band_shots(const std::vector<ObservedShot>& shots, const LowPass& band, int steps,
+                                     double dt) {
+  std::vector<ObservedShot> out = shots;
+  for (std::size_t n = 0; n < shots.size(); ++n) {
+    const Traces shape{int(shots[n].shot.receivers.size()), steps, dt};
+    require(shots[n].data.size() == std::size_t(shape.traces) * std::size_t(steps), "shot ", n, ": ",
+            shots[n].data.size(), " observed samples for ", shape.traces, " receivers of ", steps, " steps");
+    band.apply(shape, shots[n].data.data(), out[n].data.data());
+  }
+  return out;
+}
+
+Evaluation evaluate(const operators::Acoustic& model, const std::vector<ObservedShot>& shots, DataMisfit how,
+                    Wanted wanted, const operators::Acoustic::Progress& progress, const ShotSharing& sharing) {
   const int steps = model.setup().steps;
   for (std::size_t n = 0; n < shots.size(); ++n) {
     const std::size_t samples = shots[n].shot.receivers.size() * std::size_t(steps);
@@ -14,27 +48,56 @@ Evaluation evaluate(const operators::Acoustic& model, const std::vector<Observed
     require(shots[n].weights.empty() || shots[n].weights.size() == samples, "shot ", n, ": ", shots[n].weights.size(),
             " weights for its ", samples, " samples");
   }
-  Evaluation out;
-  std::vector<double> gradient, illumination;
-  const auto add = [](std::vector<double>& sum, const std::vector<float>& one) {
-    sum.resize(one.size(), 0.0);
-    for (std::size_t p = 0; p < one.size(); ++p) sum[p] += one[p];
-  };
-  for (std::size_t n = 0; n < shots.size(); ++n) {
-    const ObservedShot& s = shots[n];
-    const std::vector<float> modelled = model.forward(s.shot);
+  const bool with_gradient = wanted != Wanted::misfit;
+  const auto run = [&](const ObservedShot& s) {
+    ShotResult r;
+    std::vector<float> modelled = model.forward(s.shot);
     std::vector<float> source(with_gradient ? modelled.size() : 0);
     const Traces shape{static_cast<int>(s.shot.receivers.size()), steps, model.setup().dt};
-    const double j =
-        misfit(kind, shape, modelled.data(), s.data.data(), s.weights, with_gradient ? source.data() : nullptr);
-    out.shot_misfits.push_back(j);
-    out.misfit += j;
-    if (with_gradient) {
-      const operators::Acoustic::Gradient g = model.gradient(s.shot, source);
-      add(gradient, g.velocity);
-      add(illumination, g.illumination);
+    if (how.band) {
+      const std::vector<float> recorded = modelled;
+      how.band->apply(shape, recorded.data(), modelled.data());
     }
-    if (progress) progress(n + 1, shots.size());
+    r.misfit =
+        misfit(how.kind, shape, modelled.data(), s.data.data(), s.weights, with_gradient ? source.data() : nullptr);
+    if (how.band && with_gradient) {  // the filter is its own transpose
+      const std::vector<float> filtered = source;
+      how.band->apply(shape, filtered.data(), source.data());
+    }
+    if (with_gradient) {
+      operators::Acoustic::Gradient g =
+          model.gradient(s.shot, source, {false, wanted == Wanted::gradient_and_illumination});
+      r.gradient = std::move(g.velocity);
+      r.illumination = std::move(g.illumination);
+    }
+    return r;
+  };
+
+  const std::size_t count = std::size_t(sharing.count()), mine = std::size_t(sharing.process());
+  const std::size_t my_shots = shots.size() / count + (mine < shots.size() % count ? 1 : 0);
+  Evaluation out;
+  std::vector<double> gradient, illumination;
+  for (std::size_t first = 0; first < shots.size(); first += count) {
+    ShotResult own;
+    if (first + mine < shots.size()) {
+      own = run(shots[first + mine]);
+      if (progress) progress(first / count + 1, my_shots);
+    }
+    for (std::size_t n = first; n < std::min(first + count, shots.size()); ++n) {
+      const int owner = int(n - first);
+      ShotResult r = owner == int(mine) ? std::move(own) : ShotResult();
+      sharing.broadcast(r.misfit, owner);
+      out.shot_misfits.push_back(r.misfit);
+      out.misfit += r.misfit;
+      if (with_gradient) {
+        sharing.broadcast(r.gradient, owner);
+        add(gradient, r.gradient);
+      }
+      if (wanted == Wanted::gradient_and_illumination) {
+        sharing.broadcast(r.illumination, owner);
+        add(illumination, r.illumination);
+      }
+    }
   }
   out.gradient.assign(gradient.begin(), gradient.end());
   out.illumination.assign(illumination.begin(), illumination.end());

@@ -2,9 +2,11 @@
 // Full-waveform inversion's objective over a survey: the misfit of each shot's modelled data against its observed
 // data (misfit.hpp), summed over the shots, and its gradient in the velocity by the exact adjoint: each shot's
 // adjoint source taken back through the adjoint modelling (operators::Acoustic::adjoint, the transpose of Born to
-// float rounding), the shots' gradients added in shot order in double. Host data in and out.
+// float rounding), the shots' gradients added in shot order in double, however many processes share the shots.
+// Host data in and out.
 #include <vector>
 
+#include "seis/inversion/low_pass.hpp"
 #include "seis/inversion/misfit.hpp"
 #include "seis/operators/acoustic.hpp"
 
@@ -20,14 +22,43 @@ struct Evaluation {
   double misfit = 0;
   std::vector<double> shot_misfits;
   std::vector<float> gradient;  // dJ/dv (per m/s) at each point of the model's grid; empty unless asked
-  // With the gradient: the shots' illumination in velocity units (operators::Acoustic::Gradient's), added as the
+  // Where wanted: the shots' illumination in velocity units (operators::Acoustic::Gradient's), added as the
   // gradient is: the diagonal of J^T J's source side.
   std::vector<float> illumination;
 };
 
+// How a shot's modelled data meet its observed data: the misfit, both filtered to the band first where one is given
+// (the shots' observed data filtered already: band_shots).
+struct DataMisfit {
+  DataMisfit(MisfitKind kind = MisfitKind::l2, const LowPass* band = nullptr) : kind(kind), band(band) {}
+  MisfitKind kind;
+  const LowPass* band;
+};
+
+// The shots with their observed data filtered to `band` (data of `steps` samples a trace, at the band's dt).
+std::vector<ObservedShot> band_shots(const std::vector<ObservedShot>& shots, const LowPass& band, int steps, double dt);
+
+// What evaluate computes beyond the misfit.
+enum class Wanted { misfit, gradient, gradient_and_illumination };
+
+// The processes that share a survey's shots in rounds: in each, process p runs shot round * count() + p, and every
+// shot's results then reach every process, to be added in shot order: any number of processes ends bitwise where one
+// ends, holding one shot's gradient besides the sums. The base class is one process; seis-wave's ranks derive.
+class ShotSharing {
+ public:
+  virtual ~ShotSharing() = default;
+  virtual int count() const { return 1; }
+  virtual int process() const { return 0; }
+  // `from`'s values (resized on the others) or value on every process; every process calls them alike.
+  virtual void broadcast(std::vector<float>&, int /*from*/) const {}
+  virtual void broadcast(double&, int /*from*/) const {}
+};
+const ShotSharing& one_process();
+
 // The objective at the model `model` holds; every shot's data and weights are checked against its receivers and
-// the model's steps before the first shot runs. `progress` after each shot, as the operators' surveys.
-Evaluation evaluate(const operators::Acoustic& model, const std::vector<ObservedShot>& shots, MisfitKind kind,
-                    bool with_gradient, const operators::Acoustic::Progress& progress = {});
+// the model's steps before the first shot runs. `progress` after each of this process's shots, with their count.
+Evaluation evaluate(const operators::Acoustic& model, const std::vector<ObservedShot>& shots, DataMisfit misfit,
+                    Wanted wanted, const operators::Acoustic::Progress& progress = {},
+                    const ShotSharing& sharing = one_process());
 
 }  // namespace seis::inversion

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "seis/core/error.hpp"
 
@@ -18,8 +19,16 @@ std::vector<double> illumination_scaling(const std::vector<float>& illumination,
 
 ScaledObjective::ScaledObjective(const wave::Grid& grid, const wave::Numerics& numerics,
                                  const std::vector<float>& start, const std::vector<ObservedShot>& shots,
-                                 const InversionOptions& options, const std::string& backend, const Scaling* given)
-    : grid_(grid), numerics_(numerics), start_(start), shots_(shots), options_(options), backend_(backend) {
+                                 const InversionOptions& options, const std::string& backend, const Scaling* given,
+                                 const ShotSharing& sharing, const LowPass* band)
+    : grid_(grid),
+      numerics_(numerics),
+      start_(start),
+      shots_(shots),
+      options_(options),
+      backend_(backend),
+      sharing_(sharing),
+      band_(band) {
   require(options.vmin > 0 && options.vmax > options.vmin, "inversion: velocity bounds ", options.vmin, " to ",
           options.vmax, " m/s: 0 < vmin < vmax is needed");
   require(options.precondition >= 0, "inversion: precondition ", options.precondition,
@@ -27,6 +36,10 @@ ScaledObjective::ScaledObjective(const wave::Grid& grid, const wave::Numerics& n
   require(numerics.dt > 0, "inversion: dt must be set (every iterate steps the same scheme)");
   require(options.mask.empty() || options.mask.size() == start.size(), "inversion: a mask of ", options.mask.size(),
           " values for a model of ", start.size());
+  // The floats within the bounds: a velocity clamped to them is within them.
+  inner_ = {float(options.vmin), float(options.vmax)};
+  if (inner_[0] < options.vmin) inner_[0] = std::nextafter(inner_[0], std::numeric_limits<float>::max());
+  if (inner_[1] > options.vmax) inner_[1] = std::nextafter(inner_[1], 0.0f);
   const std::size_t n = start.size();
   // Held points may lie outside the bounds (water under sediments' bounds); the fastest of them sets dt with vmax.
   std::vector<double> x(n);
@@ -49,7 +62,7 @@ ScaledObjective::ScaledObjective(const wave::Grid& grid, const wave::Numerics& n
             given->d.size(), " values (misfit ", given->misfit, ") for a model of ", n);
     scaling_ = *given;
   } else {
-    first_ = evaluate_at(start);
+    first_ = evaluate_at(start, options.precondition > 0 ? Wanted::gradient_and_illumination : Wanted::gradient);
     require(first_.misfit > 0, "inversion: the starting model fits the data (misfit ", first_.misfit, ")");
     scaling_.misfit = first_.misfit;
     if (options.precondition > 0) scaling_.d = illumination_scaling(first_.illumination, options.precondition);
@@ -63,24 +76,25 @@ ScaledObjective::ScaledObjective(const wave::Grid& grid, const wave::Numerics& n
   }
 }
 
-Evaluation ScaledObjective::evaluate_at(const std::vector<float>& velocity) const {
+Evaluation ScaledObjective::evaluate_at(const std::vector<float>& velocity, Wanted wanted) const {
   wave::Medium medium;
   medium.velocity = velocity;
   medium.vmax = vmax_;
-  return evaluate(operators::Acoustic(grid_, medium, numerics_, backend_), shots_, options_.misfit, true);
+  return evaluate(operators::Acoustic(grid_, medium, numerics_, backend_), shots_, {options_.misfit, band_}, wanted, {},
+                  sharing_);
 }
 
 std::vector<float> ScaledObjective::velocity(const std::vector<double>& y) const {
   const double range = options_.vmax - options_.vmin;
   std::vector<float> v(y.size());
-  // vmin + x range need not round back to a held point's start.
+  // vmin + x range need not round back to a held point's start, nor y d to within [0, 1] (the next band's start).
   for (std::size_t p = 0; p < y.size(); ++p)
-    v[p] = held(p) ? start_[p] : float(options_.vmin + y[p] * scaling_.d[p] * range);
+    v[p] = held(p) ? start_[p] : std::clamp(float(options_.vmin + y[p] * scaling_.d[p] * range), inner_[0], inner_[1]);
   return v;
 }
 
 double ScaledObjective::operator()(const std::vector<double>& y, std::vector<double>& gradient) const {
-  const Evaluation e = !first_.gradient.empty() && y == start_y_ ? first_ : evaluate_at(velocity(y));
+  const Evaluation e = !first_.gradient.empty() && y == start_y_ ? first_ : evaluate_at(velocity(y), Wanted::gradient);
   const double range = options_.vmax - options_.vmin;
   gradient.resize(y.size());
   for (std::size_t p = 0; p < y.size(); ++p)

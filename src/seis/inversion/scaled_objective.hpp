@@ -6,6 +6,7 @@
 // every model and data set, and its steepest descent in y is the preconditioned gradient in v. The model's largest
 // velocity for dt and the layer's damping is vmax (or a faster held point's) for every y, so that every evaluation
 // steps the same scheme. Host data in and out.
+#include <array>
 #include <string>
 #include <vector>
 
@@ -16,8 +17,11 @@ namespace seis::inversion {
 struct InversionOptions {
   MisfitKind misfit = MisfitKind::l2;
   double vmin = 0, vmax = 0;  // m/s: every iterate's velocity lies between
-  int iterations = 10;        // iterates at most
-  int memory = 5;             // L-BFGS corrections kept
+  int iterations = 10;        // iterates at most, in each band
+  // Multi-scale: the bands' corner frequencies (Hz, ascending), each band's inversion starting from the one before's
+  // result, its data and modelling low-passed (LowPass); empty: one inversion of the data as recorded.
+  std::vector<double> bands;
+  int memory = 5;  // L-BFGS corrections kept
   // > 0: the gradient divided by the starting model's illumination (the diagonal of J^T J's source side), this
   // fraction of its largest value added (0.001 to 0.1 in practice: smaller trusts the illumination's weak edges more).
   // Applied as a change of the optimiser's variables, so that the objective and its gradient stay one function's.
@@ -42,10 +46,12 @@ class ScaledObjective {
  public:
   // Checks the options and the start against the bounds (refusing, naming the point, before any modelling), then
   // evaluates the start: J(start) scales f, and its illumination the preconditioner. With `given` (a restart's:
-  // scaling() of the same inversion) nothing is evaluated. `shots` must outlive it.
+  // scaling() of the same inversion) nothing is evaluated. With a band, the shots' observed data are filtered to it
+  // (band_shots) and the modelled data are filtered alike. `shots`, `sharing` and `band` must outlive it.
   ScaledObjective(const wave::Grid& grid, const wave::Numerics& numerics, const std::vector<float>& start,
                   const std::vector<ObservedShot>& shots, const InversionOptions& options, const std::string& backend,
-                  const Scaling* given = nullptr);
+                  const Scaling* given = nullptr, const ShotSharing& sharing = one_process(),
+                  const LowPass* band = nullptr);
 
   // The start in y and the bounds (a held point's two bounds are its start).
   const std::vector<double>& start() const { return start_y_; }
@@ -54,7 +60,7 @@ class ScaledObjective {
   double scale() const { return scaling_.misfit; }  // J(start)
   const Scaling& scaling() const { return scaling_; }
 
-  // The velocity at y (m/s); held points the start's, bit for bit.
+  // The velocity at y (m/s), within the bounds; held points the start's, bit for bit.
   std::vector<float> velocity(const std::vector<double>& y) const;
   // f(y) and its gradient in y (zero at held points: f does not depend on them); at the start, the constructor's
   // evaluation.
@@ -69,13 +75,16 @@ class ScaledObjective {
   const std::vector<ObservedShot>& shots_;
   InversionOptions options_;
   std::string backend_;
+  const ShotSharing& sharing_;
+  const LowPass* band_;
   float vmax_ = 0;
+  std::array<float, 2> inner_{};
   Scaling scaling_;
   std::vector<double> start_y_, lower_, upper_;
   Evaluation first_;  // at the start; none on a restart
 
   bool held(std::size_t p) const { return !options_.mask.empty() && options_.mask[p] == 0; }
-  Evaluation evaluate_at(const std::vector<float>& velocity) const;
+  Evaluation evaluate_at(const std::vector<float>& velocity, Wanted wanted) const;
 };
 
 }  // namespace seis::inversion

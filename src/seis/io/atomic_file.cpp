@@ -61,16 +61,25 @@ void write_atomically(const std::string& path, const std::function<void(const st
   }
 }
 
-void write_bytes_atomically(const std::string& path, const void* data, std::size_t size) {
+void write_pieces_atomically(const std::string& path, std::initializer_list<Bytes> pieces) {
   write_atomically(path, [&](const std::string& temporary) {
     std::FILE* file = std::fopen(temporary.c_str(), "wb");
     require(file != nullptr, "cannot open ", temporary, ": ", reason());
-    bool ok = size == 0 || std::fwrite(data, 1, size, file) == size;
+    bool ok = true;
+    std::size_t size = 0;
+    for (const Bytes& piece : pieces) {
+      ok = ok && (piece.size == 0 || std::fwrite(piece.data, 1, piece.size, file) == piece.size);
+      size += piece.size;
+    }
     ok = std::fflush(file) == 0 && ok;
     const std::string why = ok ? "" : reason();
     const bool closed = std::fclose(file) == 0;
     require(ok && closed, "writing ", size, " bytes to ", temporary, " failed: ", ok ? reason() : why);
   });
+}
+
+void write_bytes_atomically(const std::string& path, const void* data, std::size_t size) {
+  write_pieces_atomically(path, {{data, size}});
 }
 
 void write_bytes_atomically(const std::string& path, const std::string& bytes) {
@@ -101,6 +110,10 @@ std::uint32_t crc32_of(const void* data, std::size_t size) {
       },
       std::size_t(1) << 24);
   return static_cast<std::uint32_t>(whole.crc);
+}
+
+std::uint32_t crc32_add(std::uint32_t crc, const void* data, std::size_t size) {
+  return std::uint32_t(crc32_combine(crc, crc32_of(data, size), z_off_t(size)));
 }
 
 std::uint32_t file_crc32(const std::string& path) {

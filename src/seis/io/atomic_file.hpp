@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <functional>
+#include <initializer_list>
 #include <string>
 
 namespace seis::io {
@@ -23,12 +24,21 @@ void write_atomically(const std::string& path, const std::function<void(const st
 // `bytes` written through write_atomically, every write and the close checked.
 void write_bytes_atomically(const std::string& path, const void* data, std::size_t size);
 void write_bytes_atomically(const std::string& path, const std::string& bytes);
+// The pieces one after another, as write_bytes_atomically writes one: a file of headers and arrays without a copy
+// of them first.
+struct Bytes {
+  const void* data;
+  std::size_t size;
+};
+void write_pieces_atomically(const std::string& path, std::initializer_list<Bytes> pieces);
 
 // Whether errno `error` says the disk (or the quota, or the file-size limit) is full: messages then say "disk full".
 bool out_of_space(int error);
 
-// The CRC-32 (zlib's) of bytes in memory, and of a file's bytes (throws naming the path where it cannot be read).
+// The CRC-32 (zlib's) of bytes in memory, and of a file's bytes (throws naming the path where it cannot be read);
+// crc32_add: of the bytes `crc` was of followed by these.
 std::uint32_t crc32_of(const void* data, std::size_t size);
+std::uint32_t crc32_add(std::uint32_t crc, const void* data, std::size_t size);
 std::uint32_t file_crc32(const std::string& path);
 
 }  // namespace seis::io

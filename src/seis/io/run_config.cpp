@@ -212,7 +212,11 @@ void add_options(CLI::App& app, RunConfig& c) {
                  "full-waveform inversion of observed data: a SEG-Y gather of the run's shot, or with --survey the "
                  "directory of its shot-NNNNN.sgy; --model is the start, each iterate in OUTPUT/iteration-NNNN "
                  "(docs/inversion.md)");
-  app.add_option("--iterations", c.iterations, "inversion: iterates at most")->capture_default_str();
+  app.add_option("--iterations", c.iterations, "inversion: iterates at most, in each band")->capture_default_str();
+  app.add_option("--bands", c.bands,
+                 "inversion: multi-scale, the bands' low-pass corner frequencies (Hz, rising, e.g. 4,8): the data "
+                 "and the modelling filtered alike, each band starting from the last one's result")
+      ->delimiter(',');
   app.add_option("--vmin", c.vmin, "inversion: the velocity's lower bound (m/s; needed)");
   app.add_option("--vmax", c.vmax, "inversion: the velocity's upper bound (m/s; needed; dt follows it)");
   app.add_option("--misfit", c.misfit, "inversion: l2 | normalised (each trace divided by its norm)")

@@ -64,7 +64,8 @@ struct RunConfig {
   imaging::ImagingCondition imaging_condition = imaging::ImagingCondition::correlation;
   std::string born;     // a velocity perturbation (m/s, read as --model's files): Born modelling of the run's shot
   std::string invert;   // observed data to invert: a SEG-Y gather, or with --survey a directory (seis/inversion)
-  int iterations = 10;  // inversion: iterates at most
+  int iterations = 10;  // inversion: iterates at most, in each band
+  std::vector<double> bands;   // inversion: the bands' corner frequencies (Hz, rising); empty: the data as recorded
   double vmin = 0, vmax = 0;   // inversion: the velocity's bounds (m/s), both needed
   std::string misfit = "l2";   // inversion: l2 | normalised
   double precondition = 0.01;  // inversion: the illumination's stabilisation (0: no preconditioning)

@@ -1,7 +1,5 @@
 #include "seis/io/stack_file.hpp"
 
-#include <zlib.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -16,18 +14,9 @@
 namespace seis::io {
 
 namespace {
+
 constexpr char magic[8] = {'S', 'E', 'I', 'S', 'S', 'T', 'K', '2'};
 constexpr char first_magic[8] = {'S', 'E', 'I', 'S', 'S', 'T', 'K', '1'};
-
-std::uint32_t add_crc(std::uint32_t crc, const void* data, std::size_t size) {
-  const auto* bytes = static_cast<const unsigned char*>(data);
-  for (std::size_t done = 0; done < size;) {
-    const std::size_t run = std::min<std::size_t>(size - done, std::size_t(1) << 30);
-    crc = std::uint32_t(crc32(crc, bytes + done, uInt(run)));
-    done += run;
-  }
-  return crc;
-}
 
 }  // namespace
 
@@ -36,26 +25,19 @@ void write_stack(const std::string& path, const Stack& s) {
   require(s.image.size() == points && s.illumination.size() == points, "stack ", path, ": image of ", s.image.size(),
           " and illumination of ", s.illumination.size(), " values, the grid has ", points);
   const std::vector<std::int32_t> shots(s.shots.begin(), s.shots.end());
-  std::uint32_t crc = add_crc(0, shots.data(), shots.size() * sizeof(std::int32_t));
-  crc = add_crc(crc, s.fingerprint.data(), s.fingerprint.size());
-  crc = std::uint32_t(crc32_combine(crc, crc32_of(s.image.data(), points * sizeof(float)), z_off_t(points * 4)));
-  crc = std::uint32_t(crc32_combine(crc, crc32_of(s.illumination.data(), points * sizeof(float)), z_off_t(points * 4)));
+  std::uint32_t crc = crc32_add(0, shots.data(), shots.size() * sizeof(std::int32_t));
+  crc = crc32_add(crc, s.fingerprint.data(), s.fingerprint.size());
+  crc = crc32_add(crc, s.image.data(), points * sizeof(float));
+  crc = crc32_add(crc, s.illumination.data(), points * sizeof(float));
   const std::int32_t header[5] = {s.nx, s.ny, s.nz, std::int32_t(s.shots.size()), std::int32_t(s.fingerprint.size())};
   // Written as it is held (a stack of 512^3 is 1 GiB: no copy of it first).
-  write_atomically(path, [&](const std::string& temporary) {
-    std::FILE* file = std::fopen(temporary.c_str(), "wb");
-    require(file != nullptr, "cannot open ", temporary);
-    bool ok = std::fwrite(magic, 1, sizeof magic, file) == sizeof magic;
-    ok = ok && std::fwrite(header, sizeof header, 1, file) == 1;
-    ok = ok && std::fwrite(&crc, sizeof crc, 1, file) == 1;
-    ok = ok && std::fwrite(shots.data(), sizeof(std::int32_t), shots.size(), file) == shots.size();
-    ok = ok && std::fwrite(s.fingerprint.data(), 1, s.fingerprint.size(), file) == s.fingerprint.size();
-    ok = ok && std::fwrite(s.image.data(), sizeof(float), points, file) == points;
-    ok = ok && std::fwrite(s.illumination.data(), sizeof(float), points, file) == points;
-    ok = std::fflush(file) == 0 && ok;
-    const bool closed = std::fclose(file) == 0;
-    require(ok && closed, "writing the stack to ", temporary, " failed (the disk full?)");
-  });
+  write_pieces_atomically(path, {{magic, sizeof magic},
+                                 {header, sizeof header},
+                                 {&crc, sizeof crc},
+                                 {shots.data(), shots.size() * sizeof(std::int32_t)},
+                                 {s.fingerprint.data(), s.fingerprint.size()},
+                                 {s.image.data(), points * sizeof(float)},
+                                 {s.illumination.data(), points * sizeof(float)}});
 }
 
 Stack read_stack(const std::string& path, bool keep_data) {
@@ -87,22 +69,21 @@ Stack read_stack(const std::string& path, bool keep_data) {
   s.shots.assign(shots.begin(), shots.end());
   s.fingerprint.resize(std::size_t(header[4]));
   in.read(s.fingerprint.data(), std::streamsize(s.fingerprint.size()));
-  std::uint32_t sum = add_crc(0, shots.data(), shots.size() * sizeof(std::int32_t));
-  sum = add_crc(sum, s.fingerprint.data(), s.fingerprint.size());
+  std::uint32_t sum = crc32_add(0, shots.data(), shots.size() * sizeof(std::int32_t));
+  sum = crc32_add(sum, s.fingerprint.data(), s.fingerprint.size());
   if (keep_data) {
     s.image.resize(points);
     s.illumination.resize(points);
     in.read(reinterpret_cast<char*>(s.image.data()), std::streamsize(points * sizeof(float)));
     in.read(reinterpret_cast<char*>(s.illumination.data()), std::streamsize(points * sizeof(float)));
-    sum = std::uint32_t(crc32_combine(sum, crc32_of(s.image.data(), points * sizeof(float)), z_off_t(points * 4)));
-    sum =
-        std::uint32_t(crc32_combine(sum, crc32_of(s.illumination.data(), points * sizeof(float)), z_off_t(points * 4)));
+    sum = crc32_add(sum, s.image.data(), points * sizeof(float));
+    sum = crc32_add(sum, s.illumination.data(), points * sizeof(float));
   } else {
     std::vector<char> buffer(std::size_t(1) << 22);
     for (std::uintmax_t left = 2 * std::uintmax_t(points) * sizeof(float); left > 0 && in.good();) {
       const std::size_t n = std::size_t(std::min<std::uintmax_t>(left, buffer.size()));
       in.read(buffer.data(), std::streamsize(n));
-      sum = add_crc(sum, buffer.data(), n);
+      sum = crc32_add(sum, buffer.data(), n);
       left -= n;
     }
   }

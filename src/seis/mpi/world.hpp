@@ -47,8 +47,10 @@ class World {
   int max(int value) const;
   // Elementwise sum over all ranks into rank 0's `data` (the others' is left as it was).
   void reduce_sum(std::vector<float>& data) const;
-  // `root`'s text on every rank.
+  // `root`'s text, values (resized on the others) or value on every rank.
   void broadcast(std::string& text, int root = 0) const;
+  void broadcast(std::vector<float>& values, int root = 0) const;
+  void broadcast(double& value, int root = 0) const;
   // What `read` returns on one rank of each node, on every rank: a file is read once per node, not once per rank.
   // Its exception, if it throws, is thrown on every rank of that node.
   std::vector<float> read_once_per_node(const std::function<std::vector<float>()>& read) const;

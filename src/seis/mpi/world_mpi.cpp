@@ -169,6 +169,27 @@ void broadcast_text(MPI_Comm comm, std::string& text, int root) {
 
 void World::broadcast(std::string& text, int root) const { broadcast_text(comm_of(*this), text, root); }
 
+namespace {
+void broadcast_floats(MPI_Comm comm, std::vector<float>& values, int root) {
+  long long count = static_cast<long long>(values.size());
+  check(MPI_Bcast(&count, 1, MPI_LONG_LONG, root, comm), "MPI_Bcast");
+  values.resize(std::size_t(count));
+  in_chunks(values.size(), [&](std::size_t first, int n) {
+    check(MPI_Bcast(values.data() + first, n, MPI_FLOAT, root, comm), "MPI_Bcast");
+  });
+}
+}  // namespace
+
+void World::broadcast(std::vector<float>& values, int root) const {
+  const Waiting waiting("MPI_Bcast");
+  broadcast_floats(comm_of(*this), values, root);
+}
+
+void World::broadcast(double& value, int root) const {
+  const Waiting waiting("MPI_Bcast");
+  check(MPI_Bcast(&value, 1, MPI_DOUBLE, root, comm_of(*this)), "MPI_Bcast");
+}
+
 std::vector<float> World::read_once_per_node(const std::function<std::vector<float>()>& read) const {
   MPI_Comm node;
   {
@@ -189,12 +210,7 @@ std::vector<float> World::read_once_per_node(const std::function<std::vector<flo
     const Waiting waiting("MPI_Bcast");
     broadcast_text(node, error, 0);
     if (!error.empty()) throw std::runtime_error(error);
-    long long count = static_cast<long long>(values.size());
-    check(MPI_Bcast(&count, 1, MPI_LONG_LONG, 0, node), "MPI_Bcast");
-    values.resize(std::size_t(count));
-    in_chunks(values.size(), [&](std::size_t first, int n) {
-      check(MPI_Bcast(values.data() + first, n, MPI_FLOAT, 0, node), "MPI_Bcast");
-    });
+    broadcast_floats(node, values, 0);
   } catch (...) {
     MPI_Comm_free(&node);
     throw;

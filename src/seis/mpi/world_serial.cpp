@@ -27,6 +27,8 @@ int World::min(int value) const { return value; }
 int World::max(int value) const { return value; }
 void World::reduce_sum(std::vector<float>&) const {}
 void World::broadcast(std::string&, int) const {}
+void World::broadcast(std::vector<float>&, int) const {}
+void World::broadcast(double&, int) const {}
 std::vector<float> World::read_once_per_node(const std::function<std::vector<float>()>& read) const { return read(); }
 
 struct SharedCounter::Impl {

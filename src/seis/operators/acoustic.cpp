@@ -103,25 +103,27 @@ std::vector<float> Acoustic::born(const wave::Acquisition& shot, const std::vect
 }
 
 Acoustic::Gradient Acoustic::gradient(const wave::Acquisition& shot, const std::vector<float>& residual,
-                                      bool with_density) const {
-  require(!with_density || wave::variable_density(setup_),
+                                      GradientParts parts) const {
+  require(!parts.density || wave::variable_density(setup_),
           "the density's gradient needs a density that varies (the medium's density, not one value)");
   const auto image = with_shot(shot, [&](const wave::Setup& s) {
     require_traces(s, residual, "the residual");
-    return engine_->adjoint(s, imaging::adjoint_sources(residual, s.receivers.size(), s.steps, s.h), with_density);
+    return engine_->adjoint(s, imaging::adjoint_sources(residual, s.receivers.size(), s.steps, s.h), parts);
   });
-  return {wave::crop(setup_, times_dq_dv(setup_, image.velocity)),
-          with_density ? wave::crop(setup_, image.density) : std::vector<float>{},
-          wave::crop(setup_, times_dq_dv(setup_, times_dq_dv(setup_, image.illumination)))};
+  const auto cropped_if = [&](bool asked, const std::vector<float>& values) {
+    return asked ? wave::crop(setup_, values) : std::vector<float>{};
+  };
+  return {wave::crop(setup_, times_dq_dv(setup_, image.velocity)), cropped_if(parts.density, image.density),
+          cropped_if(parts.illumination, times_dq_dv(setup_, times_dq_dv(setup_, image.illumination)))};
 }
 
 std::vector<float> Acoustic::adjoint(const wave::Acquisition& shot, const std::vector<float>& residual) const {
-  return gradient(shot, residual, false).velocity;
+  return gradient(shot, residual).velocity;
 }
 
 Acoustic::Gradient Acoustic::adjoint_with_density(const wave::Acquisition& shot,
                                                   const std::vector<float>& residual) const {
-  return gradient(shot, residual, true);
+  return gradient(shot, residual, {true, false});
 }
 
 Acoustic::Image Acoustic::rtm(const wave::Acquisition& shot, const std::vector<float>& observed) const {

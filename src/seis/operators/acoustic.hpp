@@ -27,6 +27,11 @@
 
 namespace seis::operators {
 
+// What Acoustic::gradient computes beyond the velocity's image.
+struct GradientParts {
+  bool density = false, illumination = false;
+};
+
 class Acoustic {
  public:
   // The model's grid (points, spacing, and the absorbing layer's thickness, added around it), the model on it, and
@@ -52,13 +57,13 @@ class Acoustic {
   std::vector<float> born(const wave::Acquisition& shot, const std::vector<float>& dv,
                           const std::vector<float>& drho) const;
   std::vector<float> adjoint(const wave::Acquisition& shot, const std::vector<float>& residual) const;
-  // adjoint's image in the velocity and, with_density, in the density (a density that varies; refused elsewhere);
-  // and the illumination in velocity units: over the steps, the sum of the Born weight's squares times (dq/dv)^2, the
-  // diagonal of the source side of J^T J (a pseudo-Hessian, for preconditioning a gradient).
+  // adjoint's image in the velocity and, where asked, in the density (a density that varies; refused elsewhere) and
+  // the illumination in velocity units: over the steps, the sum of the Born weight's squares times (dq/dv)^2, the
+  // diagonal of the source side of J^T J (a pseudo-Hessian, for preconditioning a gradient). Unasked, they are empty.
   struct Gradient {
     std::vector<float> velocity, density, illumination;
   };
-  Gradient gradient(const wave::Acquisition& shot, const std::vector<float>& residual, bool with_density = false) const;
+  Gradient gradient(const wave::Acquisition& shot, const std::vector<float>& residual, GradientParts parts = {}) const;
   Gradient adjoint_with_density(const wave::Acquisition& shot, const std::vector<float>& residual) const;
   struct Image {
     std::vector<float> image, illumination;  // illumination: the source wavefield's sum of u^2 over the steps
@@ -85,8 +90,8 @@ class Acoustic {
     // drho empty: the velocity's alone.
     virtual std::vector<float> born(const wave::Setup& s, const std::vector<float>& dq,
                                     const std::vector<float>& drho) const = 0;
-    // The images in q and (with_density) in rho, and the illumination in q.
-    virtual Gradient adjoint(const wave::Setup& s, const std::vector<float>& injected, bool with_density) const = 0;
+    // The image in q and, where asked, in rho and the illumination in q.
+    virtual Gradient adjoint(const wave::Setup& s, const std::vector<float>& injected, GradientParts parts) const = 0;
     virtual Image rtm(const wave::Setup& s, const std::vector<float>& injected) const = 0;
     // `s` holds the first shot.
     virtual std::vector<std::vector<float>> survey(const wave::Setup& s, const std::vector<wave::Acquisition>& shots,

@@ -29,13 +29,13 @@ class EngineOn final : public Acoustic::Engine {
   }
   // Imaging every step: the transpose of Born's scattering, which acts at every step.
   Acoustic::Gradient adjoint(const wave::Setup& s, const std::vector<float>& injected,
-                             bool with_density) const override {
+                             GradientParts parts) const override {
     imaging::MigrationOptions options{1, 0, imaging::ImagingCondition::adjoint};
-    options.density_image = with_density;
+    options.density_image = parts.density;
     imaging::Migration<ExecSpace> transpose(s, options, available_bytes_);
     transpose.migrate(s.sources, s.wavelet, s.f0, s.receivers, injected);
-    return {transpose.image(), with_density ? transpose.density_image() : std::vector<float>{},
-            transpose.illumination()};
+    return {transpose.image(), parts.density ? transpose.density_image() : std::vector<float>{},
+            parts.illumination ? transpose.illumination() : std::vector<float>{}};
   }
   Acoustic::Image rtm(const wave::Setup& s, const std::vector<float>& injected) const override {
     imaging::Migration<ExecSpace> migration(s, {}, available_bytes_);

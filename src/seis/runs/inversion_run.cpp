@@ -3,12 +3,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <iomanip>
 #include <iostream>
-#include <iterator>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -18,6 +15,7 @@
 #include "seis/inversion/inversion.hpp"
 #include "seis/io/atomic_file.hpp"
 #include "seis/io/fingerprint.hpp"
+#include "seis/io/inversion_state.hpp"
 #include "seis/io/output_directory.hpp"
 #include "seis/io/picture.hpp"
 #include "seis/io/survey.hpp"
@@ -37,64 +35,24 @@ using nlohmann::json;
 
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
-// inversion-state.bin: what continues the inversion, written whole after each iterate (io/atomic_file.hpp).
-//   bytes 0-7   "SEISINV1"
-//   8-39        lengths (int64, as the host writes them): fingerprint F, history H, scaling values D, optimiser B
-//   40-43       CRC-32 (zlib's) of every byte after it
-//   then        J(start) (a double), F bytes of fingerprint, H bytes of history (inversion.json's iterations),
-//               D doubles of the scaling, B bytes of the optimiser's state
-struct State {
-  std::string fingerprint;
-  json history = json::array();
-  inversion::Resume resume;
+// The ranks share the shots (inversion/objective.hpp) by MPI broadcasts.
+class RankSharing final : public inversion::ShotSharing {
+ public:
+  explicit RankSharing(const mpi::World& world) : world_(world) {}
+  int count() const override { return world_.size(); }
+  int process() const override { return world_.rank(); }
+  void broadcast(std::vector<float>& values, int from) const override { world_.broadcast(values, from); }
+  void broadcast(double& value, int from) const override { world_.broadcast(value, from); }
+
+ private:
+  const mpi::World& world_;
 };
 
-constexpr char state_magic[9] = "SEISINV1";
-
-void write_state(const std::string& path, const State& s) {
-  const std::string history = s.history.dump();
-  const std::int64_t lengths[4] = {std::int64_t(s.fingerprint.size()), std::int64_t(history.size()),
-                                   std::int64_t(s.resume.scaling.d.size()), std::int64_t(s.resume.optimiser.size())};
-  std::string body(sizeof(double), '\0');
-  std::memcpy(body.data(), &s.resume.scaling.misfit, sizeof(double));
-  body += s.fingerprint + history;
-  body.append(reinterpret_cast<const char*>(s.resume.scaling.d.data()), s.resume.scaling.d.size() * sizeof(double));
-  body += s.resume.optimiser;
-  const std::uint32_t crc = io::crc32_of(body.data(), body.size());
-  std::string bytes(state_magic, 8);
-  bytes.append(reinterpret_cast<const char*>(lengths), sizeof lengths);
-  bytes.append(reinterpret_cast<const char*>(&crc), sizeof crc);
-  io::write_bytes_atomically(path, bytes + body);
-}
-
-State read_state(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  require(bool(in), "--restart: ", path, " cannot be read: no inversion to continue there (run without --restart)");
-  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  constexpr std::size_t head = 8 + 4 * sizeof(std::int64_t) + sizeof(std::uint32_t);
-  require(bytes.size() >= head && bytes.compare(0, 8, state_magic) == 0, "--restart: ", path,
-          " is not an inversion's state");
-  std::int64_t n[4];
-  std::uint32_t crc = 0;
-  std::memcpy(n, bytes.data() + 8, sizeof n);
-  std::memcpy(&crc, bytes.data() + 8 + sizeof n, sizeof crc);
-  const std::string body = bytes.substr(head);
-  const bool sane = std::all_of(n, n + 4, [&](std::int64_t v) { return v >= 0 && std::size_t(v) <= body.size(); });
-  require(sane && body.size() == sizeof(double) + std::size_t(n[0] + n[1] + n[2] * 8 + n[3]) &&
-              io::crc32_of(body.data(), body.size()) == crc,
-          "--restart: ", path, " is damaged (its size or CRC-32 is not what it wrote)");
-  State s;
-  std::memcpy(&s.resume.scaling.misfit, body.data(), sizeof(double));
-  std::size_t at = sizeof(double);
-  s.fingerprint = body.substr(at, std::size_t(n[0]));
-  at += std::size_t(n[0]);
-  s.history = json::parse(body.substr(at, std::size_t(n[1])));
-  at += std::size_t(n[1]);
-  s.resume.scaling.d.resize(std::size_t(n[2]));
-  std::memcpy(s.resume.scaling.d.data(), body.data() + at, std::size_t(n[2]) * sizeof(double));
-  at += std::size_t(n[2]) * sizeof(double);
-  s.resume.optimiser = body.substr(at);
-  return s;
+// ", below 4 Hz": a band's words in titles and progress.
+std::string fmt_band(double corner) {
+  std::ostringstream text;
+  text << ", below " << corner << " Hz";
+  return text.str();
 }
 
 std::string iteration_name(int iteration) {
@@ -103,13 +61,15 @@ std::string iteration_name(int iteration) {
   return name.str();
 }
 
-// The inversion's observed shots: each survey shot placed as its single run (or the run's own shot), its gather
-// read at the run's dt and checked, and its weights: ones, the direct wave muted where --mute-velocity says.
+// The inversion's observed shots: each survey shot placed as its single run (or the run's own shot), its gradient's
+// memory planned (refused, naming both, where a rank's device cannot hold it), its gather read at the run's dt and
+// checked, and its weights: ones, the direct wave muted where --mute-velocity says.
 std::vector<inversion::ObservedShot> observed_shots(const io::RunConfig& c, const std::vector<io::SurveyShot>& shots,
-                                                    wave::Setup& s) {
+                                                    wave::Setup& s, std::size_t device_bytes) {
   std::vector<inversion::ObservedShot> out;
   for (const io::SurveyShot& shot : shots) {
     place_shot(c.survey.empty() ? c : shot_config(c, shot), s);
+    imaging::plan_migration(s, {1, 0, imaging::ImagingCondition::adjoint}, device_bytes);
     const std::string path =
         c.survey.empty() ? c.invert : (fs::path(c.invert) / (io::shot_stem(shot.number) + ".sgy")).string();
     inversion::ObservedShot o;
@@ -125,14 +85,16 @@ std::vector<inversion::ObservedShot> observed_shots(const io::RunConfig& c, cons
 }
 
 // What shapes the inversion: the grid, numerics and starting model (seis-wave's fingerprint lines), the options,
-// the mask's content, and each shot's positions, wavelet and observed data (its gather's CRC-32). A restart
+// the mask's values, and each shot's positions, wavelet and observed data (its gather's CRC-32). A restart
 // compares it with the state's before any shot runs.
-std::string inversion_fingerprint(const io::RunConfig& c, const wave::Setup& s,
+std::string inversion_fingerprint(const io::RunConfig& c, const wave::Setup& s, const std::vector<float>& mask,
                                   const std::vector<inversion::ObservedShot>& shots) {
   std::ostringstream f;
   f << grid_fingerprint(c, s, model_digest(c)) << std::hexfloat << "\nvmin " << c.vmin << "\nvmax " << c.vmax
     << "\nmisfit " << c.misfit << "\nprecondition " << c.precondition << "\nmute_velocity " << c.mute_velocity
-    << "\nmask " << (c.mask.empty() ? std::string("none") : std::to_string(io::file_crc32(c.mask)));
+    << "\nbands";
+  for (double corner : c.bands) f << " " << corner;
+  f << "\nmask " << (mask.empty() ? std::string("none") : std::to_string(io::crc32_of(mask.data(), mask.size() * 4)));
   for (std::size_t n = 0; n < shots.size(); ++n) {
     const wave::Acquisition& a = shots[n].shot;
     f << "\nshot_" << n << " wavelet " << wave::to_string(a.wavelet) << " f0 " << a.f0 << " sources";
@@ -147,64 +109,68 @@ std::string inversion_fingerprint(const io::RunConfig& c, const wave::Setup& s,
 }  // namespace
 
 int run_inversion(const mpi::World& world, const io::RunConfig& c, const StartUp&) {
-  require(world.size() == 1, "--invert runs on one rank (its shots one after another on one GPU or the host's ",
-          "threads): run it without mpirun, not on ", world.size(), " ranks");
   require(c.density.empty(), "--invert inverts the velocity at constant density: --density is for modelling, ",
           "migration and Born modelling");
   require(c.ranks_per_shot == 1 && !c.decomposition && c.snapshot_every == 0 && c.checkpoint_every == 0 && !c.tune,
-          "--invert keeps its own state: --ranks-per-shot, --decomposition, --snapshot-every, --checkpoint-every ",
-          "and --tune are for modelling runs");
+          "--invert keeps its own state and runs a shot on each rank: --ranks-per-shot, --decomposition, ",
+          "--snapshot-every, --checkpoint-every and --tune are for modelling runs");
   const auto started = Clock::now();
+  const bool root = world.rank() == 0;
   const inversion::MisfitKind misfit = inversion::misfit_kind(c.misfit);
   const std::vector<io::SurveyShot> survey = run_shots(c);
 
-  // Every iterate steps the scheme of the bounds' largest velocity (or a faster point of the start, which a mask
-  // may hold): dt is stable for it, whatever the iterate's own.
-  const wave::Subdomain model_part = wave::whole_grid(c.grid[0], c.grid[1], c.grid[2]);
-  std::size_t bytes_read = 0;
-  const std::vector<float> read_start = load_model(c.model, model_part, bytes_read, "starting model");
-  const double fastest = std::max(c.vmax, double(*std::max_element(read_start.begin(), read_start.end())));
-  io::RunConfig run = c;
-  if (run.dt == 0) run.dt = c.cfl * wave::stable_dt(c.radius, c.spacing, fastest);
+  // Every iterate steps the scheme of the bounds' largest velocity, or of a faster point of the start (which a mask
+  // may hold): make_setup's dt and damping follow --vmax as the model's largest velocity.
   const MemoryAvailable memory = memory_available(world);
   wave::Subdomain part;
+  std::size_t bytes_read = 0;
   wave::Setup setup = make_setup(
-      run, [](const wave::Setup& s) { return wave::whole_grid(s); },
+      c, [](const wave::Setup& s) { return wave::whole_grid(s); },
       [&](const wave::Subdomain& p, std::size_t& bytes) { return load_model(c.model, p, bytes, "starting model"); },
       world, memory.fields, memory.host, memory.host_fields, part, bytes_read);
   if (c.survey.empty()) {
-    place_shot(run, setup);
     wave::validate_shot(setup);
     imaging::require_inner_receivers(setup);
   } else {
-    validate_shots(run, survey, setup, [](const wave::Setup& s) { imaging::require_inner_receivers(s); });
+    validate_shots(c, survey, setup, [](const wave::Setup& s) { imaging::require_inner_receivers(s); });
   }
-  const std::vector<inversion::ObservedShot> shots = observed_shots(run, survey, setup);
   const std::array<int, 3> n = wave::model_points(setup);
-  const wave::Grid grid{n[0], n[1], n[2], setup.h, setup.ndamp};
-  const wave::Numerics numerics = setup;
   const std::vector<float> start = wave::crop(setup, setup.velocity);
+  const std::size_t points = start.size();
   inversion::InversionOptions options;
   options.misfit = misfit;
   options.vmin = c.vmin, options.vmax = c.vmax;
   options.iterations = c.iterations, options.precondition = c.precondition;
-  if (!c.mask.empty()) options.mask = load_model(c.mask, model_part, bytes_read, "mask");
+  options.bands = c.bands;
+  const std::uintmax_t host_bytes = std::uintmax_t(points) * inversion::host_bytes_per_point(options);
+  require(host_bytes <= memory.host, "the inversion of ", points, " model points holds about ", host_bytes / 1048576,
+          " MiB of host memory on each rank (the optimiser's state, the scaling, the sums "
+          "over the shots), ",
+          memory.host / 1048576, " MiB are available to a rank here");
+  const std::vector<inversion::ObservedShot> shots = observed_shots(c, survey, setup, memory.fields);
+  const wave::Grid grid{n[0], n[1], n[2], setup.h, setup.ndamp};
+  const wave::Numerics numerics = setup;
+  if (!c.mask.empty()) options.mask = load_model(c.mask, wave::whole_grid(n[0], n[1], n[2]), bytes_read, "mask");
 
-  const std::size_t points = start.size();
-  const std::uintmax_t per_iteration = 8 * std::uintmax_t(points) + 4 * io::max_picture_bytes;
-  const io::EarlierOutputs earlier = io::prepare_output_directory(
-      c.output, {c.restart, c.overwrite, std::uintmax_t(c.iterations) * per_iteration + 160 * std::uintmax_t(points),
-                 io::RunKind::inversion});
   const fs::path dir(c.output);
-  const std::string fingerprint = inversion_fingerprint(c, setup, shots);
-  State state;
+  const std::string state_path = (dir / "inversion-state.bin").string();
+  const std::uintmax_t per_iteration = 8 * std::uintmax_t(points) + 4 * io::max_picture_bytes;
+  const std::uintmax_t iterations = std::uintmax_t(c.iterations) * std::max<std::size_t>(1, c.bands.size());
+  io::EarlierOutputs earlier;
+  if (root)
+    earlier = io::prepare_output_directory(
+        c.output,
+        {c.restart, c.overwrite, iterations * per_iteration + 160 * std::uintmax_t(points), io::RunKind::inversion});
+  const std::string fingerprint = inversion_fingerprint(c, setup, options.mask, shots);
+  io::InversionState state;
+  json history = json::array();
   if (c.restart) {
-    state = read_state((dir / "inversion-state.bin").string());
-    require(state.fingerprint == fingerprint, "--restart: ", (dir / "inversion-state.bin").string(),
-            " continues an inversion of other inputs; they differ in ",
-            io::fingerprint_difference(state.fingerprint, fingerprint, "the state"),
+    state = io::read_inversion_state(state_path, "no inversion to continue there (run without --restart)");
+    require(state.fingerprint == fingerprint, "--restart: ", state_path, " continues an inversion of other inputs; ",
+            "they differ in ", io::fingerprint_difference(state.fingerprint, fingerprint, "the state"),
             ". A restart continues the same inversion: invert anew with another --output (or --overwrite)");
-  } else {
+    history = json::parse(state.history);
+  } else if (root) {
     // An earlier inversion's iterates go with its records (--overwrite: prepare_output_directory refused it otherwise).
     for (const auto& entry : fs::directory_iterator(dir))
       if (entry.is_directory() && entry.path().filename().string().rfind("iteration-", 0) == 0)
@@ -221,75 +187,101 @@ int run_inversion(const mpi::World& world, const io::RunConfig& c, const StartUp
                  {"vmax", c.vmax},
                  {"misfit", c.misfit},
                  {"precondition", c.precondition},
+                 {"bands", c.bands},
                  {"shots", shots.size()},
+                 {"ranks", world.size()},
                  {"grid", n},
                  {"dt", setup.dt},
                  {"steps", setup.steps},
                  {"backend", Exec::name()}};
-  std::cout << "inversion of " << shots.size() << " shot(s) on " << grid_text(setup) << ", " << setup.steps
-            << " steps of " << setup.dt << " s, velocity within " << c.vmin << "-" << c.vmax << " m/s, misfit "
-            << c.misfit << ", preconditioning " << c.precondition << ", " << c.iterations << " iterations at most"
-            << (c.restart ? ", continuing from iteration " + std::to_string(state.history.size()) : "") << "\n"
-            << std::flush;
+  if (root)
+    std::cout << "inversion of " << shots.size() << " shot(s) on " << grid_text(setup) << ", " << setup.steps
+              << " steps of " << setup.dt << " s, on " << world.size() << " rank(s), velocity within " << c.vmin << "-"
+              << c.vmax << " m/s, misfit " << c.misfit << ", preconditioning " << c.precondition << ", "
+              << (c.bands.empty() ? "" : std::to_string(c.bands.size()) + " bands, ") << c.iterations
+              << " iterations at most" << (c.bands.empty() ? "" : " in each")
+              << (c.restart ? ", continuing from iteration " + std::to_string(history.size()) : "") << "\n"
+              << std::flush;
 
   auto iterate_started = Clock::now();
+  // Every rank has each iterate, bit for bit; rank 0 writes it.
   const auto write_iterate = [&](const inversion::Iterate& it) {
     const double seconds = since(iterate_started);
     const auto t = Clock::now();
-    const fs::path folder = dir / iteration_name(it.iteration);
+    const double first = it.objective->scale();
+    const int number = int(history.size()) + 1;
+    history.push_back({{"iteration", number},
+                       {"band", it.band},
+                       {"band_iteration", it.iteration},
+                       {"misfit", it.misfit},
+                       {"relative_misfit", it.misfit / first},
+                       {"step", it.optimiser->step()},
+                       {"evaluations", it.evaluations},
+                       {"seconds", seconds},
+                       {"files", iteration_name(number)}});
+    if (!c.bands.empty()) history.back()["corner_hz"] = c.bands[std::size_t(it.band)];
+    if (!root) return;
+    const fs::path folder = dir / iteration_name(number);
     fs::create_directories(folder);
     const std::vector<float> gradient = it.objective->velocity_gradient(it.optimiser->gradient());
     std::vector<float> change(points);
     for (std::size_t p = 0; p < points; ++p) change[p] = it.velocity[p] - start[p];
     io::write_volume_segy((folder / "model.sgy").string(), it.velocity, n[0], n[1], n[2], setup.h,
-                          "inverted velocity, iteration " + std::to_string(it.iteration));
+                          "inverted velocity, iteration " + std::to_string(number));
     io::write_volume_segy((folder / "gradient.sgy").string(), gradient, n[0], n[1], n[2], setup.h,
-                          "misfit gradient (per m/s), iteration " + std::to_string(it.iteration));
+                          "misfit gradient (per m/s), iteration " + std::to_string(number));
     // The x-y slice at --section-depth, or where the model has changed most.
     const auto most =
         std::max_element(change.begin(), change.end(), [](float a, float b) { return std::abs(a) < std::abs(b); });
     const int k = c.section_depth >= 0 ? std::clamp(int(std::lround(c.section_depth / setup.h)), 0, n[2] - 1)
                                        : int(std::size_t(most - change.begin()) / (std::size_t(n[0]) * n[1]));
-    const std::string label = "iteration " + std::to_string(it.iteration);
+    const std::string label =
+        "iteration " + std::to_string(number) + (c.bands.empty() ? "" : fmt_band(c.bands[std::size_t(it.band)]));
     io::write_volume_sections((folder / "model").string(), it.velocity, n[0], n[1], n[2], setup.h, j, k,
                               "velocity, " + label, "velocity (m/s)", io::ColourScale::sequential);
     io::write_volume_sections((folder / "change").string(), change, n[0], n[1], n[2], setup.h, j, k,
                               "change from the start, " + label, "velocity change (m/s)");
-    const double first = it.objective->scale();
-    state.history.push_back({{"iteration", it.iteration},
-                             {"misfit", it.misfit},
-                             {"relative_misfit", it.misfit / first},
-                             {"evaluations", it.evaluations},
-                             {"seconds", seconds},
-                             {"outputs_seconds", since(t)},
-                             {"files", iteration_name(it.iteration)}});
+    history.back()["outputs_seconds"] = since(t);
     report["start_misfit"] = first;
-    report["iterations"] = state.history;
+    report["iterations"] = history;
     report["state"] = "running";
     io::write_bytes_atomically((dir / "inversion.json").string(), report.dump(2) + "\n");
     // The state last: a restart never continues past an iterate whose outputs are not all written.
-    state.resume = {it.optimiser->state(), it.objective->scaling()};
-    write_state((dir / "inversion-state.bin").string(), state);
-    std::cout << "  iteration " << it.iteration << "/" << c.iterations << ": misfit " << std::setprecision(4)
-              << it.misfit << " (" << it.misfit / first << " of the start), " << it.evaluations
-              << " evaluations so far, " << std::fixed << std::setprecision(2) << seconds << " s (outputs " << since(t)
-              << " s)\n"
+    state.history = history.dump();
+    state.start_misfit = it.objective->scaling().misfit;
+    state.scaling = it.objective->scaling().d;
+    state.optimiser = it.optimiser->state();
+    io::write_inversion_state(state_path, state);
+    std::cout << "  iteration " << number << "/" << iterations
+              << (c.bands.empty()
+                      ? ""
+                      : " (band " + std::to_string(it.band + 1) + fmt_band(c.bands[std::size_t(it.band)]) + ")")
+              << ": misfit " << std::setprecision(4) << it.misfit << " (" << it.misfit / first
+              << " of the start), step " << it.optimiser->step() << ", " << it.evaluations << " evaluations so far, "
+              << std::fixed << std::setprecision(2) << seconds << " s (outputs " << since(t) << " s)\n"
               << std::defaultfloat << std::flush;
     iterate_started = Clock::now();
   };
-  const inversion::Resume resume = state.resume;
+  inversion::Resume resume;
+  if (c.restart)
+    resume = {
+        history.empty() ? 0 : history.back()["band"].get<int>(), state.optimiser, {state.start_misfit, state.scaling}};
+  state.optimiser.clear();
+  const RankSharing sharing(world);
   const inversion::InversionResult result =
-      inversion::invert(grid, numerics, start, shots, options, write_iterate, Exec::name(), resume);
-  report["iterations"] = state.history;
+      inversion::invert(grid, numerics, start, shots, options, write_iterate, Exec::name(), resume, sharing);
+  if (!root) return 0;
+  report["start_misfit"] = result.misfits.front();
+  report["iterations"] = history;
   report["stop"] = result.stop;
   report["state"] = "done";
   report["seconds"] = since(started);
   io::write_bytes_atomically((dir / "inversion.json").string(), report.dump(2) + "\n");
   io::remove_stale_outputs(earlier);
-  std::cout << "done: " << state.history.size() << " iterations (" << result.stop << "), misfit "
-            << (state.history.empty() ? 1.0 : state.history.back()["relative_misfit"].get<double>())
-            << " of the start, in " << std::fixed << std::setprecision(2) << since(started) << " s; "
-            << (dir / "inversion.json").string() << "\n"
+  std::cout << "done: " << history.size() << " iterations (" << result.stop << "), misfit "
+            << (history.empty() ? 1.0 : history.back()["relative_misfit"].get<double>()) << " of the start, in "
+            << std::fixed << std::setprecision(2) << since(started) << " s; " << (dir / "inversion.json").string()
+            << "\n"
             << std::defaultfloat << std::flush;
   return 0;
 }

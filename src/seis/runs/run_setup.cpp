@@ -117,7 +117,9 @@ wave::Setup make_setup(const io::RunConfig& c, const std::function<wave::Subdoma
   // Decided once for the whole model, so that every rank runs (or refuses) the same equation and the checks that
   // follow ask no further pass over the values.
   s.density_varies = world.max(double(wave::variable_density(s))) > 0;
-  s.vmax = static_cast<float>(world.max(double(wave::check_velocities(s).highest)));
+  // An inversion steps every iterate with the scheme of its upper bound (or of a faster point of the start).
+  s.vmax = static_cast<float>(
+      std::max(world.max(double(wave::check_velocities(s).highest)), c.invert.empty() ? 0.0 : c.vmax));
   // The smallest of the parts' bounds: a varying density's bound is its rows' (wave::stable_dt).
   s.dt = c.dt > 0 ? c.dt : c.cfl * -world.max(-wave::stable_dt(s));
   const double steps = std::ceil(c.duration / s.dt - 1e-9);

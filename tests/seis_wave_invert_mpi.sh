@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Inversion over ranks (MPI build, --oversubscribe): three shots of a survey dealt over two and three ranks, each
+# shot's misfit and gradient then added in shot order on every rank, end bit for bit where one rank (seis-wave-serial)
+# ends: the same models, gradients and misfits at every iterate, and a restart on two ranks of a run stopped on one.
+# usage: seis_wave_invert_mpi.sh SEIS_WAVE SEIS_WAVE_SERIAL WORKDIR
+set -euo pipefail
+mpi=$1 serial=$2 work=$3
+rm -rf "$work" && mkdir -p "$work"
+export OMP_NUM_THREADS=1
+launch=(mpirun --oversubscribe --bind-to none)
+[ "$(id -u)" -ne 0 ] || launch+=(--allow-run-as-root)
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+. "$(dirname "$0")/invert_survey.sh"
+invert_survey "$work" 50,50,20 240,240,20 50,240,20
+"$serial" "${common[@]}" --model "$work/true.f32" --output "$work/data" > "$work/data.log" ||
+  fail "the data: $(tail -3 "$work/data.log")"
+invert=("${common[@]}" --model homogeneous:2000 --invert "$work/data" --vmin 1800 --vmax 2400 --precondition 0.01)
+
+"$serial" "${invert[@]}" --iterations 2 --output "$work/one" > "$work/one.log" || fail "one rank: $(tail -3 "$work/one.log")"
+same() {  # same DIRECTORY: its iterates and misfits are the one-rank run's, bit for bit
+  for i in 0001 0002; do
+    for f in model.sgy gradient.sgy; do
+      cmp "$work/one/iteration-$i/$f" "$1/iteration-$i/$f" || fail "$1/iteration-$i/$f differs from one rank's"
+    done
+  done
+  /usr/bin/python3 - "$work/one" "$1" <<'PY' || fail "$1's misfits differ from one rank's"
+import json, sys
+a, b = (json.load(open(p + "/inversion.json")) for p in sys.argv[1:3])
+assert a["start_misfit"] == b["start_misfit"], (a["start_misfit"], b["start_misfit"])
+assert [i["misfit"] for i in a["iterations"]] == [i["misfit"] for i in b["iterations"]], (a, b)
+PY
+}
+for ranks in 2 3; do
+  "${launch[@]}" -np $ranks "$mpi" "${invert[@]}" --iterations 2 --output "$work/ranks-$ranks" > "$work/ranks-$ranks.log" 2>&1 ||
+    fail "$ranks ranks: $(tail -5 "$work/ranks-$ranks.log")"
+  grep -q "on $ranks rank(s)" "$work/ranks-$ranks.log" || fail "no rank count: $(head -3 "$work/ranks-$ranks.log")"
+  same "$work/ranks-$ranks"
+done
+# Stopped after one iterate on one rank, continued on two.
+"$serial" "${invert[@]}" --iterations 1 --output "$work/parts" > "$work/part1.log" || fail "part 1: $(tail -3 "$work/part1.log")"
+"${launch[@]}" -np 2 "$mpi" "${invert[@]}" --iterations 2 --output "$work/parts" --restart > "$work/part2.log" 2>&1 ||
+  fail "part 2: $(tail -5 "$work/part2.log")"
+same "$work/parts"
+echo "seis_wave_invert_mpi: all passed"
