@@ -36,6 +36,10 @@ report = json.load(open(sys.argv[1] + "/inversion.json"))
 assert report["state"] == "done" and report["stop"] == "iterations", report
 misfits = [report["start_misfit"]] + [i["misfit"] for i in report["iterations"]]
 assert [i["iteration"] for i in report["iterations"]] == [1, 2, 3], report["iterations"]
+for i in report["iterations"]:
+    phases = i["phase_seconds"]
+    assert phases["modelling"] > 0 and phases["gradient"] > 0 and phases["reduction"] >= 0, i
+    assert sum(phases.values()) <= i["seconds"] and i["step"] > 0, i
 assert all(b < a for a, b in zip(misfits, misfits[1:])), misfits
 assert misfits[-1] < misfits[0] / 3, misfits
 with segyio.open(sys.argv[1] + "/iteration-0003/model.sgy", ignore_geometry=True) as f:

@@ -1,6 +1,7 @@
 #include "seis/inversion/objective.hpp"
 
 #include <algorithm>
+#include <chrono>
 
 #include "seis/core/error.hpp"
 
@@ -13,6 +14,10 @@ struct ShotResult {
   double misfit = 0;
   std::vector<float> gradient, illumination;
 };
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
 
 void add(std::vector<double>& sum, const std::vector<float>& one) {
   sum.resize(one.size(), 0.0);
@@ -49,8 +54,10 @@ Evaluation evaluate(const operators::Acoustic& model, const std::vector<Observed
             " weights for its ", samples, " samples");
   }
   const bool with_gradient = wanted != Wanted::misfit;
+  Evaluation out;
   const auto run = [&](const ObservedShot& s) {
     ShotResult r;
+    auto t = std::chrono::steady_clock::now();
     std::vector<float> modelled = model.forward(s.shot);
     std::vector<float> source(with_gradient ? modelled.size() : 0);
     const Traces shape{static_cast<int>(s.shot.receivers.size()), steps, model.setup().dt};
@@ -64,18 +71,20 @@ Evaluation evaluate(const operators::Acoustic& model, const std::vector<Observed
       const std::vector<float> filtered = source;
       how.band->apply(shape, filtered.data(), source.data());
     }
+    out.seconds.modelling += seconds_since(t);
+    t = std::chrono::steady_clock::now();
     if (with_gradient) {
       operators::Acoustic::Gradient g =
           model.gradient(s.shot, source, {false, wanted == Wanted::gradient_and_illumination});
       r.gradient = std::move(g.velocity);
       r.illumination = std::move(g.illumination);
     }
+    out.seconds.gradient += seconds_since(t);
     return r;
   };
 
   const std::size_t count = std::size_t(sharing.count()), mine = std::size_t(sharing.process());
   const std::size_t my_shots = shots.size() / count + (mine < shots.size() % count ? 1 : 0);
-  Evaluation out;
   std::vector<double> gradient, illumination;
   for (std::size_t first = 0; first < shots.size(); first += count) {
     ShotResult own;
@@ -83,6 +92,7 @@ Evaluation evaluate(const operators::Acoustic& model, const std::vector<Observed
       own = run(shots[first + mine]);
       if (progress) progress(first / count + 1, my_shots);
     }
+    const auto t = std::chrono::steady_clock::now();
     for (std::size_t n = first; n < std::min(first + count, shots.size()); ++n) {
       const int owner = int(n - first);
       ShotResult r = owner == int(mine) ? std::move(own) : ShotResult();
@@ -98,6 +108,7 @@ Evaluation evaluate(const operators::Acoustic& model, const std::vector<Observed
         add(illumination, r.illumination);
       }
     }
+    out.seconds.reduction += seconds_since(t);
   }
   out.gradient.assign(gradient.begin(), gradient.end());
   out.illumination.assign(illumination.begin(), illumination.end());

@@ -18,8 +18,19 @@ struct ObservedShot {
   std::vector<float> weights;  // one a sample (windows, mutes, a trace's weight), or empty: ones
 };
 
+// Where an evaluation's time went on this process (s): the shots' modelling, their gradients (the adjoint's source
+// pass and backward pass), and the reduction (the shots' results passed between processes and added).
+struct Phases {
+  double modelling = 0, gradient = 0, reduction = 0;
+  Phases& operator+=(const Phases& p) {
+    modelling += p.modelling, gradient += p.gradient, reduction += p.reduction;
+    return *this;
+  }
+};
+
 struct Evaluation {
   double misfit = 0;
+  Phases seconds;
   std::vector<double> shot_misfits;
   std::vector<float> gradient;  // dJ/dv (per m/s) at each point of the model's grid; empty unless asked
   // Where wanted: the shots' illumination in velocity units (operators::Acoustic::Gradient's), added as the

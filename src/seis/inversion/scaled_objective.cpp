@@ -80,8 +80,10 @@ Evaluation ScaledObjective::evaluate_at(const std::vector<float>& velocity, Want
   wave::Medium medium;
   medium.velocity = velocity;
   medium.vmax = vmax_;
-  return evaluate(operators::Acoustic(grid_, medium, numerics_, backend_), shots_, {options_.misfit, band_}, wanted, {},
-                  sharing_);
+  Evaluation e = evaluate(operators::Acoustic(grid_, medium, numerics_, backend_), shots_, {options_.misfit, band_},
+                          wanted, {}, sharing_);
+  seconds_ += e.seconds;
+  return e;
 }
 
 std::vector<float> ScaledObjective::velocity(const std::vector<double>& y) const {

@@ -65,6 +65,8 @@ class ScaledObjective {
   // f(y) and its gradient in y (zero at held points: f does not depend on them); at the start, the constructor's
   // evaluation.
   double operator()(const std::vector<double>& y, std::vector<double>& gradient) const;
+  // The evaluations' time so far, phase by phase (this process's).
+  const Phases& seconds() const { return seconds_; }
   // A gradient in y as dJ/dv (per m/s), zero at held points.
   std::vector<float> velocity_gradient(const std::vector<double>& gradient) const;
 
@@ -82,6 +84,7 @@ class ScaledObjective {
   Scaling scaling_;
   std::vector<double> start_y_, lower_, upper_;
   Evaluation first_;  // at the start; none on a restart
+  mutable Phases seconds_;
 
   bool held(std::size_t p) const { return !options_.mask.empty() && options_.mask[p] == 0; }
   Evaluation evaluate_at(const std::vector<float>& velocity, Wanted wanted) const;

@@ -204,12 +204,21 @@ int run_inversion(const mpi::World& world, const io::RunConfig& c, const StartUp
               << std::flush;
 
   auto iterate_started = Clock::now();
+  inversion::Phases phases_before;  // the objective's totals at the last iterate (a band's objective starts at zero)
+  int band_before = -1;
   // Every rank has each iterate, bit for bit; rank 0 writes it.
   const auto write_iterate = [&](const inversion::Iterate& it) {
     const double seconds = since(iterate_started);
     const auto t = Clock::now();
     const double first = it.objective->scale();
     const int number = int(history.size()) + 1;
+    if (it.band != band_before) phases_before = {}, band_before = it.band;
+    const inversion::Phases& totals = it.objective->seconds();
+    // This rank's; the reduction includes the wait for the round's slowest shot.
+    const json phases = {{"modelling", totals.modelling - phases_before.modelling},
+                         {"gradient", totals.gradient - phases_before.gradient},
+                         {"reduction", totals.reduction - phases_before.reduction}};
+    phases_before = totals;
     history.push_back({{"iteration", number},
                        {"band", it.band},
                        {"band_iteration", it.iteration},
@@ -218,6 +227,7 @@ int run_inversion(const mpi::World& world, const io::RunConfig& c, const StartUp
                        {"step", it.optimiser->step()},
                        {"evaluations", it.evaluations},
                        {"seconds", seconds},
+                       {"phase_seconds", phases},
                        {"files", iteration_name(number)}});
     if (!c.bands.empty()) history.back()["corner_hz"] = c.bands[std::size_t(it.band)];
     if (!root) return;
