@@ -66,9 +66,18 @@ PY
 }
 same_history "$work/whole" "$work/parts" || fail "the restarted inversion's misfits differ"
 
-# In two bands (low-passed below 8 Hz, then 16), two iterates each, the second band starting from the first's end;
-# killed once its first iterate is written and continued: the same end, bit for bit.
-banded=("${invert[@]}" --bands 8,16 --iterations 2)
+# In two bands (low-passed below 8 Hz, then 16), two iterates each, the second band starting from the first's end,
+# from a run file (its keys in any order); killed once its first iterate is written and continued: the same end, bit
+# for bit.
+cat > "$work/banded.toml" <<TOML
+invert = "$work/data"
+bands = [8.0, 16.0]
+iterations = 2
+vmin = 1800
+vmax = 2400
+model = "homogeneous:2000"
+TOML
+banded=("${common[@]}" --config "$work/banded.toml")
 "$exe" "${banded[@]}" --output "$work/banded" > "$work/banded.log" || fail "in bands: $(tail -3 "$work/banded.log")"
 grep -q "iteration 4/4 (band 2, below 16 Hz): misfit" "$work/banded.log" || fail "no band in: $(cat "$work/banded.log")"
 /usr/bin/python3 - "$work/banded" <<'PY' || fail "$work/banded/inversion.json"

@@ -84,8 +84,6 @@ void check_ranges(const RunConfig& c) {
   require(c.iterations >= 1, "--iterations ", c.iterations, " must be >= 1");
   require(std::isfinite(c.precondition) && c.precondition >= 0, "--precondition ", c.precondition,
           " must be finite and >= 0 (0: none)");
-  require(c.invert.empty() || (positive(c.vmin) && positive(c.vmax) && c.vmax > c.vmin), "--invert needs the ",
-          "velocity's bounds: --vmin ", c.vmin, " and --vmax ", c.vmax, " m/s must satisfy 0 < vmin < vmax");
   require(std::isfinite(c.stack_every) && c.stack_every >= 0, "--stack-every ", c.stack_every,
           " s must be finite and >= 0");
   require(std::isfinite(c.image_top) && (c.image_top >= 0 || c.image_top == -1), "--image-top ", c.image_top,
@@ -341,6 +339,14 @@ std::string toml_type(const toml::node& node) {
 
 // The values whose syntax is checked when they are used (positions), checked as the run file is
 // read so that a refusal names its line.
+// What needs several keys together: checked once the command line and the run file are one (a run file's key is
+// range-checked alone, before the keys it goes with are read).
+void check_together(const RunConfig& c) {
+  const auto positive = [](double v) { return std::isfinite(v) && v > 0; };
+  require(c.invert.empty() || (positive(c.vmin) && positive(c.vmax) && c.vmax > c.vmin), "--invert needs the ",
+          "velocity's bounds: --vmin ", c.vmin, " and --vmax ", c.vmax, " m/s must satisfy 0 < vmin < vmax");
+}
+
 void check_syntax(const std::string& key, const RunConfig& c) {
   double x = 0;
   if (key == "source")
@@ -504,6 +510,7 @@ bool parse_command_line(int argc, char** argv, RunConfig& c, const std::string& 
     read_run_file(c.run_file, c, given);
   }
   check_ranges(c);
+  check_together(c);
   if (c.layer_thickness > 0) c.ndamp = int(std::ceil(c.layer_thickness / c.spacing - 1e-9));
   return true;
 }
