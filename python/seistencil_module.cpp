@@ -282,13 +282,13 @@ PYBIND11_MODULE(_core, m) {
          const std::vector<Floats>& observed, double vmin, double vmax, int iterations, const std::string& misfit,
          double precondition, const std::optional<Floats>& mask, int memory,
          const std::optional<std::vector<Floats>>& weights, const py::object& callback, const std::string& backend,
-         const std::vector<double>& bands) {
+         const std::vector<double>& bands, double smoothing) {
         const auto data = observed_shots(shots, numerics.steps, observed, weights);
         seis::inversion::InversionOptions options;
         options.misfit = seis::inversion::misfit_kind(misfit);
         options.vmin = vmin, options.vmax = vmax;
         options.iterations = iterations, options.memory = memory, options.precondition = precondition;
-        options.bands = bands;
+        options.bands = bands, options.smoothing = smoothing;
         if (mask) options.mask = model_values(grid, *mask, "mask");
         const auto model = model_values(grid, start, "start");
         int made = 0;  // iterates, counted through the bands
@@ -315,10 +315,12 @@ PYBIND11_MODULE(_core, m) {
       py::arg("vmax"), py::arg("iterations") = 10, py::arg("misfit") = "l2", py::arg("precondition") = 0.0,
       py::arg("mask") = py::none(), py::arg("memory") = 5, py::arg("weights") = py::none(),
       py::arg("callback") = py::none(), py::arg("backend") = "", py::arg("bands") = std::vector<double>{},
+      py::arg("smoothing") = 0.0,
       "full-waveform inversion (L-BFGS-B, the velocity between vmin and vmax m/s) from `start`: a dict of the "
       "velocity, the misfits (the start's and each iterate's, in its band's misfit), iterations, evaluations and why "
       "it stopped; callback(iteration, misfit, velocity) after each iterate (counted through the bands); bands: "
-      "the low-pass corner frequencies (Hz, rising) of a multi-scale inversion, iterations in each");
+      "the low-pass corner frequencies (Hz, rising) of a multi-scale inversion, iterations in each; smoothing: the "
+      "gradient smoothed by a Gaussian of this standard deviation (m)");
 
   m.def("backends", &seis::operators::backends, "the backends of this build, its default first");
   m.def("start_runtime", &seis::operators::start_runtime, py::arg("threads") = 0);

@@ -121,6 +121,7 @@ refused "starting velocity 1700 m/s at point 0 lies outside the bounds 1800 to 2
   --model homogeneous:1700 "${bounds[@]}" --output "$work/r2"
 refused "misfit 'l1': the choices are l2" "${invert[@]}" --misfit l1 --output "$work/r3"
 refused "the bands' corner frequencies must rise" "${invert[@]}" --bands 16,8 --output "$work/r5"
+refused "--gradient-smoothing -5 m must be finite and >= 0" "${invert[@]}" --gradient-smoothing -5 --output "$work/r7"
 refused "corner frequency 400 Hz: it must be positive and 1.5 x it below the data's Nyquist frequency 500 Hz" \
   "${invert[@]}" --bands 400 --output "$work/r6"
 refused "holds an earlier run's outputs (inversion-state.bin, inversion.json" "${invert[@]}" --output "$work/whole"

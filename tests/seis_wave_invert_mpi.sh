@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Inversion over ranks (MPI build, --oversubscribe): three shots of a survey dealt over two and three ranks, each
 # shot's misfit and gradient then added in shot order on every rank, end bit for bit where one rank (seis-wave-serial)
-# ends: the same models, gradients and misfits at every iterate, and a restart on two ranks of a run stopped on one.
+# ends (preconditioned and smoothed): the same models, gradients and misfits at every iterate, and a restart on two
+# ranks of a run stopped on one.
 # usage: seis_wave_invert_mpi.sh SEIS_WAVE SEIS_WAVE_SERIAL WORKDIR
 set -euo pipefail
 mpi=$1 serial=$2 work=$3
@@ -15,7 +16,8 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 invert_survey "$work" 50,50,20 240,240,20 50,240,20
 "$serial" "${common[@]}" --model "$work/true.f32" --output "$work/data" > "$work/data.log" ||
   fail "the data: $(tail -3 "$work/data.log")"
-invert=("${common[@]}" --model homogeneous:2000 --invert "$work/data" --vmin 1800 --vmax 2400 --precondition 0.01)
+invert=("${common[@]}" --model homogeneous:2000 --invert "$work/data" --vmin 1800 --vmax 2400 --precondition 0.01
+        --gradient-smoothing 15)
 
 "$serial" "${invert[@]}" --iterations 2 --output "$work/one" > "$work/one.log" || fail "one rank: $(tail -3 "$work/one.log")"
 same() {  # same DIRECTORY: its iterates and misfits are the one-rank run's, bit for bit

@@ -112,36 +112,44 @@ TEST(TEST_CATEGORY, InversionObjectivesGradientIsTheSurveyMisfits) {
     }
 }
 
-// What the optimiser minimises, preconditioned and masked: its gradient in its own variables is its derivative along
-// a step (finite_slope) of 2% of the velocity (varied by half point by point); it is the plain objective scaled at
-// the start, and zero at held points. Shown failing with the preconditioner's d left out of the gradient.
+// What the optimiser minimises, preconditioned and masked, and smoothed (a Gaussian of twice the spacing) or not:
+// its gradient in its own variables is its derivative along a step (finite_slope) of 1% of y at the start (varied by
+// half point by point); it is the plain objective scaled at the start, and zero at held points. Shown failing with
+// the preconditioner's d left out of the gradient, and with S^T left out of the smoothed one (tstSmoothing checks
+// S^T against S).
 TEST(TEST_CATEGORY, InversionScaledObjectivesGradientIsItsOwn) {
   std::mt19937 rng(seis::test::test_seed());
   const Survey c = survey(rng);
-  seis::inversion::InversionOptions options = preconditioned_within_bounds();
-  options.mask.assign(c.model.velocity.size(), 1.0f);
-  std::fill(options.mask.begin(), options.mask.begin() + options.mask.size() / 3, 0.0f);
-  const seis::inversion::ScaledObjective f(c.model, c.model, c.model.velocity, c.shots, options,
-                                           TEST_EXECSPACE::name());
-  std::vector<double> g;
-  EXPECT_DOUBLE_EQ(f(f.start(), g), 1.0);
-  const std::vector<float> v0 = f.velocity(f.start());
-  ASSERT_EQ(0, std::memcmp(v0.data(), c.model.velocity.data(), v0.size() * sizeof(float)));
-  std::vector<double> dy(g.size());
-  const std::vector<float> draw = seis::test::gaussian<float>(dy.size(), rng);
-  for (std::size_t p = 0; p < dy.size(); ++p) {
-    if (options.mask[p] == 0) {
-      EXPECT_EQ(g[p], 0.0) << "held point " << p;
+  for (const double smoothing : {0.0, 2 * c.model.h}) {
+    SCOPED_TRACE("smoothing " + std::to_string(smoothing) + " m");
+    seis::inversion::InversionOptions options = preconditioned_within_bounds();
+    options.smoothing = smoothing;
+    options.mask.assign(c.model.velocity.size(), 1.0f);
+    std::fill(options.mask.begin(), options.mask.begin() + options.mask.size() / 3, 0.0f);
+    const seis::inversion::ScaledObjective f(c.model, c.model, c.model.velocity, c.shots, options,
+                                             TEST_EXECSPACE::name());
+    std::vector<double> g;
+    EXPECT_DOUBLE_EQ(f(f.start(), g), 1.0);
+    const std::vector<float> v0 = f.velocity(f.start());
+    ASSERT_EQ(0, std::memcmp(v0.data(), c.model.velocity.data(), v0.size() * sizeof(float)));
+    std::vector<double> dy(g.size());
+    const std::vector<float> draw = seis::test::gaussian<float>(dy.size(), rng);
+    for (std::size_t p = 0; p < dy.size(); ++p) {
+      if (options.mask[p] == 0) {
+        EXPECT_EQ(g[p], 0.0) << "held point " << p;
+        EXPECT_EQ(f.lower()[p], f.upper()[p]) << "held point " << p;
+      }
+      EXPECT_LE(f.lower()[p], f.start()[p]);
+      EXPECT_GE(f.upper()[p], f.start()[p]);
+      dy[p] = options.mask[p] == 0 ? 0.0 : 0.01 * f.start()[p] * (1.0 + 0.5 * draw[p]);
     }
-    const double v_to_y = (f.upper()[p] - f.lower()[p]) / (options.vmax - options.vmin);
-    dy[p] = options.mask[p] == 0 ? 0.0 : 0.02 * c.model.velocity[p] * (1.0 + 0.5 * draw[p]) * v_to_y;
+    const Slope slope = finite_slope([&](double h) {
+      std::vector<double> y = f.start(), unused;
+      for (std::size_t p = 0; p < y.size(); ++p) y[p] += h * dy[p];
+      return f(y, unused);
+    });
+    EXPECT_NEAR(seis::test::dot(g, dy), slope.value, slope.allowed) << slope.differences;
   }
-  const Slope slope = finite_slope([&](double h) {
-    std::vector<double> y = f.start(), unused;
-    for (std::size_t p = 0; p < y.size(); ++p) y[p] += h * dy[p];
-    return f(y, unused);
-  });
-  EXPECT_NEAR(seis::test::dot(g, dy), slope.value, slope.allowed) << slope.differences;
 }
 
 // Data or weights of the wrong length are refused, naming the shot, before any shot runs.

@@ -1,6 +1,6 @@
 """Full-waveform inversion from Python: the objective's gradient is its misfit's derivative (central differences
 extrapolated by Richardson, as the C++ tests), an inversion lowers the misfit within its bounds and holds its mask,
-one in bands counts its iterates through them, and the refusals."""
+one smoothed moves smoothly, one in bands counts its iterates through them, and the refusals."""
 import numpy as np
 import pytest
 
@@ -65,6 +65,20 @@ def test_invert_lowers_the_misfit_within_its_bounds_and_holds_its_mask():
     assert np.array_equal(inverted[mask == 0], velocity[mask == 0])
     assert not np.array_equal(inverted[mask == 1], velocity[mask == 1])
     assert np.array_equal(seen[-1][2], inverted)
+
+
+def test_invert_with_a_smoothed_gradient_moves_smoothly_within_its_bounds():
+    grid, numerics, velocity, shots, observed = survey(np.random.default_rng(6))
+    start = np.full(grid.shape, 2200.0, dtype=np.float32)
+    runs = {length: st.invert(grid, numerics, start, shots, observed, vmin=1400.0, vmax=3200.0, iterations=2,
+                              smoothing=length) for length in (0.0, 30.0)}
+    for r in runs.values():
+        assert r["misfits"][-1] < r["misfits"][0]
+        assert r["velocity"].min() >= 1400.0 and r["velocity"].max() <= 3200.0
+    # The smoothed change's roughness (its differences between neighbours against its size) is the smaller.
+    rough = {length: np.abs(np.diff(r["velocity"] - start, axis=2)).mean() / np.abs(r["velocity"] - start).mean()
+             for length, r in runs.items()}
+    assert rough[30.0] < 0.5 * rough[0.0], rough
 
 
 def test_invert_in_bands_counts_its_iterates_through_them():

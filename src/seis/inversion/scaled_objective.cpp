@@ -69,8 +69,26 @@ ScaledObjective::ScaledObjective(const wave::Grid& grid, const wave::Numerics& n
   }
   if (scaling_.d.empty()) scaling_.d.assign(n, 1.0);
   start_y_.resize(n);
+  for (std::size_t p = 0; p < n; ++p) start_y_[p] = x[p] / scaling_.d[p];
+  if (options.smoothing > 0) {
+    // x = x0 + S z, z = d (y - y0): z's bounds are the tightest of the points S spreads it to (a held point none).
+    smoothing_.emplace(std::array<int, 3>{grid.nx, grid.ny, grid.nz}, grid.h, options.smoothing);
+    const double infinite = std::numeric_limits<double>::infinity();
+    std::vector<double> below(n), above(n);
+    for (std::size_t p = 0; p < n; ++p) {
+      below[p] = held(p) ? -infinite : -x[p];
+      above[p] = held(p) ? infinite : 1 - x[p];
+    }
+    below = smoothing_->spread_lower(below);
+    above = smoothing_->spread_upper(above);
+    for (std::size_t p = 0; p < n; ++p) {
+      lower_[p] = held(p) ? start_y_[p] : start_y_[p] + below[p] / scaling_.d[p];
+      upper_[p] = held(p) ? start_y_[p] : start_y_[p] + above[p] / scaling_.d[p];
+    }
+    start_x_ = std::move(x);
+    return;
+  }
   for (std::size_t p = 0; p < n; ++p) {
-    start_y_[p] = x[p] / scaling_.d[p];
     lower_[p] /= scaling_.d[p];
     upper_[p] /= scaling_.d[p];
   }
@@ -86,21 +104,36 @@ Evaluation ScaledObjective::evaluate_at(const std::vector<float>& velocity, Want
   return e;
 }
 
+std::vector<double> ScaledObjective::scaled(const std::vector<double>& y) const {
+  std::vector<double> x(y.size());
+  if (!smoothing_) {
+    for (std::size_t p = 0; p < y.size(); ++p) x[p] = y[p] * scaling_.d[p];
+    return x;
+  }
+  for (std::size_t p = 0; p < y.size(); ++p) x[p] = held(p) ? 0.0 : scaling_.d[p] * (y[p] - start_y_[p]);
+  x = smoothing_->apply(x);
+  for (std::size_t p = 0; p < y.size(); ++p) x[p] += start_x_[p];
+  return x;
+}
+
 std::vector<float> ScaledObjective::velocity(const std::vector<double>& y) const {
   const double range = options_.vmax - options_.vmin;
+  const std::vector<double> x = scaled(y);
   std::vector<float> v(y.size());
-  // vmin + x range need not round back to a held point's start, nor y d to within [0, 1] (the next band's start).
+  // vmin + x range need not round back to a held point's start, nor x to within [0, 1] (the next band's start).
   for (std::size_t p = 0; p < y.size(); ++p)
-    v[p] = held(p) ? start_[p] : std::clamp(float(options_.vmin + y[p] * scaling_.d[p] * range), inner_[0], inner_[1]);
+    v[p] = held(p) ? start_[p] : std::clamp(float(options_.vmin + x[p] * range), inner_[0], inner_[1]);
   return v;
 }
 
 double ScaledObjective::operator()(const std::vector<double>& y, std::vector<double>& gradient) const {
   const Evaluation e = !first_.gradient.empty() && y == start_y_ ? first_ : evaluate_at(velocity(y), Wanted::gradient);
   const double range = options_.vmax - options_.vmin;
+  // dJ/dx (held points do not move with x), then through S's transpose where smoothing.
   gradient.resize(y.size());
-  for (std::size_t p = 0; p < y.size(); ++p)
-    gradient[p] = held(p) ? 0.0 : double(e.gradient[p]) * range * scaling_.d[p] / scale();
+  for (std::size_t p = 0; p < y.size(); ++p) gradient[p] = held(p) ? 0.0 : double(e.gradient[p]) * range;
+  if (smoothing_) gradient = smoothing_->transpose(gradient);
+  for (std::size_t p = 0; p < y.size(); ++p) gradient[p] = held(p) ? 0.0 : gradient[p] * scaling_.d[p] / scale();
   return e.misfit / scale();
 }
 
@@ -108,7 +141,7 @@ std::vector<float> ScaledObjective::velocity_gradient(const std::vector<double>&
   const double range = options_.vmax - options_.vmin;
   std::vector<float> out(gradient.size());
   for (std::size_t p = 0; p < out.size(); ++p)
-    out[p] = held(p) ? 0.0f : float(gradient[p] * scale() / (range * scaling_.d[p]));
+    out[p] = held(p) ? 0.0f : float(gradient[p] * scale() / (range * scaling_.d[p]));  // S^T g where smoothing
   return out;
 }
 

@@ -2,15 +2,18 @@
 // What invert()'s optimiser minimises: f(y) = J(v(y)) / J(start), J the survey's objective (objective.hpp), over
 // variables scaled to the velocity's bounds and, preconditioned, to the starting model's illumination:
 //   x = (v - vmin) / (vmax - vmin),   y = x / d,   d = 1, or illumination_scaling's,
+// and, smoothed, x = x0 + S (d (y - y0)) (smoothing.hpp),
 // so that the optimiser's first step (unit length in y), its stopping tests and its line search mean the same for
 // every model and data set, and its steepest descent in y is the preconditioned gradient in v. The model's largest
 // velocity for dt and the layer's damping is vmax (or a faster held point's) for every y, so that every evaluation
 // steps the same scheme. Host data in and out.
 #include <array>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "seis/inversion/objective.hpp"
+#include "seis/inversion/smoothing.hpp"
 
 namespace seis::inversion {
 
@@ -18,6 +21,9 @@ struct InversionOptions {
   MisfitKind misfit = MisfitKind::l2;
   double vmin = 0, vmax = 0;  // m/s: every iterate's velocity lies between
   int iterations = 10;        // iterates at most, in each band
+  // > 0: the gradient smoothed by a Gaussian of this standard deviation (m) along each axis, as a change of the
+  // optimiser's variables (smoothing.hpp): every iterate's change from the start is smooth on that scale.
+  double smoothing = 0;
   // Multi-scale: the bands' corner frequencies (Hz, ascending), each band's inversion starting from the one before's
   // result, its data and modelling low-passed (LowPass); empty: one inversion of the data as recorded.
   std::vector<double> bands;
@@ -83,11 +89,14 @@ class ScaledObjective {
   std::array<float, 2> inner_{};
   Scaling scaling_;
   std::vector<double> start_y_, lower_, upper_;
-  Evaluation first_;  // at the start; none on a restart
+  std::optional<Smoothing> smoothing_;
+  std::vector<double> start_x_;  // with smoothing: x0
+  Evaluation first_;             // at the start; none on a restart
   mutable Phases seconds_;
 
   bool held(std::size_t p) const { return !options_.mask.empty() && options_.mask[p] == 0; }
   Evaluation evaluate_at(const std::vector<float>& velocity, Wanted wanted) const;
+  std::vector<double> scaled(const std::vector<double>& y) const;  // x at y
 };
 
 }  // namespace seis::inversion

@@ -84,6 +84,8 @@ void check_ranges(const RunConfig& c) {
   require(c.iterations >= 1, "--iterations ", c.iterations, " must be >= 1");
   require(std::isfinite(c.precondition) && c.precondition >= 0, "--precondition ", c.precondition,
           " must be finite and >= 0 (0: none)");
+  require(std::isfinite(c.gradient_smoothing) && c.gradient_smoothing >= 0, "--gradient-smoothing ",
+          c.gradient_smoothing, " m must be finite and >= 0 (0: none)");
   require(std::isfinite(c.stack_every) && c.stack_every >= 0, "--stack-every ", c.stack_every,
           " s must be finite and >= 0");
   require(std::isfinite(c.image_top) && (c.image_top >= 0 || c.image_top == -1), "--image-top ", c.image_top,
@@ -222,6 +224,10 @@ void add_options(CLI::App& app, RunConfig& c) {
   app.add_option("--precondition", c.precondition,
                  "inversion: the gradient divided by the starting model's illumination plus this fraction of its "
                  "largest value (0: none)")
+      ->capture_default_str();
+  app.add_option("--gradient-smoothing", c.gradient_smoothing,
+                 "inversion: the gradient smoothed by a Gaussian of this standard deviation (m) along each axis, as a "
+                 "change of the optimiser's variables (0: none)")
       ->capture_default_str();
   app.add_option("--mask", c.mask,
                  "inversion: 0 where the velocity is held at the start, 1 where inverted (a model file as --model's)");

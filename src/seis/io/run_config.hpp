@@ -65,12 +65,13 @@ struct RunConfig {
   std::string born;     // a velocity perturbation (m/s, read as --model's files): Born modelling of the run's shot
   std::string invert;   // observed data to invert: a SEG-Y gather, or with --survey a directory (seis/inversion)
   int iterations = 10;  // inversion: iterates at most, in each band
-  std::vector<double> bands;   // inversion: the bands' corner frequencies (Hz, rising); empty: the data as recorded
-  double vmin = 0, vmax = 0;   // inversion: the velocity's bounds (m/s), both needed
-  std::string misfit = "l2";   // inversion: l2 | normalised
-  double precondition = 0.01;  // inversion: the illumination's stabilisation (0: no preconditioning)
-  std::string mask;            // inversion: 0 held, 1 inverted, a point (a model file as --model's); empty: all
-  double stack_every = 60;     // s between a migration's partial stacks written (0: after every shot)
+  std::vector<double> bands;      // inversion: the bands' corner frequencies (Hz, rising); empty: the data as recorded
+  double vmin = 0, vmax = 0;      // inversion: the velocity's bounds (m/s), both needed
+  std::string misfit = "l2";      // inversion: l2 | normalised
+  double precondition = 0.01;     // inversion: the illumination's stabilisation (0: no preconditioning)
+  std::string mask;               // inversion: 0 held, 1 inverted, a point (a model file as --model's); empty: all
+  double gradient_smoothing = 0;  // inversion: m, the Gaussian's standard deviation smoothing the gradient (0: none)
+  double stack_every = 60;        // s between a migration's partial stacks written (0: after every shot)
   double image_top = -1;  // m: the image muted above (-1: the deepest source or receiver plus a wavelength; 0: none)
   double section_y = -1;  // m: the pictures' x-z sections at this y (-1: the (first) source's)
   double section_depth = -1;  // m: the pictures' x-y sections at this depth (-1: the source's; a migration: the

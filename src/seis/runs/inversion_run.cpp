@@ -92,7 +92,7 @@ std::string inversion_fingerprint(const io::RunConfig& c, const wave::Setup& s, 
   std::ostringstream f;
   f << grid_fingerprint(c, s, model_digest(c)) << std::hexfloat << "\nvmin " << c.vmin << "\nvmax " << c.vmax
     << "\nmisfit " << c.misfit << "\nprecondition " << c.precondition << "\nmute_velocity " << c.mute_velocity
-    << "\nbands";
+    << "\ngradient_smoothing " << c.gradient_smoothing << "\nbands";
   for (double corner : c.bands) f << " " << corner;
   f << "\nmask " << (mask.empty() ? std::string("none") : std::to_string(io::crc32_of(mask.data(), mask.size() * 4)));
   for (std::size_t n = 0; n < shots.size(); ++n) {
@@ -142,6 +142,7 @@ int run_inversion(const mpi::World& world, const io::RunConfig& c, const StartUp
   options.vmin = c.vmin, options.vmax = c.vmax;
   options.iterations = c.iterations, options.precondition = c.precondition;
   options.bands = c.bands;
+  options.smoothing = c.gradient_smoothing;
   const std::uintmax_t host_bytes = std::uintmax_t(points) * inversion::host_bytes_per_point(options);
   require(host_bytes <= memory.host, "the inversion of ", points, " model points holds about ", host_bytes / 1048576,
           " MiB of host memory on each rank (the optimiser's state, the scaling, the sums "
@@ -188,6 +189,7 @@ int run_inversion(const mpi::World& world, const io::RunConfig& c, const StartUp
                  {"misfit", c.misfit},
                  {"precondition", c.precondition},
                  {"bands", c.bands},
+                 {"gradient_smoothing", c.gradient_smoothing},
                  {"shots", shots.size()},
                  {"ranks", world.size()},
                  {"grid", n},
