@@ -58,8 +58,11 @@ ScaledObjective::ScaledObjective(const wave::Grid& grid, const wave::Numerics& n
     }
   }
   if (given) {
-    require(given->misfit > 0 && (given->d.empty() || given->d.size() == n), "inversion: a restart's scaling of ",
-            given->d.size(), " values (misfit ", given->misfit, ") for a model of ", n);
+    require(given->misfit > 0 && (given->d.empty() || given->d.size() == n) &&
+                given->origin.size() == (options.smoothing > 0 ? n : 0),
+            "inversion: a restart's scaling of ", given->d.size(), " values and ", given->origin.size(),
+            " of origin (misfit ", given->misfit, ") for a model of ", n,
+            options.smoothing > 0 ? ", smoothed" : ", not smoothed");
     scaling_ = *given;
   } else {
     first_ = evaluate_at(start, options.precondition > 0 ? Wanted::gradient_and_illumination : Wanted::gradient);
@@ -68,6 +71,9 @@ ScaledObjective::ScaledObjective(const wave::Grid& grid, const wave::Numerics& n
     if (options.precondition > 0) scaling_.d = illumination_scaling(first_.illumination, options.precondition);
   }
   if (scaling_.d.empty()) scaling_.d.assign(n, 1.0);
+  // A smoothed band's origin is its start, which a restart in a later band gives (the start given is the first).
+  if (options.smoothing > 0 && !scaling_.origin.empty()) x = scaling_.origin;
+  if (options.smoothing > 0) scaling_.origin = x;
   start_y_.resize(n);
   for (std::size_t p = 0; p < n; ++p) start_y_[p] = x[p] / scaling_.d[p];
   if (options.smoothing > 0) {
@@ -85,7 +91,6 @@ ScaledObjective::ScaledObjective(const wave::Grid& grid, const wave::Numerics& n
       lower_[p] = held(p) ? start_y_[p] : start_y_[p] + below[p] / scaling_.d[p];
       upper_[p] = held(p) ? start_y_[p] : start_y_[p] + above[p] / scaling_.d[p];
     }
-    start_x_ = std::move(x);
     return;
   }
   for (std::size_t p = 0; p < n; ++p) {
@@ -112,7 +117,7 @@ std::vector<double> ScaledObjective::scaled(const std::vector<double>& y) const 
   }
   for (std::size_t p = 0; p < y.size(); ++p) x[p] = held(p) ? 0.0 : scaling_.d[p] * (y[p] - start_y_[p]);
   x = smoothing_->apply(x);
-  for (std::size_t p = 0; p < y.size(); ++p) x[p] += start_x_[p];
+  for (std::size_t p = 0; p < y.size(); ++p) x[p] += scaling_.origin[p];
   return x;
 }
 

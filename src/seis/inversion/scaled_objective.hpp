@@ -42,10 +42,11 @@ struct InversionOptions {
 // an illumination that is zero everywhere.
 std::vector<double> illumination_scaling(const std::vector<float>& illumination, double e);
 
-// What scales f: J(start), and d at each point (empty: ones).
+// What scales f: J(start), d at each point (empty: ones), and where smoothing the band start's x.
 struct Scaling {
   double misfit = 0;
   std::vector<double> d;
+  std::vector<double> origin;  // with smoothing: x0, the band's start (empty without)
 };
 
 class ScaledObjective {
@@ -90,8 +91,7 @@ class ScaledObjective {
   Scaling scaling_;
   std::vector<double> start_y_, lower_, upper_;
   std::optional<Smoothing> smoothing_;
-  std::vector<double> start_x_;  // with smoothing: x0
-  Evaluation first_;             // at the start; none on a restart
+  Evaluation first_;  // at the start; none on a restart
   mutable Phases seconds_;
 
   bool held(std::size_t p) const { return !options_.mask.empty() && options_.mask[p] == 0; }

@@ -262,6 +262,7 @@ int run_inversion(const mpi::World& world, const io::RunConfig& c, const StartUp
     state.history = history.dump();
     state.start_misfit = it.objective->scaling().misfit;
     state.scaling = it.objective->scaling().d;
+    state.origin = it.objective->scaling().origin;
     state.optimiser = it.optimiser->state();
     io::write_inversion_state(state_path, state);
     std::cout << "  iteration " << number << "/" << iterations
@@ -276,8 +277,9 @@ int run_inversion(const mpi::World& world, const io::RunConfig& c, const StartUp
   };
   inversion::Resume resume;
   if (c.restart)
-    resume = {
-        history.empty() ? 0 : history.back()["band"].get<int>(), state.optimiser, {state.start_misfit, state.scaling}};
+    resume = {history.empty() ? 0 : history.back()["band"].get<int>(),
+              state.optimiser,
+              {state.start_misfit, state.scaling, state.origin}};
   state.optimiser.clear();
   const RankSharing sharing(world);
   const inversion::InversionResult result =
