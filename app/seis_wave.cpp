@@ -58,7 +58,7 @@ int run(const mpi::World& world, const io::RunConfig& config, const runs::StartU
     return 0;
   }
   if (!config.migrate.empty()) return runs::run_migration(world, config, start_up);
-  if (!config.born.empty()) return runs::run_born(world, config, start_up);
+  if (config.born_modelling()) return runs::run_born(world, config, start_up);
   if (!config.invert.empty()) return runs::run_inversion(world, config, start_up);
   if (!config.survey.empty()) return runs::run_survey(world, config, start_up);
   return runs::run_single(world, config);

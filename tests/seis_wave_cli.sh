@@ -290,6 +290,73 @@ print(f"adjoint migration ({medium} density): the Born data's image peaks at x, 
       "at (15.5, 16)")
 PY
 done
+# Born in the density (--born-density) and the exact adjoint's image in it (--density-image), over the layered
+# density, the velocity held. Linear: a sphere 1% and 2% denser, the remainder's share halving (as above). Exact
+# transposes: with the traces at the time step (--trace-dt = --dt: no resampling) and an image every step, <J drho, r>
+# = <drho, J^T r> for a random drho and r the background's gather. Both sides are float sums over the same point-steps;
+# the library's dot-product bound for the density operator (N steps of 6R (4R + 8) + 20 roundings a point,
+# tstBornEngine.hpp) scaled by |J drho| |r| allows 240 x 596 x 2^-24 = 8.5e-3 of it; a wrong image (the velocity's in
+# its place, a term or a crop missing) misses by its own size.
+if [ "${SEIS_SANITIZED:-0}" != 1 ]; then
+  /usr/bin/python3 - "$work" <<'PY'
+import sys
+import numpy as np
+work = sys.argv[1]
+z, y, x = np.mgrid[0:24, 0:32, 0:32]
+sphere = np.sqrt((x - 15.5) ** 2 + (y - 15.5) ** 2 + (z - 16) ** 2) <= 3
+rho = np.where(z < 10, 1800.0, 2400.0)
+for name, d in (("r24", 24.0), ("r48", 48.0)):
+    (rho + np.where(sphere, d, 0.0)).astype(np.float32).tofile(f"{work}/rho-{name}.bin")
+    np.where(sphere, d, 0.0).astype(np.float32).tofile(f"{work}/drho-{name}.bin")
+np.random.default_rng(5).standard_normal((24, 32, 32)).astype(np.float32).tofile(f"{work}/drho-random.bin")
+PY
+  dense=("${base[@]}" --trace-dt 0.0015 --receivers 15,155,20:295,155,20:29 --model "$work/v0.bin")
+  "$exe" "${dense[@]}" --density "$work/rho-layers.bin" --output "$work/rho-forward" > /dev/null
+  for m in r24 r48; do
+    "$exe" "${dense[@]}" --density "$work/rho-$m.bin" --output "$work/rho-forward-$m" > /dev/null
+    "$exe" "${dense[@]}" --density "$work/rho-layers.bin" --born-density "$work/drho-$m.bin" \
+      --output "$work/rho-born-$m" > /dev/null
+  done
+  "$exe" "${dense[@]}" --density "$work/rho-layers.bin" --born-density "$work/drho-random.bin" \
+    --output "$work/rho-born-random" > "$work/rho-born-random.log"
+  grep -q "the perturbation $work/drho-random.bin (density)" "$work/rho-born-random.log"
+  "$exe" "${dense[@]}" --density "$work/rho-layers.bin" --migrate "$work/rho-forward/seismogram.sgy" \
+    --imaging-condition adjoint --imaging-interval 1 --density-image --image-filter none --image-top 0 \
+    --output "$work/rho-adjoint" > /dev/null
+  /usr/bin/python3 - "$work" <<'PY'
+import sys
+import numpy as np
+import segyio
+work = sys.argv[1]
+def traces(path):
+    with segyio.open(path, ignore_geometry=True) as f:
+        return segyio.tools.collect(f.trace[:]).astype(np.float64)
+background = traces(f"{work}/rho-forward/seismogram.sgy")
+share = {}
+for m in ("r24", "r48"):
+    scattered = traces(f"{work}/rho-forward-{m}/seismogram.sgy") - background
+    share[m] = np.linalg.norm(traces(f"{work}/rho-born-{m}/seismogram.sgy") - scattered) / np.linalg.norm(scattered)
+ratio = share["r48"] / share["r24"]
+assert share["r48"] < 0.15 and 1.7 <= ratio <= 2.3, share
+j_drho = traces(f"{work}/rho-born-random/seismogram.sgy")
+drho = np.fromfile(f"{work}/drho-random.bin", np.float32).astype(np.float64).reshape(24, 32, 32)
+image = traces(f"{work}/rho-adjoint/density-image.sgy").reshape(32, 32, 24).transpose(2, 0, 1)  # [z][y][x]
+lhs, rhs = np.sum(j_drho * background), np.sum(drho * image)
+scale = np.linalg.norm(j_drho) * np.linalg.norm(background)
+assert abs(lhs - rhs) <= 240 * 596 * 2.0**-24 * scale, (lhs, rhs, scale)
+print(f"born in the density: remainder {share['r24']:.4f} and {share['r48']:.4f} of the scattered data at 1% and 2% "
+      f"(ratio {ratio:.2f}); <J drho, r> = {lhs:.6e}, <drho, J^T r> = {rhs:.6e}: "
+      f"{abs(lhs - rhs) / scale:.1e} of |J drho| |r|")
+PY
+fi
+plain=("${base[@]}" --receivers 15,155,20:295,155,20:29 --model "$work/v0.bin" --output "$work/x")
+expect_refusal "--born-density $work/drho.bin perturbs a density that varies" "${plain[@]}" --born-density \
+  "$work/drho.bin"
+expect_refusal "--density-image is the exact adjoint's image in the density" "${plain[@]}" --density gardner \
+  --migrate "$work/constant-forward-v0/seismogram.sgy" --density-image
+expect_refusal "--density-image images the density where it varies" "${plain[@]}" --imaging-condition adjoint \
+  --migrate "$work/constant-forward-v0/seismogram.sgy" --density-image
+echo "born in the density: without a density that varies refused; the density image without the exact adjoint refused"
 # Density: Gardner's from the velocity runs the density form (run.json says which); a density file of one value is
 # constant density, the constant-density run's seismogram byte for byte; a density out of range, a short density
 # file (named as one) and a code shape are refused, each naming why.

@@ -45,9 +45,9 @@ import glob, struct, sys
 shots = []
 for path in sorted(glob.glob(sys.argv[1] + "/stack-*.bin")):
     data = open(path, "rb").read()
-    assert data[:8] == b"SEISSTK2", path
+    assert data[:8] == b"SEISSTK3", path
     count = struct.unpack_from("<i", data, 20)[0]
-    shots += struct.unpack_from("<%di" % count, data, 32)
+    shots += struct.unpack_from("<%di" % count, data, 36)
 assert len(shots) == len(set(shots)), shots
 print(" ".join(str(s) for s in sorted(shots)))
 PY
@@ -138,6 +138,22 @@ done
 [ "$(stacked "$work/killed")" = "1 2 3 4" ] || fail "after the restart the stacks hold $(stacked "$work/killed")"
 close_images "$work/one/image.sgy" "$work/killed/image.sgy"
 echo "restart: killed with shots $before stacked; those not imaged again, the image as one uninterrupted run's"
+
+# The exact adjoint's image in the density (Gardner's from the two layers): on two ranks, summed over them, as on
+# one; a restart with every shot stacked builds it from the stack files alone, as one uninterrupted run's.
+adjoint=("${common[@]}" --survey "$work/survey.toml" --migrate "$work/data" --density gardner
+  --imaging-condition adjoint --density-image --stack-every 0)
+"$serial" "${adjoint[@]}" --output "$work/density-one" > "$work/density-one.log" ||
+  fail "density image, one rank: $(tail -3 "$work/density-one.log")"
+"${launch[@]}" -np 2 "$mpi" "${adjoint[@]}" --output "$work/density-two" > "$work/density-two.log" 2>&1 ||
+  fail "density image, two ranks: $(tail -3 "$work/density-two.log")"
+cp "$work/density-two/density-image.sgy" "$work/density-two.sgy"
+"$serial" "${adjoint[@]}" --output "$work/density-two" --restart > "$work/density-restart.log" 2>&1 ||
+  fail "density image, restart: $(tail -3 "$work/density-restart.log")"
+grep -q "0 to image, 4 stacked already" "$work/density-restart.log" || fail "the restart imaged stacked shots again"
+close_images "$work/density-one/density-image.sgy" "$work/density-two.sgy"
+close_images "$work/density-one/density-image.sgy" "$work/density-two/density-image.sgy"
+echo "density image: 4 shots on two ranks and rebuilt from their stacks by a restart, as one rank's within 1e-5"
 
 # Refused before any propagation (exit 2), naming the value.
 refused() {  # refused NAME EXPECTED-MESSAGE ARGS...

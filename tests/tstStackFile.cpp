@@ -1,6 +1,6 @@
 // A migration's partial stack as a file (seis/io/stack_file.hpp): read back bitwise with its fingerprint, listed in
-// its directory, and refused, naming the path, when it is not a stack, not whole, damaged (its CRC-32), of the
-// first format or not a regular file.
+// its directory, with or without the density's image, and refused, naming the path, when it is not a stack, not
+// whole, damaged (its CRC-32), of an earlier format or not a regular file.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 TEST(StackFile, ReadsBackWhatWasWritten) {
   const fs::path dir = fs::temp_directory_path() / ("stack-test-" + std::to_string(::getpid()));
   fs::create_directories(dir);
-  seis::io::Stack s{3, 2, 4, {7, 2, 11}, "grid 3x2x4\nsmooth 0x1p+5", {}, {}};
+  seis::io::Stack s{3, 2, 4, {7, 2, 11}, "grid 3x2x4\nsmooth 0x1p+5", {}, {}, {}};
   for (int p = 0; p < 24; ++p) s.image.push_back(0.25f * float(p) - 1.0f), s.illumination.push_back(float(p * p));
   const std::string path = (dir / "stack-g00001-r00000.bin").string();
   seis::io::write_stack(path, s);
@@ -39,7 +39,7 @@ TEST(StackFile, ReadsBackWhatWasWritten) {
   // Any byte after the header changed (a shot number, the parameters, the image, the illumination's last value),
   // whether the data are kept or read through: the CRC-32 fails.
   const auto size = fs::file_size(path);
-  for (const std::uintmax_t at : {std::uintmax_t(33), std::uintmax_t(48), std::uintmax_t(80), size - 1})
+  for (const std::uintmax_t at : {std::uintmax_t(37), std::uintmax_t(52), std::uintmax_t(84), size - 1})
     for (const bool keep : {true, false}) {
       std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
       f.seekg(std::streamoff(at));
@@ -53,14 +53,34 @@ TEST(StackFile, ReadsBackWhatWasWritten) {
       g.put(was);
     }
   EXPECT_EQ(seis::io::read_stack(path).image, s.image);
+  EXPECT_TRUE(seis::io::read_stack(path).density_image.empty());
   EXPECT_EQ(seis::io::stack_files(dir.string()), std::vector<std::string>{path});
+
+  // A third volume, the density's image: read back, under the CRC (its last value changed fails it).
+  for (int p = 0; p < 24; ++p) s.density_image.push_back(1.0f / float(p + 1));
+  seis::io::write_stack(path, s);
+  EXPECT_EQ(seis::io::read_stack(path).density_image, s.density_image);
+  EXPECT_EQ(seis::io::read_stack(path).illumination, s.illumination);
+  EXPECT_TRUE(seis::io::read_stack(path, false).density_image.empty());
+  {
+    std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(-1, std::ios::end);
+    f.put(char(0x7f));
+  }
+  seis::test::expect_error_mentioning([&] { seis::io::read_stack(path, false); }, "fails its CRC-32");
+  s.density_image.pop_back();
+  seis::test::expect_error_mentioning([&] { seis::io::write_stack(path, s); }, "density image 23");
+  s.density_image.clear();
 
   fs::resize_file(path, fs::file_size(path) - 4);
   seis::test::expect_error_mentioning([&] { seis::io::read_stack(path); }, "its header says");
   std::ofstream(path, std::ios::binary) << "not a stack at all, but long enough to hold a header";
   seis::test::expect_error_mentioning([&] { seis::io::read_stack(path); }, "is not a seis-wave stack");
-  std::ofstream(path, std::ios::binary) << "SEISSTK1 a stack of the first format, without a checksum";
-  seis::test::expect_error_mentioning([&] { seis::io::read_stack(path); }, "older seis-wave");
+  for (const char* older : {"SEISSTK1 a stack of the first format, without a checksum",
+                            "SEISSTK2 a stack of the second format, without a volume count"}) {
+    std::ofstream(path, std::ios::binary) << older;
+    seis::test::expect_error_mentioning([&] { seis::io::read_stack(path); }, "older seis-wave");
+  }
   fs::remove(path);
   ASSERT_EQ(::mkfifo(path.c_str(), 0644), 0);
   seis::test::expect_error_mentioning([&] { seis::io::read_stack(path); }, "is a FIFO");

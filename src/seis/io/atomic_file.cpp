@@ -61,7 +61,7 @@ void write_atomically(const std::string& path, const std::function<void(const st
   }
 }
 
-void write_pieces_atomically(const std::string& path, std::initializer_list<Bytes> pieces) {
+void write_pieces_atomically(const std::string& path, const std::vector<Bytes>& pieces) {
   write_atomically(path, [&](const std::string& temporary) {
     std::FILE* file = std::fopen(temporary.c_str(), "wb");
     require(file != nullptr, "cannot open ", temporary, ": ", reason());

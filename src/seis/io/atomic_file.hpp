@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <functional>
-#include <initializer_list>
 #include <string>
+#include <vector>
 
 namespace seis::io {
 
@@ -30,7 +30,7 @@ struct Bytes {
   const void* data;
   std::size_t size;
 };
-void write_pieces_atomically(const std::string& path, std::initializer_list<Bytes> pieces);
+void write_pieces_atomically(const std::string& path, const std::vector<Bytes>& pieces);
 
 // Whether errno `error` says the disk (or the quota, or the file-size limit) is full: messages then say "disk full".
 bool out_of_space(int error);

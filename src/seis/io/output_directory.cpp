@@ -67,7 +67,7 @@ bool own_output(const std::string& name, RunKind kind) {
       return name == "survey.json" || starts(name, "shot-");
     case RunKind::migration:
       return name == "migration.json" || starts(name, "stack-") || starts(name, "shot-") || starts(name, "image") ||
-             starts(name, "illumination") || starts(name, "migration-");
+             starts(name, "illumination") || starts(name, "density-image") || starts(name, "migration-");
     case RunKind::inversion:
       return name == "inversion.json" || name == "inversion-state.bin";
   }

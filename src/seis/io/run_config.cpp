@@ -79,8 +79,8 @@ void check_ranges(const RunConfig& c) {
           " m/s must be finite and >= 0 (0: no mute)");
   require(c.imaging_interval >= 0, "--imaging-interval ", c.imaging_interval,
           " must be >= 0 (0: the wavelet's Nyquist)");
-  require(int(!c.born.empty()) + int(!c.migrate.empty()) + int(!c.invert.empty()) <= 1,
-          "--born models data, --migrate images it and --invert inverts it: one at a time");
+  require(int(c.born_modelling()) + int(!c.migrate.empty()) + int(!c.invert.empty()) <= 1,
+          "--born (and --born-density) models data, --migrate images it and --invert inverts it: one at a time");
   require(c.iterations >= 1, "--iterations ", c.iterations, " must be >= 1");
   require(std::isfinite(c.precondition) && c.precondition >= 0, "--precondition ", c.precondition,
           " must be finite and >= 0 (0: none)");
@@ -208,6 +208,13 @@ void add_options(CLI::App& app, RunConfig& c) {
   app.add_option("--born", c.born,
                  "Born modelling: the data this velocity perturbation (m/s; a model file as --model's) scatters off "
                  "the model to first order, as OUTPUT/seismogram.sgy (docs/imaging.md)");
+  app.add_option("--born-density", c.born_density,
+                 "Born modelling: the data this density perturbation (kg/m^3; a model file as --model's) scatters, "
+                 "alone or with --born's; needs a --density that varies");
+  app.add_flag("--density-image", c.density_image,
+               "migration with --imaging-condition adjoint: the exact adjoint's image in the density too (the "
+               "gradient in kg/m^3 of --born-density's modelling), as OUTPUT/density-image.sgy; needs a --density "
+               "that varies");
   app.add_option("--invert", c.invert,
                  "full-waveform inversion of observed data: a SEG-Y gather of the run's shot, or with --survey the "
                  "directory of its shot-NNNNN.sgy; --model is the start, each iterate in OUTPUT/iteration-NNNN "
@@ -351,6 +358,9 @@ void check_together(const RunConfig& c) {
   const auto positive = [](double v) { return std::isfinite(v) && v > 0; };
   require(c.invert.empty() || (positive(c.vmin) && positive(c.vmax) && c.vmax > c.vmin), "--invert needs the ",
           "velocity's bounds: --vmin ", c.vmin, " and --vmax ", c.vmax, " m/s must satisfy 0 < vmin < vmax");
+  require(!c.density_image || (!c.migrate.empty() && c.imaging_condition == imaging::ImagingCondition::adjoint),
+          "--density-image is the exact adjoint's image in the density: it needs --migrate and --imaging-condition "
+          "adjoint");
 }
 
 void check_syntax(const std::string& key, const RunConfig& c) {

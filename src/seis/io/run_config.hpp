@@ -62,14 +62,16 @@ struct RunConfig {
   int imaging_interval = 0;  // steps between imaging-condition applications (0: the wavelet's Nyquist)
   imaging::ImageFilter image_filter = imaging::ImageFilter::laplacian;
   imaging::ImagingCondition imaging_condition = imaging::ImagingCondition::correlation;
-  std::string born;     // a velocity perturbation (m/s, read as --model's files): Born modelling of the run's shot
-  std::string invert;   // observed data to invert: a SEG-Y gather, or with --survey a directory (seis/inversion)
-  int iterations = 10;  // inversion: iterates at most, in each band
-  std::vector<double> bands;      // inversion: the bands' corner frequencies (Hz, rising); empty: the data as recorded
-  double vmin = 0, vmax = 0;      // inversion: the velocity's bounds (m/s), both needed
-  std::string misfit = "l2";      // inversion: l2 | normalised
-  double precondition = 0.01;     // inversion: the illumination's stabilisation (0: no preconditioning)
-  std::string mask;               // inversion: 0 held, 1 inverted, a point (a model file as --model's); empty: all
+  std::string born;          // a velocity perturbation (m/s, read as --model's files): Born modelling of the run's shot
+  std::string born_density;  // a density perturbation (kg/m^3, read as --model's files): Born modelling too
+  bool density_image = false;  // migration by the exact adjoint: its image in the density too
+  std::string invert;          // observed data to invert: a SEG-Y gather, or with --survey a directory (seis/inversion)
+  int iterations = 10;         // inversion: iterates at most, in each band
+  std::vector<double> bands;   // inversion: the bands' corner frequencies (Hz, rising); empty: the data as recorded
+  double vmin = 0, vmax = 0;   // inversion: the velocity's bounds (m/s), both needed
+  std::string misfit = "l2";   // inversion: l2 | normalised
+  double precondition = 0.01;  // inversion: the illumination's stabilisation (0: no preconditioning)
+  std::string mask;            // inversion: 0 held, 1 inverted, a point (a model file as --model's); empty: all
   double gradient_smoothing = 0;  // inversion: m, the Gaussian's standard deviation smoothing the gradient (0: none)
   double stack_every = 60;        // s between a migration's partial stacks written (0: after every shot)
   double image_top = -1;  // m: the image muted above (-1: the deepest source or receiver plus a wavelength; 0: none)
@@ -83,6 +85,9 @@ struct RunConfig {
   std::string run_file;                   // the TOML file read, if any
   std::map<std::string, int> file_lines;  // the run file's keys and their lines
   std::string command_line;
+
+  // Born modelling: a velocity perturbation, a density perturbation or both.
+  bool born_modelling() const { return !born.empty() || !born_density.empty(); }
 };
 
 // Parses argv (Kokkos' own --kokkos-* options removed first). Returns false when the caller should exit 0 at once

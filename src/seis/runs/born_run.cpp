@@ -34,28 +34,38 @@ int run_born(const mpi::World& world, const io::RunConfig& config, const StartUp
       memory.fields, memory.host, memory.host_fields, part, model_bytes);
   wave::validate_shot(setup);
   const Seismogram seismogram = seismogram_of(config.trace_dt, setup);
-  imaging::require_born_memory(setup, memory.fields);  // before the perturbation is read and the outputs written
-  // dq = (V + dv)^2 dt^2 - V^2 dt^2 to first order in dv.
+  imaging::require_born_memory(setup, memory.fields);  // before the perturbations are read and the outputs written
+  require(config.born_density.empty() || wave::variable_density(setup), "--born-density ", config.born_density,
+          " perturbs a density that varies: give one with --density (a model file or gardner)");
   // On the model's points, zero in the layer: the transpose of the image's crop.
   const wave::Subdomain model = wave::model_part_of(setup, part);
-  const std::vector<float> read = load_model(config.born, model, perturbation_bytes, "Born perturbation");
-  for (std::size_t p = 0; p < read.size(); ++p)
-    require(std::isfinite(read[p]), "--born ", config.born, ": value ", p, " (x fastest) is ", read[p]);
-  const std::vector<float> dv = wave::extend(setup, part, model, read, wave::Fill::zero);
-  std::vector<float> dq(dv.size());
+  const auto perturbation = [&](const std::string& path, const char* flag, const char* what) {
+    if (path.empty()) return std::vector<float>{};
+    const std::vector<float> read = load_model(path, model, perturbation_bytes, what);
+    for (std::size_t p = 0; p < read.size(); ++p)
+      require(std::isfinite(read[p]), flag, " ", path, ": value ", p, " (x fastest) is ", read[p]);
+    return wave::extend(setup, part, model, read, wave::Fill::zero);
+  };
+  const std::vector<float> dv = perturbation(config.born, "--born", "Born perturbation");
+  const std::vector<float> drho = perturbation(config.born_density, "--born-density", "Born density perturbation");
+  // dq = (V + dv)^2 dt^2 - V^2 dt^2 to first order in dv.
+  std::vector<float> dq(setup.velocity.size());
   const double dt2 = setup.dt * setup.dt;
   for (std::size_t p = 0; p < dv.size(); ++p) dq[p] = float(2.0 * setup.velocity[p] * dv[p] * dt2);
   const std::filesystem::path dir(config.output);
   const io::EarlierOutputs earlier = io::prepare_output_directory(
       config.output, {false, config.overwrite, seismogram.bytes + io::max_picture_bytes + (1u << 20)});
   std::cout << "seis-wave Born modelling: " << grid_text(setup) << ", " << setup.steps << " steps, the perturbation "
-            << config.born << " on " << compat::device_name<Exec>() << " (" << Exec::name() << "); the device ready by "
-            << std::setprecision(3) << start_up.device << " s\n"
+            << (config.born.empty() ? "" : config.born + " (velocity)")
+            << (config.born.empty() || config.born_density.empty() ? "" : " and ")
+            << (config.born_density.empty() ? "" : config.born_density + " (density)") << " on "
+            << compat::device_name<Exec>() << " (" << Exec::name() << "); the device ready by " << std::setprecision(3)
+            << start_up.device << " s\n"
             << std::flush;
 
   imaging::Born<Exec> born(setup, memory.fields);
   imaging::BornTiming timing;
-  std::vector<float> traces = born.model(dq, &timing);
+  std::vector<float> traces = born.model(dq, drho, &timing);
   const std::string segy = (dir / "seismogram.sgy").string(), png = (dir / "shot-gather.png").string();
   write_gather(segy, png, gather_of(setup, std::move(traces)), seismogram, config.shot, config.gather_gain);
 

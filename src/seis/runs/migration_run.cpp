@@ -59,7 +59,7 @@ class StackPrint {
     std::ostringstream f;
     f << grid_fingerprint(c, s, model_digest(c)) << std::hexfloat << "\nsmooth " << c.smooth << "\nimaging_condition "
       << imaging::to_string(c.imaging_condition) << "\nimaging_interval " << plan.interval << "\nmute_velocity "
-      << c.mute_velocity;
+      << c.mute_velocity << "\ndensity_image " << c.density_image;
     common_ = f.str();
   }
   std::string of(const std::vector<int>& numbers) const {
@@ -149,13 +149,13 @@ class RankStack {
         s_(s),
         print_(print),
         path_((fs::path(c.output) / stack_name(generation, rank)).string()),
-        migration_(s, {plan.interval, plan.segment, plan.condition}, std::size_t(-1)) {}
+        migration_(s, {plan.interval, plan.segment, plan.condition, plan.density_image}, std::size_t(-1)) {}
 
   imaging::Migration<Exec>& migration() { return migration_; }
-  // The image and illumination after the last write (`write_if_due(..., true)`), moved out.
-  std::pair<std::vector<float>, std::vector<float>> take_sums() {
-    if (last_.image.empty()) return {migration_.image(), migration_.illumination()};
-    return {std::move(last_.image), std::move(last_.illumination)};
+  // The volumes after the last write (`write_if_due(..., true)`), moved out.
+  io::Stack take_sums() {
+    if (last_.image.empty()) return sums();
+    return std::move(last_);
   }
   void add(const io::ShotRecord& record) {
     shots_.push_back(record.number);
@@ -164,9 +164,10 @@ class RankStack {
   // Written when `every` seconds have passed since the last time (always with `every` 0 or `last`).
   void write_if_due(double every, bool last) {
     if (unwritten_.empty() || (!last && since(written_) < every)) return;
-    io::Stack stack{s_.nx, s_.ny, s_.nz, shots_, print_.of(shots_), migration_.image(), migration_.illumination()};
+    io::Stack stack = sums();
     require_finite(stack.image, {s_.nx, s_.ny, s_.nz}, "the image of shots " + to_text(shots_));
     require_finite(stack.illumination, {s_.nx, s_.ny, s_.nz}, "the illumination of shots " + to_text(shots_));
+    require_finite(stack.density_image, {s_.nx, s_.ny, s_.nz}, "the density's image of shots " + to_text(shots_));
     io::write_stack(path_, stack);
     if (last) last_ = std::move(stack);  // the run's sums, kept for the ranks' reduction
     written_ = Clock::now();
@@ -179,6 +180,17 @@ class RankStack {
   }
 
  private:
+  io::Stack sums() const {
+    return {s_.nx,
+            s_.ny,
+            s_.nz,
+            shots_,
+            print_.of(shots_),
+            migration_.image(),
+            migration_.illumination(),
+            c_.density_image ? migration_.density_image() : std::vector<float>{}};
+  }
+
   const io::RunConfig& c_;
   const wave::Setup& s_;
   const StackPrint& print_;
@@ -275,20 +287,24 @@ std::pair<double, double> image_top(const io::RunConfig& c, const std::vector<io
 }
 
 // The stacks in OUTPUT summed, cropped to the model, normalised, filtered, muted above `top`, and written: the
-// image and illumination as SEG-Y (on two threads: each is mostly waiting for its writes) and pictures. Prints each
-// stage's time. `image` and `illumination` hold this run's shots summed over the ranks; the stacks of earlier runs (a
-// restart's generations before `generation`) are read and added.
+// image and illumination as SEG-Y (on two threads: each is mostly waiting for its writes) and pictures, and the
+// density's image as summed (a gradient: neither normalised, filtered nor muted). Prints each stage's time. `sums`
+// holds this run's shots summed over the ranks; the stacks of earlier runs (a restart's generations before
+// `generation`) are read and added.
 std::vector<std::string> write_image(const io::RunConfig& c, const wave::Setup& s, std::pair<double, double> top,
-                                     double section_y, std::vector<float> image, std::vector<float> illumination,
-                                     int generation) {
+                                     double section_y, io::Stack sums, int generation) {
   auto t = Clock::now();
   int earlier = 0;
+  std::vector<float>&image = sums.image, &illumination = sums.illumination, &density = sums.density_image;
   for (const std::string& path : io::stack_files(c.output)) {
     if (stack_generation(path) >= generation) continue;
     const io::Stack stack = io::read_stack(path);
-    require(stack.nx == s.nx && stack.ny == s.ny && stack.nz == s.nz, "stack ", path, " is of a ", stack.nx, "x",
-            stack.ny, "x", stack.nz, " grid, this migration's ", s.nx, "x", s.ny, "x", s.nz);
+    require(stack.nx == s.nx && stack.ny == s.ny && stack.nz == s.nz && stack.density_image.size() == density.size(),
+            "stack ", path, " is of a ", stack.nx, "x", stack.ny, "x", stack.nz, " grid with ",
+            stack.density_image.empty() ? "no" : "a", " density image, this migration's ", s.nx, "x", s.ny, "x", s.nz,
+            " with ", density.empty() ? "no" : "one");
     for (std::size_t p = 0; p < image.size(); ++p) image[p] += stack.image[p], illumination[p] += stack.illumination[p];
+    for (std::size_t p = 0; p < density.size(); ++p) density[p] += stack.density_image[p];
     ++earlier;
   }
   std::cout << std::fixed << std::setprecision(2) << "  " << earlier << " stack(s) of earlier runs read and added in "
@@ -336,6 +352,16 @@ std::vector<std::string> write_image(const io::RunConfig& c, const wave::Setup& 
   for (const auto& p : io::write_volume_sections((dir / "model").string(), wave::crop(s, s.velocity), n[0], n[1], n[2],
                                                  s.h, j, k, model.str(), "velocity (m/s)", io::ColourScale::sequential))
     files.push_back(p);
+  if (!density.empty()) {
+    density = wave::crop(s, density);
+    require_finite(density, n, "the stacked density image");
+    io::write_volume_segy((dir / "density-image.sgy").string(), density, n[0], n[1], n[2], s.h,
+                          "the exact adjoint's image in the density");
+    files.push_back((dir / "density-image.sgy").string());
+    for (const auto& p : io::write_volume_sections((dir / "density-image").string(), density, n[0], n[1], n[2], s.h, j,
+                                                   k, "the exact adjoint's image in the density", "image (as summed)"))
+      files.push_back(p);
+  }
   std::cout << ", written in " << since(t) << " s\n" << std::defaultfloat << std::flush;
   return files;
 }
@@ -381,8 +407,10 @@ int run_migration(const mpi::World& world, const io::RunConfig& config, const St
   } else {
     validate_shots(config, shots, setup, imaging_check);
   }
+  require(!config.density_image || wave::variable_density(setup),
+          "--density-image images the density where it varies: give one with --density (a model file or gardner)");
   const imaging::MigrationPlan plan =
-      imaging::plan_migration(setup, {config.imaging_interval, 0, condition}, memory.fields);
+      imaging::plan_migration(setup, {config.imaging_interval, 0, condition, config.density_image}, memory.fields);
   // A single shot's gather is checked before anything is written or allocated, and kept for its migration.
   std::optional<std::vector<float>> checked;
   if (config.survey.empty()) checked = observed_traces(config.migrate, setup, "migration");
@@ -397,11 +425,12 @@ int run_migration(const mpi::World& world, const io::RunConfig& config, const St
   }
   const StackPrint print(config, setup, plan, shots);
   if (root) {
-    // Writable, with room for a stack per rank and the image, its illumination and their pictures (a restart's
-    // stacks there already count as written).
+    // Writable, with room for a stack per rank and the image, its illumination (and the density's image) and their
+    // pictures (a restart's stacks there already count as written).
+    const std::size_t volumes = config.density_image ? 3 : 2;
     io::prepare_output_directory(config.output, {config.restart, false,
-                                                 (2 * std::size_t(world.size()) + 2) * points * sizeof(float) +
-                                                     6 * io::max_picture_bytes + (std::size_t(1) << 20),
+                                                 volumes * (std::size_t(world.size()) + 1) * points * sizeof(float) +
+                                                     (3 * volumes) * io::max_picture_bytes + (std::size_t(1) << 20),
                                                  io::RunKind::migration});
     // Every check passed: an earlier migration's stacks go now (its image stays until this one's replaces it).
     if (config.overwrite)
@@ -430,7 +459,7 @@ int run_migration(const mpi::World& world, const io::RunConfig& config, const St
 
   int failed = 0;
   double shots_seconds = 0, copy_gb_per_s = 0;
-  std::vector<float> image, illumination;  // this run's shots, summed on rank 0
+  io::Stack sums;  // this run's shots, summed on rank 0
   const auto shots_start = Clock::now();
   {
     RankStack stack(config, setup, plan, print, std::stoi(generation_text), world.rank());
@@ -448,9 +477,9 @@ int run_migration(const mpi::World& world, const io::RunConfig& config, const St
     // The ranks' stacks summed in memory (their files stay for a restart; reading them back took 1.6-4.6 s of a
     // 512^3 survey's finish on four H100s, perf/NOTES.md 114).
     const auto summing = Clock::now();
-    std::tie(image, illumination) = stack.take_sums();
-    world.reduce_sum(image);
-    world.reduce_sum(illumination);
+    sums = stack.take_sums();
+    for (std::vector<float>* v : {&sums.image, &sums.illumination, &sums.density_image})
+      if (!v->empty()) world.reduce_sum(*v);
     if (root)
       std::cout << "finishing: the ranks' last stacks written in " << std::fixed << std::setprecision(2)
                 << stack_seconds << " s, summed over the ranks in " << since(summing) << " s;" << std::defaultfloat
@@ -463,8 +492,8 @@ int run_migration(const mpi::World& world, const io::RunConfig& config, const St
     const auto top = image_top(config, shots, setup);
     wave::Setup first = setup;
     place_shot(shot_config(config, shots.front()), first);
-    const std::vector<std::string> files = write_image(config, setup, top, first.sources.front().y, std::move(image),
-                                                       std::move(illumination), std::stoi(generation_text));
+    const std::vector<std::string> files =
+        write_image(config, setup, top, first.sources.front().y, std::move(sums), std::stoi(generation_text));
     io::SurveySummary summary{config.survey,
                               started_date,
                               date_now(),
