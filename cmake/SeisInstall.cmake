@@ -1,11 +1,11 @@
 # cmake --install: the executables, the libraries of the library's folders (core, kernels, wave, imaging, operators,
-# reference) with their headers and no others (the command line's io and mpi stay inside), and a CMake package, so
+# reference, inversion) with their headers and no others (the command line's io and mpi stay inside), and a CMake package, so
 # that another project does find_package(seistencil) and links seistencil::operators (or ::core, ::kernels, ::wave,
-# ::imaging, ::reference). The package finds the Kokkos seistencil was built with by itself: the bootstrapped one installed beside
+# ::imaging, ::reference, ::inversion). The package finds the Kokkos seistencil was built with by itself: the bootstrapped one installed beside
 # it, or an installed one (Kokkos_DIR, Kokkos_ROOT or the prefix path, as for any package).
 include(CMakePackageConfigHelpers)
 
-set(SEIS_EXPORTED_FOLDERS core kernels wave imaging operators reference)
+set(SEIS_EXPORTED_FOLDERS core kernels wave imaging operators reference inversion)
 foreach(folder IN LISTS SEIS_EXPORTED_FOLDERS)
   set_target_properties(seis_${folder} PROPERTIES EXPORT_NAME ${folder})
   install(TARGETS seis_${folder} EXPORT seistencilTargets
@@ -38,6 +38,7 @@ else()
   set(SEIS_PACKAGE_KOKKOS_HINT "${Kokkos_DIR}")
   set(SEIS_PACKAGE_KOKKOSKERNELS_HINT "${KokkosKernels_DIR}")
 endif()
+get_filename_component(SEIS_PACKAGE_LBFGSB_HINT "${LBFGSB_LIBRARY}" DIRECTORY)
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/seistencilConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/seistencilConfig.cmake INSTALL_DESTINATION ${config_dir})
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/seistencilConfigVersion.cmake COMPATIBILITY SameMinorVersion)

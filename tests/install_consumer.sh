@@ -38,7 +38,7 @@ for folder in io mpi; do
 done
 headers=$(find "$work/prefix/include/seis" -name '*.hpp' | wc -l)
 [ "$headers" -gt 50 ] || { echo "FAIL: only $headers headers installed" >&2; exit 1; }
-for example in laplacian forward_shot born_dot_test; do
+for example in laplacian forward_shot born_dot_test invert_ball; do
   OMP_NUM_THREADS=2 "$work/build/examples/example_$example"
 done
 echo "installed: $(cd "$work/prefix" && find . -type f | wc -l) files; the examples built against them and ran;" \
