@@ -6,6 +6,7 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <string>
 #include <vector>
@@ -253,19 +254,24 @@ PYBIND11_MODULE(_core, m) {
   m.def(
       "objective",
       [](const Acoustic& a, const std::vector<Acquisition>& shots, const std::vector<Floats>& observed,
-         const std::string& misfit, const std::optional<std::vector<Floats>>& weights, bool gradient) {
+         const std::string& misfit, const std::optional<std::vector<Floats>>& weights, bool gradient,
+         double source_estimate) {
         const auto data = observed_shots(shots, a.setup().steps, observed, weights);
         const auto kind = seis::inversion::misfit_kind(misfit);
+        seis::require(std::isfinite(source_estimate) && source_estimate >= 0, "source_estimate ", source_estimate,
+                      " s must be finite and >= 0 (0: the wavelet as given)");
+        const int half = source_estimate > 0 ? std::max(1, int(std::lround(source_estimate / a.setup().dt))) : -1;
         seis::inversion::Evaluation e;
         {
           py::gil_scoped_release free;
           e = seis::inversion::evaluate(
-              a, data, kind,
+              a, data, {kind, nullptr, half},
               gradient ? seis::inversion::Wanted::gradient_and_illumination : seis::inversion::Wanted::misfit);
         }
         py::dict out;
         out["misfit"] = e.misfit;
         out["shot_misfits"] = e.shot_misfits;
+        if (half >= 0) out["source_filters"] = e.source_filters;
         if (gradient) {
           out["gradient"] = volume(a, e.gradient);
           out["illumination"] = volume(a, e.illumination);
@@ -273,22 +279,23 @@ PYBIND11_MODULE(_core, m) {
         return out;
       },
       py::arg("acoustic"), py::arg("shots"), py::arg("observed"), py::arg("misfit") = "l2",
-      py::arg("weights") = py::none(), py::arg("gradient") = true,
+      py::arg("weights") = py::none(), py::arg("gradient") = true, py::arg("source_estimate") = 0.0,
       "full-waveform inversion's objective over the shots: misfit, shot_misfits and (gradient=True) the gradient in "
-      "v and the shots' illumination, (nz, ny, nx)");
+      "v and the shots' illumination, (nz, ny, nx); source_estimate > 0 (s): each shot's source estimated by least "
+      "squares, a filter reaching that far each way (the l2 misfit's), its taps in source_filters");
   m.def(
       "invert",
       [](const Grid& grid, const Numerics& numerics, const Floats& start, const std::vector<Acquisition>& shots,
          const std::vector<Floats>& observed, double vmin, double vmax, int iterations, const std::string& misfit,
          double precondition, const std::optional<Floats>& mask, int memory,
          const std::optional<std::vector<Floats>>& weights, const py::object& callback, const std::string& backend,
-         const std::vector<double>& bands, double smoothing) {
+         const std::vector<double>& bands, double smoothing, double source_estimate) {
         const auto data = observed_shots(shots, numerics.steps, observed, weights);
         seis::inversion::InversionOptions options;
         options.misfit = seis::inversion::misfit_kind(misfit);
         options.vmin = vmin, options.vmax = vmax;
         options.iterations = iterations, options.memory = memory, options.precondition = precondition;
-        options.bands = bands, options.smoothing = smoothing;
+        options.bands = bands, options.smoothing = smoothing, options.source_estimate = source_estimate;
         if (mask) options.mask = model_values(grid, *mask, "mask");
         const auto model = model_values(grid, start, "start");
         int made = 0;  // iterates, counted through the bands
@@ -315,12 +322,14 @@ PYBIND11_MODULE(_core, m) {
       py::arg("vmax"), py::arg("iterations") = 10, py::arg("misfit") = "l2", py::arg("precondition") = 0.0,
       py::arg("mask") = py::none(), py::arg("memory") = 5, py::arg("weights") = py::none(),
       py::arg("callback") = py::none(), py::arg("backend") = "", py::arg("bands") = std::vector<double>{},
-      py::arg("smoothing") = 0.0,
+      py::arg("smoothing") = 0.0, py::arg("source_estimate") = 0.0,
       "full-waveform inversion (L-BFGS-B, the velocity between vmin and vmax m/s) from `start`: a dict of the "
       "velocity, the misfits (the start's and each iterate's, in its band's misfit), iterations, evaluations and why "
       "it stopped; callback(iteration, misfit, velocity) after each iterate (counted through the bands); bands: "
       "the low-pass corner frequencies (Hz, rising) of a multi-scale inversion, iterations in each; smoothing: the "
-      "gradient smoothed by a Gaussian of this standard deviation (m)");
+      "gradient smoothed by a Gaussian of this standard deviation (m); source_estimate: each shot's source estimated "
+      "by "
+      "least squares, a filter reaching this far (s) each way");
 
   m.def("backends", &seis::operators::backends, "the backends of this build, its default first");
   m.def("start_runtime", &seis::operators::start_runtime, py::arg("threads") = 0);

@@ -9,7 +9,7 @@ for group in "${groups[@]}"; do
   case "$group" in
     host) packages+=(g++ cmake ninja-build git patch xz-utils dpkg-dev clang-format libgtest-dev libcli11-dev nlohmann-json3-dev
                   libsegyio-dev libtomlplusplus-dev libstb-dev zlib1g-dev libcairo2-dev libfreetype-dev fonts-dejavu-core
-                  pkg-config python3-segyio liblbfgsb-dev
+                  pkg-config python3-segyio liblbfgsb-dev liblapack-dev
                   python3-numpy python3-dev pybind11-dev python3-pytest python3-matplotlib) ;;
     hip)  packages+=(hipcc libamdhip64-dev rocm-device-libs) ;;
     mpi)  packages+=(libopenmpi-dev openmpi-bin) ;;

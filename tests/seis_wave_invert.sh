@@ -2,8 +2,8 @@
 # Inversion tests of seis-wave (--invert): a sphere 8% faster than 2000 m/s seen in transmission by a two-shot survey
 # made by seis-wave, inverted from the homogeneous start: every iterate's outputs written and the misfit falling; an
 # inversion stopped after one iterate and continued with --restart, and one in two bands killed mid-run and
-# continued, each ending bit for bit where the uninterrupted run ends; bad input refused before any modelling, naming
-# the value.
+# continued, each ending bit for bit where the uninterrupted run ends; data of a stronger, later source inverted with
+# each shot's source estimated; bad input refused before any modelling, naming the value.
 # usage: seis_wave_invert.sh SEIS_WAVE WORKDIR
 set -euo pipefail
 exe=$1 work=$2
@@ -109,6 +109,52 @@ for stop in 1 3; do
   same_history "$work/banded" "$out" || fail "the inversion killed after iterate $stop: its misfits differ"
 done
 
+# The observed gathers as a source 1.5 x as strong and 2 ms late would record them (the data so filtered): from the
+# same start, each shot's source estimated (a filter reaching 4 ms each way, 9 taps) takes the wavelet's change up.
+# The estimate minimises J over the filter and g = 1.5 delta(t - 2 ms) is one, so the start's misfit is at most J
+# at g: 1.5^2 x the unscaled data's start misfit plus g's damping term (10^-3 of the data's energy / 2 x 1.5^2);
+# without the estimate the start's misfit is many times that.
+mkdir -p "$work/late"
+cp "$work"/data/shot-*.sgy "$work/late/"
+/usr/bin/python3 - "$work/late" <<'PY'
+import glob, sys
+import numpy as np
+import segyio
+for path in glob.glob(sys.argv[1] + "/shot-*.sgy"):
+    with segyio.open(path, "r+", ignore_geometry=True) as f:
+        for i in range(f.tracecount):
+            t = np.asarray(f.trace[i], dtype=np.float32)
+            f.trace[i] = np.concatenate([np.zeros(2, np.float32), 1.5 * t[:-2]]).astype(np.float32)
+PY
+late=("${common[@]}" --model homogeneous:2000 --invert "$work/late" --vmin 1800 --vmax 2400)
+"$exe" "${late[@]}" --iterations 2 --source-estimate 0.004 --output "$work/estimated" > "$work/estimated.log" ||
+  fail "with the source estimated: $(tail -3 "$work/estimated.log")"
+"$exe" "${late[@]}" --iterations 1 --output "$work/unestimated" > /dev/null ||
+  fail "the late data without the estimate"
+/usr/bin/python3 - "$work" <<'PY' || fail "the source estimate"
+import glob, json, sys
+import numpy as np
+import segyio
+work = sys.argv[1]
+estimated = json.load(open(work + "/estimated/inversion.json"))
+plain = json.load(open(work + "/unestimated/inversion.json"))["start_misfit"]
+unscaled = json.load(open(work + "/whole/inversion.json"))["start_misfit"]
+energy = 0.0
+for path in glob.glob(work + "/late/shot-*.sgy"):
+    with segyio.open(path, ignore_geometry=True) as f:
+        energy += 0.001 * float((segyio.tools.collect(f.trace[:]).astype(np.float64) ** 2).sum())
+bound = 1.5**2 * unscaled + 1e-3 * energy / 2 * 1.5**2
+start = estimated["start_misfit"]
+misfits = [start] + [i["misfit"] for i in estimated["iterations"]]
+assert start <= bound * (1 + 1e-5), (start, bound)
+assert start < plain / 4, (start, plain)
+assert all(b < a for a, b in zip(misfits, misfits[1:])), misfits
+filters = estimated["iterations"][-1]["source_filters"]
+assert len(filters) == 2 and all(len(f) == 9 for f in filters), filters
+print(f"source estimate: the start's misfit {start:.3e} (bound {bound:.3e}; without the estimate {plain:.3e}), "
+      f"falling to {misfits[-1]:.3e} in two iterates")
+PY
+
 # Refusals, each before any modelling.
 refused() {  # refused MESSAGE ARGS...: exit 2, MESSAGE in stderr
   local message=$1
@@ -127,6 +173,8 @@ refused "starting velocity 1700 m/s at point 0 lies outside the bounds 1800 to 2
 refused "misfit 'l1': the choices are l2" "${invert[@]}" --misfit l1 --output "$work/r3"
 refused "the bands' corner frequencies must rise" "${invert[@]}" --bands 16,8 --output "$work/r5"
 refused "--gradient-smoothing -5 m must be finite and >= 0" "${invert[@]}" --gradient-smoothing -5 --output "$work/r7"
+refused "--source-estimate fits the l2 misfit's wavelet; --misfit normalised" "${invert[@]}" --misfit normalised \
+  --source-estimate 0.004 --output "$work/r8"
 refused "corner frequency 400 Hz: it must be positive and 1.5 x it below the data's Nyquist frequency 500 Hz" \
   "${invert[@]}" --bands 400 --output "$work/r6"
 refused "holds an earlier run's outputs (inversion-state.bin, inversion.json" "${invert[@]}" --output "$work/whole"

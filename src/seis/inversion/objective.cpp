@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 
 #include "seis/core/error.hpp"
+#include "seis/inversion/source_filter.hpp"
 
 namespace seis::inversion {
 
@@ -12,7 +14,7 @@ namespace {
 // One shot's share of the objective, on the process that ran it until every process has it.
 struct ShotResult {
   double misfit = 0;
-  std::vector<float> gradient, illumination;
+  std::vector<float> gradient, illumination, source_filter;
 };
 
 double seconds_since(std::chrono::steady_clock::time_point t) {
@@ -53,7 +55,10 @@ Evaluation evaluate(const operators::Acoustic& model, const std::vector<Observed
     require(shots[n].weights.empty() || shots[n].weights.size() == samples, "shot ", n, ": ", shots[n].weights.size(),
             " weights for its ", samples, " samples");
   }
+  require(how.source_half < 0 || how.kind == MisfitKind::l2, "a source estimate fits the l2 misfit; the ",
+          misfit_name(how.kind), " misfit is not a least-squares fit of the wavelet");
   const bool with_gradient = wanted != Wanted::misfit;
+  const bool estimating = how.source_half >= 0;
   Evaluation out;
   const auto run = [&](const ObservedShot& s) {
     ShotResult r;
@@ -65,8 +70,23 @@ Evaluation evaluate(const operators::Acoustic& model, const std::vector<Observed
       const std::vector<float> recorded = modelled;
       how.band->apply(shape, recorded.data(), modelled.data());
     }
+    std::optional<SourceFilter> estimate;
+    if (estimating) {
+      estimate.emplace(shape, modelled.data(), s.data.data(), s.weights, how.source_half,
+                       damping_of(shape, s.data.data(), s.weights));
+      const std::vector<float> unfiltered = modelled;
+      estimate->apply(shape, unfiltered.data(), modelled.data());
+      r.source_filter.assign(estimate->taps().begin(), estimate->taps().end());
+    }
     r.misfit =
         misfit(how.kind, shape, modelled.data(), s.data.data(), s.weights, with_gradient ? source.data() : nullptr);
+    if (estimate) {
+      r.misfit += estimate->penalty();
+      if (with_gradient) {  // f held at its optimum: only the traces' derivative goes back, through f's transpose
+        const std::vector<float> residual = source;
+        estimate->apply_transpose(shape, residual.data(), source.data());
+      }
+    }
     if (how.band && with_gradient) {  // the filter is its own transpose
       const std::vector<float> filtered = source;
       how.band->apply(shape, filtered.data(), source.data());
@@ -106,6 +126,10 @@ Evaluation evaluate(const operators::Acoustic& model, const std::vector<Observed
       if (wanted == Wanted::gradient_and_illumination) {
         sharing.broadcast(r.illumination, owner);
         add(illumination, r.illumination);
+      }
+      if (estimating) {
+        sharing.broadcast(r.source_filter, owner);
+        out.source_filters.push_back(std::move(r.source_filter));
       }
     }
     out.seconds.reduction += seconds_since(t);

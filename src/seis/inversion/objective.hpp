@@ -36,14 +36,19 @@ struct Evaluation {
   // Where wanted: the shots' illumination in velocity units (operators::Acoustic::Gradient's), added as the
   // gradient is: the diagonal of J^T J's source side.
   std::vector<float> illumination;
+  // With a source estimate (DataMisfit::source_half): each shot's filter, f[-half .. half] (source_filter.hpp).
+  std::vector<std::vector<float>> source_filters;
 };
 
 // How a shot's modelled data meet its observed data: the misfit, both filtered to the band first where one is given
-// (the shots' observed data filtered already: band_shots).
+// (the shots' observed data filtered already: band_shots), and where source_half >= 0 the modelled data convolved
+// with the shot's least-squares source filter of 2 source_half + 1 taps (source_filter.hpp; the l2 misfit's alone).
 struct DataMisfit {
-  DataMisfit(MisfitKind kind = MisfitKind::l2, const LowPass* band = nullptr) : kind(kind), band(band) {}
+  DataMisfit(MisfitKind kind = MisfitKind::l2, const LowPass* band = nullptr, int source_half = -1)
+      : kind(kind), band(band), source_half(source_half) {}
   MisfitKind kind;
   const LowPass* band;
+  int source_half;
 };
 
 // The shots with their observed data filtered to `band` (data of `steps` samples a trace, at the band's dt).

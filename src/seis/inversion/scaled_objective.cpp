@@ -36,6 +36,13 @@ ScaledObjective::ScaledObjective(const wave::Grid& grid, const wave::Numerics& n
   require(numerics.dt > 0, "inversion: dt must be set (every iterate steps the same scheme)");
   require(options.mask.empty() || options.mask.size() == start.size(), "inversion: a mask of ", options.mask.size(),
           " values for a model of ", start.size());
+  require(std::isfinite(options.source_estimate) && options.source_estimate >= 0 &&
+              options.source_estimate < numerics.steps * numerics.dt,
+          "inversion: a source estimate reaching ", options.source_estimate, " s each way must be >= 0 (0: none) and ",
+          "shorter than the traces (", numerics.steps * numerics.dt, " s)");
+  require(options.source_estimate == 0 || options.misfit == MisfitKind::l2, "inversion: a source estimate fits the ",
+          "l2 misfit, not the ", misfit_name(options.misfit), " one (its traces' amplitudes are divided out already)");
+  if (options.source_estimate > 0) source_half_ = std::max(1, int(std::lround(options.source_estimate / numerics.dt)));
   // The floats within the bounds: a velocity clamped to them is within them.
   inner_ = {float(options.vmin), float(options.vmax)};
   if (inner_[0] < options.vmin) inner_[0] = std::nextafter(inner_[0], std::numeric_limits<float>::max());
@@ -103,9 +110,10 @@ Evaluation ScaledObjective::evaluate_at(const std::vector<float>& velocity, Want
   wave::Medium medium;
   medium.velocity = velocity;
   medium.vmax = vmax_;
-  Evaluation e = evaluate(operators::Acoustic(grid_, medium, numerics_, backend_), shots_, {options_.misfit, band_},
-                          wanted, {}, sharing_);
+  Evaluation e = evaluate(operators::Acoustic(grid_, medium, numerics_, backend_), shots_,
+                          {options_.misfit, band_, source_half_}, wanted, {}, sharing_);
   seconds_ += e.seconds;
+  source_filters_ = e.source_filters;
   return e;
 }
 

@@ -35,6 +35,9 @@ struct InversionOptions {
   // One a model point: 0 where the velocity is held at the starting model's, bit for bit and bounds or not (a water
   // layer, a known region), 1 where it is inverted; empty: everywhere.
   std::vector<float> mask;
+  // > 0: each shot's source estimated by least squares at every evaluation, a filter of the wavelet reaching this
+  // far (s) before and after each sample (source_filter.hpp; the l2 misfit's); 0: the wavelet as given.
+  double source_estimate = 0;
 };
 
 // d^2 = (1 + e) I_max / (I + e I_max) at each point, 1 at the best-lit: the steepest descent in y = x / d, -d g, is
@@ -76,6 +79,8 @@ class ScaledObjective {
   const Phases& seconds() const { return seconds_; }
   // A gradient in y as dJ/dv (per m/s), zero at held points.
   std::vector<float> velocity_gradient(const std::vector<double>& gradient) const;
+  // With InversionOptions::source_estimate, the last evaluation's source filters, a shot each (Evaluation's).
+  const std::vector<std::vector<float>>& source_filters() const { return source_filters_; }
 
  private:
   wave::Grid grid_;
@@ -86,6 +91,7 @@ class ScaledObjective {
   std::string backend_;
   const ShotSharing& sharing_;
   const LowPass* band_;
+  int source_half_ = -1;  // DataMisfit's
   float vmax_ = 0;
   std::array<float, 2> inner_{};
   Scaling scaling_;
@@ -93,6 +99,7 @@ class ScaledObjective {
   std::optional<Smoothing> smoothing_;
   Evaluation first_;  // at the start; none on a restart
   mutable Phases seconds_;
+  mutable std::vector<std::vector<float>> source_filters_;
 
   bool held(std::size_t p) const { return !options_.mask.empty() && options_.mask[p] == 0; }
   Evaluation evaluate_at(const std::vector<float>& velocity, Wanted wanted) const;

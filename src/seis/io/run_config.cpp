@@ -86,6 +86,8 @@ void check_ranges(const RunConfig& c) {
           " must be finite and >= 0 (0: none)");
   require(std::isfinite(c.gradient_smoothing) && c.gradient_smoothing >= 0, "--gradient-smoothing ",
           c.gradient_smoothing, " m must be finite and >= 0 (0: none)");
+  require(std::isfinite(c.source_estimate) && c.source_estimate >= 0, "--source-estimate ", c.source_estimate,
+          " s must be finite and >= 0 (0: the wavelet as given)");
   require(std::isfinite(c.stack_every) && c.stack_every >= 0, "--stack-every ", c.stack_every,
           " s must be finite and >= 0");
   require(std::isfinite(c.image_top) && (c.image_top >= 0 || c.image_top == -1), "--image-top ", c.image_top,
@@ -236,6 +238,10 @@ void add_options(CLI::App& app, RunConfig& c) {
                  "inversion: the gradient smoothed by a Gaussian of this standard deviation (m) along each axis, as a "
                  "change of the optimiser's variables (0: none)")
       ->capture_default_str();
+  app.add_option("--source-estimate", c.source_estimate,
+                 "inversion: each shot's source estimated by least squares at every evaluation, a filter of the "
+                 "wavelet reaching this far (s) before and after each sample (l2 misfit; 0: the wavelet as given)")
+      ->capture_default_str();
   app.add_option("--mask", c.mask,
                  "inversion: 0 where the velocity is held at the start, 1 where inverted (a model file as --model's)");
   app.add_option("--image-top", c.image_top,
@@ -358,6 +364,8 @@ void check_together(const RunConfig& c) {
   const auto positive = [](double v) { return std::isfinite(v) && v > 0; };
   require(c.invert.empty() || (positive(c.vmin) && positive(c.vmax) && c.vmax > c.vmin), "--invert needs the ",
           "velocity's bounds: --vmin ", c.vmin, " and --vmax ", c.vmax, " m/s must satisfy 0 < vmin < vmax");
+  require(c.source_estimate == 0 || c.misfit == "l2", "--source-estimate fits the l2 misfit's wavelet; --misfit ",
+          c.misfit, " divides each trace's amplitude out already");
   require(!c.density_image || (!c.migrate.empty() && c.imaging_condition == imaging::ImagingCondition::adjoint),
           "--density-image is the exact adjoint's image in the density: it needs --migrate and --imaging-condition "
           "adjoint");

@@ -73,6 +73,7 @@ struct RunConfig {
   double precondition = 0.01;  // inversion: the illumination's stabilisation (0: no preconditioning)
   std::string mask;            // inversion: 0 held, 1 inverted, a point (a model file as --model's); empty: all
   double gradient_smoothing = 0;  // inversion: m, the Gaussian's standard deviation smoothing the gradient (0: none)
+  double source_estimate = 0;     // inversion: s each way, each shot's least-squares source filter (0: none)
   double stack_every = 60;        // s between a migration's partial stacks written (0: after every shot)
   double image_top = -1;  // m: the image muted above (-1: the deepest source or receiver plus a wavelength; 0: none)
   double section_y = -1;  // m: the pictures' x-z sections at this y (-1: the (first) source's)

@@ -92,7 +92,7 @@ std::string inversion_fingerprint(const io::RunConfig& c, const wave::Setup& s, 
   std::ostringstream f;
   f << grid_fingerprint(c, s, model_digest(c)) << std::hexfloat << "\nvmin " << c.vmin << "\nvmax " << c.vmax
     << "\nmisfit " << c.misfit << "\nprecondition " << c.precondition << "\nmute_velocity " << c.mute_velocity
-    << "\ngradient_smoothing " << c.gradient_smoothing << "\nbands";
+    << "\ngradient_smoothing " << c.gradient_smoothing << "\nsource_estimate " << c.source_estimate << "\nbands";
   for (double corner : c.bands) f << " " << corner;
   f << "\nmask " << (mask.empty() ? std::string("none") : std::to_string(io::crc32_of(mask.data(), mask.size() * 4)));
   for (std::size_t n = 0; n < shots.size(); ++n) {
@@ -143,6 +143,7 @@ int run_inversion(const mpi::World& world, const io::RunConfig& c, const StartUp
   options.iterations = c.iterations, options.precondition = c.precondition;
   options.bands = c.bands;
   options.smoothing = c.gradient_smoothing;
+  options.source_estimate = c.source_estimate;
   const std::uintmax_t host_bytes = std::uintmax_t(points) * inversion::host_bytes_per_point(options);
   require(host_bytes <= memory.host, "the inversion of ", points, " model points holds about ", host_bytes / 1048576,
           " MiB of host memory on each rank (the optimiser's state, the scaling, the sums "
@@ -200,7 +201,8 @@ int run_inversion(const mpi::World& world, const io::RunConfig& c, const StartUp
     std::cout << "inversion of " << shots.size() << " shot(s) on " << grid_text(setup) << ", " << setup.steps
               << " steps of " << setup.dt << " s, on " << world.size() << " rank(s), velocity within " << c.vmin << "-"
               << c.vmax << " m/s, misfit " << c.misfit << ", preconditioning " << c.precondition << ", "
-              << (c.bands.empty() ? "" : std::to_string(c.bands.size()) + " bands, ") << c.iterations
+              << (c.bands.empty() ? "" : std::to_string(c.bands.size()) + " bands, ")
+              << (c.source_estimate > 0 ? "each shot's source estimated, " : "") << c.iterations
               << " iterations at most" << (c.bands.empty() ? "" : " in each")
               << (c.restart ? ", continuing from iteration " + std::to_string(history.size()) : "") << "\n"
               << std::flush;
@@ -232,6 +234,7 @@ int run_inversion(const mpi::World& world, const io::RunConfig& c, const StartUp
                        {"phase_seconds", phases},
                        {"files", iteration_name(number)}});
     if (!c.bands.empty()) history.back()["corner_hz"] = c.bands[std::size_t(it.band)];
+    if (c.source_estimate > 0) history.back()["source_filters"] = it.objective->source_filters();
     if (!root) return;
     const fs::path folder = dir / iteration_name(number);
     fs::create_directories(folder);
