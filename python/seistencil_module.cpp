@@ -289,7 +289,8 @@ PYBIND11_MODULE(_core, m) {
          const std::vector<Floats>& observed, double vmin, double vmax, int iterations, const std::string& misfit,
          double precondition, const std::optional<Floats>& mask, int memory,
          const std::optional<std::vector<Floats>>& weights, const py::object& callback, const std::string& backend,
-         const std::vector<double>& bands, double smoothing, double source_estimate) {
+         const std::vector<double>& bands, double smoothing, double source_estimate,
+         const std::optional<Floats>& density) {
         const auto data = observed_shots(shots, numerics.steps, observed, weights);
         seis::inversion::InversionOptions options;
         options.misfit = seis::inversion::misfit_kind(misfit);
@@ -297,6 +298,7 @@ PYBIND11_MODULE(_core, m) {
         options.iterations = iterations, options.memory = memory, options.precondition = precondition;
         options.bands = bands, options.smoothing = smoothing, options.source_estimate = source_estimate;
         if (mask) options.mask = model_values(grid, *mask, "mask");
+        if (density) options.density = model_values(grid, *density, "density");
         const auto model = model_values(grid, start, "start");
         int made = 0;  // iterates, counted through the bands
         const auto report = [&](const seis::inversion::Iterate& it) {
@@ -322,14 +324,16 @@ PYBIND11_MODULE(_core, m) {
       py::arg("vmax"), py::arg("iterations") = 10, py::arg("misfit") = "l2", py::arg("precondition") = 0.0,
       py::arg("mask") = py::none(), py::arg("memory") = 5, py::arg("weights") = py::none(),
       py::arg("callback") = py::none(), py::arg("backend") = "", py::arg("bands") = std::vector<double>{},
-      py::arg("smoothing") = 0.0, py::arg("source_estimate") = 0.0,
+      py::arg("smoothing") = 0.0, py::arg("source_estimate") = 0.0, py::arg("density") = py::none(),
       "full-waveform inversion (L-BFGS-B, the velocity between vmin and vmax m/s) from `start`: a dict of the "
       "velocity, the misfits (the start's and each iterate's, in its band's misfit), iterations, evaluations and why "
       "it stopped; callback(iteration, misfit, velocity) after each iterate (counted through the bands); bands: "
       "the low-pass corner frequencies (Hz, rising) of a multi-scale inversion, iterations in each; smoothing: the "
       "gradient smoothed by a Gaussian of this standard deviation (m); source_estimate: each shot's source estimated "
       "by "
-      "least squares, a filter reaching this far (s) each way");
+      "least squares, a filter reaching this far (s) each way; density (kg/m^3, as start): the density form, the "
+      "density "
+      "held");
 
   m.def("backends", &seis::operators::backends, "the backends of this build, its default first");
   m.def("start_runtime", &seis::operators::start_runtime, py::arg("threads") = 0);

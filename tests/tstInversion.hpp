@@ -167,9 +167,11 @@ TEST(TEST_CATEGORY, InversionEstimatesEachShotsSource) {
 
 // What the optimiser minimises, preconditioned and masked, and smoothed (a Gaussian of twice the spacing) or not:
 // its gradient in its own variables is its derivative along a step (finite_slope) of 1% of y at the start (varied by
-// half point by point); it is the plain objective scaled at the start, and zero at held points. Shown failing with
-// the preconditioner's d left out of the gradient, and with S^T left out of the smoothed one (tstSmoothing checks
-// S^T against S).
+// half point by point); it is the plain objective scaled at the start, and zero at held points. The smoothed case
+// steps the density form, a density held (1800 kg/m^3 at the top to 2400 at the bottom): its J(start) is the
+// operators' with that density, not the constant density's. Shown failing with the preconditioner's d left out of
+// the gradient, with S^T left out of the smoothed one (tstSmoothing checks S^T against S), and with the density not
+// given to the iterates' operators.
 TEST(TEST_CATEGORY, InversionScaledObjectivesGradientIsItsOwn) {
   std::mt19937 rng(seis::test::test_seed());
   const Survey c = survey(rng);
@@ -177,12 +179,26 @@ TEST(TEST_CATEGORY, InversionScaledObjectivesGradientIsItsOwn) {
     SCOPED_TRACE("smoothing " + std::to_string(smoothing) + " m");
     seis::inversion::InversionOptions options = preconditioned_within_bounds();
     options.smoothing = smoothing;
+    if (smoothing > 0) {
+      const std::size_t plane = std::size_t(c.model.nx) * std::size_t(c.model.ny);
+      for (std::size_t p = 0; p < c.model.velocity.size(); ++p)
+        options.density.push_back(float(1800.0 + 600.0 * double(p / plane) / (c.model.nz - 1)));
+    }
     options.mask.assign(c.model.velocity.size(), 1.0f);
     std::fill(options.mask.begin(), options.mask.begin() + options.mask.size() / 3, 0.0f);
     const seis::inversion::ScaledObjective f(c.model, c.model, c.model.velocity, c.shots, options,
                                              TEST_EXECSPACE::name());
     std::vector<double> g;
     EXPECT_DOUBLE_EQ(f(f.start(), g), 1.0);
+    seis::wave::Setup held = c.model;
+    held.density = options.density;
+    held.vmax = float(options.vmax);
+    const double j0 = seis::inversion::evaluate(Model(held), c.shots, MisfitKind::l2, Wanted::misfit).misfit;
+    EXPECT_DOUBLE_EQ(f.scale(), j0);
+    if (smoothing > 0) {
+      held.density.clear();
+      EXPECT_NE(f.scale(), seis::inversion::evaluate(Model(held), c.shots, MisfitKind::l2, Wanted::misfit).misfit);
+    }
     const std::vector<float> v0 = f.velocity(f.start());
     ASSERT_EQ(0, std::memcmp(v0.data(), c.model.velocity.data(), v0.size() * sizeof(float)));
     std::vector<double> dy(g.size());

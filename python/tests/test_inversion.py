@@ -1,6 +1,7 @@
 """Full-waveform inversion from Python: the objective's gradient is its misfit's derivative (central differences
 extrapolated by Richardson, as the C++ tests), an inversion lowers the misfit within its bounds and holds its mask,
-one smoothed moves smoothly, one in bands counts its iterates through them, and the refusals."""
+one smoothed moves smoothly, one in bands counts its iterates through them, one in a density held lowers its misfit,
+and the refusals."""
 import numpy as np
 import pytest
 
@@ -94,6 +95,20 @@ def test_invert_in_bands_counts_its_iterates_through_them():
     assert seen == [1, 2, 3, 4] and result["iterations"] == 4 and len(result["misfits"]) == 5
     with pytest.raises(st.InvalidArgument, match="the bands' corner frequencies must rise"):
         st.invert(grid, numerics, velocity, shots, observed, vmin=1400.0, vmax=3200.0, bands=[20.0, 10.0])
+
+
+def test_invert_in_a_density_lowers_the_misfit_and_is_not_the_constant_densitys():
+    """The density form with the density held (smooth in depth, so that the survey's dt stays stable)."""
+    grid, numerics, velocity, shots, observed = survey(np.random.default_rng(4))
+    depth = np.arange(grid.nz, dtype=np.float32)[:, None, None] / (grid.nz - 1)
+    density = np.broadcast_to(1800.0 + 600.0 * depth, grid.shape).astype(np.float32)
+    dense = st.invert(grid, numerics, velocity, shots, observed, vmin=1400.0, vmax=3200.0, iterations=2,
+                      density=density)
+    constant = st.invert(grid, numerics, velocity, shots, observed, vmin=1400.0, vmax=3200.0, iterations=1)
+    assert all(later < earlier for earlier, later in zip(dense["misfits"], dense["misfits"][1:]))
+    assert dense["misfits"][0] != constant["misfits"][0]
+    with pytest.raises(st.InvalidArgument, match=r"density must have the grid's shape"):
+        st.invert(grid, numerics, velocity, shots, observed, vmin=1400.0, vmax=3200.0, density=density[1:])
 
 
 def test_inversion_refusals_name_the_value():

@@ -10,9 +10,10 @@ std::size_t host_bytes_per_point(const InversionOptions& options) {
   // The optimiser: x, bounds, gradient and (2m + 5) workspace doubles, 16 bytes of ints; twice, with its state's
   // bytes. The objective: the start, its scaled copy, bounds and d (4 + 32), the mask (4), the start's evaluation
   // (8); an evaluation: the sums in double (16), a shot's gradient and illumination (8), the gradient in y (8), the
-  // velocity and the operators' model over the grid (8); the outputs' change and gradient (8).
+  // velocity and the operators' model over the grid (8); the outputs' change and gradient (8); a density held, the
+  // options' and the operators' (8).
   const std::size_t optimiser = (4 + 2 * std::size_t(options.memory) + 5) * sizeof(double) + 16;
-  return 2 * optimiser + 36 + 4 + 8 + 16 + 8 + 8 + 8 + 8;
+  return 2 * optimiser + 36 + 4 + 8 + 16 + 8 + 8 + 8 + 8 + (options.density.empty() ? 0 : 8);
 }
 
 InversionResult invert(const wave::Grid& grid, const wave::Numerics& numerics, const std::vector<float>& start,

@@ -42,6 +42,8 @@ ScaledObjective::ScaledObjective(const wave::Grid& grid, const wave::Numerics& n
           "shorter than the traces (", numerics.steps * numerics.dt, " s)");
   require(options.source_estimate == 0 || options.misfit == MisfitKind::l2, "inversion: a source estimate fits the ",
           "l2 misfit, not the ", misfit_name(options.misfit), " one (its traces' amplitudes are divided out already)");
+  require(options.density.empty() || options.density.size() == start.size(), "inversion: a density of ",
+          options.density.size(), " values for a model of ", start.size());
   if (options.source_estimate > 0) source_half_ = std::max(1, int(std::lround(options.source_estimate / numerics.dt)));
   // The floats within the bounds: a velocity clamped to them is within them.
   inner_ = {float(options.vmin), float(options.vmax)};
@@ -110,6 +112,7 @@ Evaluation ScaledObjective::evaluate_at(const std::vector<float>& velocity, Want
   wave::Medium medium;
   medium.velocity = velocity;
   medium.vmax = vmax_;
+  medium.density = options_.density;
   Evaluation e = evaluate(operators::Acoustic(grid_, medium, numerics_, backend_), shots_,
                           {options_.misfit, band_, source_half_}, wanted, {}, sharing_);
   seconds_ += e.seconds;

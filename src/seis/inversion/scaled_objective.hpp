@@ -38,6 +38,9 @@ struct InversionOptions {
   // > 0: each shot's source estimated by least squares at every evaluation, a filter of the wavelet reaching this
   // far (s) before and after each sample (source_filter.hpp; the l2 misfit's); 0: the wavelet as given.
   double source_estimate = 0;
+  // One a model point (kg/m^3): every iterate steps the density form with the density held at these values (the
+  // velocity inverted alone); empty: constant density.
+  std::vector<float> density;
 };
 
 // d^2 = (1 + e) I_max / (I + e I_max) at each point, 1 at the best-lit: the steepest descent in y = x / d, -d g, is

@@ -23,6 +23,7 @@
 #include "seis/runs/observed_gather.hpp"
 #include "seis/runs/run_setup.hpp"
 #include "seis/runs/survey_shots.hpp"
+#include "seis/wave/model.hpp"
 #include "seis/wave/padding.hpp"
 
 namespace seis::runs {
@@ -109,8 +110,6 @@ std::string inversion_fingerprint(const io::RunConfig& c, const wave::Setup& s, 
 }  // namespace
 
 int run_inversion(const mpi::World& world, const io::RunConfig& c, const StartUp&) {
-  require(c.density.empty(), "--invert inverts the velocity at constant density: --density is for modelling, ",
-          "migration and Born modelling");
   require(c.ranks_per_shot == 1 && !c.decomposition && c.snapshot_every == 0 && c.checkpoint_every == 0 && !c.tune,
           "--invert keeps its own state and runs a shot on each rank: --ranks-per-shot, --decomposition, ",
           "--snapshot-every, --checkpoint-every and --tune are for modelling runs");
@@ -144,6 +143,11 @@ int run_inversion(const mpi::World& world, const io::RunConfig& c, const StartUp
   options.bands = c.bands;
   options.smoothing = c.gradient_smoothing;
   options.source_estimate = c.source_estimate;
+  // The density held: a file's, or Gardner's of the start (not following the iterates' velocity).
+  if (!c.density.empty())
+    options.density = c.density == "gardner"
+                          ? wave::gardner_density(start)
+                          : load_model(c.density, wave::whole_grid(n[0], n[1], n[2]), bytes_read, "density model");
   const std::uintmax_t host_bytes = std::uintmax_t(points) * inversion::host_bytes_per_point(options);
   require(host_bytes <= memory.host, "the inversion of ", points, " model points holds about ", host_bytes / 1048576,
           " MiB of host memory on each rank (the optimiser's state, the scaling, the sums "
