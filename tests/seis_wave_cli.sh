@@ -5,6 +5,7 @@
 # usage: seis_wave_cli.sh SEIS_WAVE WORKDIR
 set -euo pipefail
 exe=$1 work=$2
+export PYTHONPATH=$(cd "$(dirname "$0")" && pwd)${PYTHONPATH:+:$PYTHONPATH}
 rm -rf "$work" && mkdir -p "$work"
 # The tuners' cache of this test only: a user's cached winners must not change what is tested.
 export SEIS_TUNING_CACHE="$work/tuning.json"
@@ -261,11 +262,8 @@ for medium in "${media[@]}"; do
   /usr/bin/python3 - "$work" "$medium" <<'PY'
 import json, sys
 import numpy as np
-import segyio
+from segy_traces import traces
 work, medium = sys.argv[1:3]
-def traces(path):
-    with segyio.open(path, ignore_geometry=True) as f:
-        return segyio.tools.collect(f.trace[:]).astype(np.float64)
 background = traces(f"{work}/{medium}-forward-v0/seismogram.sgy")
 share = {}
 for m in ("v20", "v40"):
@@ -278,8 +276,7 @@ assert share["v40"] < 0.15 and 1.7 <= ratio <= 2.3, share
 print(f"born ({medium} density): remainder {share['v20']:.4f} and {share['v40']:.4f} of the scattered data at 1% and "
       f"2% (ratio {ratio:.2f})")
 assert json.load(open(f"{work}/{medium}-adjoint/migration.json"))["migration"]["imaging_condition"] == "adjoint"
-with segyio.open(f"{work}/{medium}-adjoint/image.sgy", ignore_geometry=True) as f:
-    image = segyio.tools.collect(f.trace[:]).reshape(32, 32, -1)  # [y][x][z]
+image = traces(f"{work}/{medium}-adjoint/image.sgy").reshape(32, 32, -1)  # [y][x][z]
 # One receiver line images in its vertical plane (crossline, the image spreads over circles): the x-z section under
 # the line (y planes 15 and 16), 60 m or more below the acquisition's near field.
 section = np.abs(image[15:17, :, 8:]).sum(axis=0)
@@ -326,11 +323,8 @@ PY
   /usr/bin/python3 - "$work" <<'PY'
 import sys
 import numpy as np
-import segyio
+from segy_traces import traces
 work = sys.argv[1]
-def traces(path):
-    with segyio.open(path, ignore_geometry=True) as f:
-        return segyio.tools.collect(f.trace[:]).astype(np.float64)
 background = traces(f"{work}/rho-forward/seismogram.sgy")
 share = {}
 for m in ("r24", "r48"):

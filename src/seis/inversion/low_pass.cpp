@@ -1,10 +1,9 @@
 #include "seis/inversion/low_pass.hpp"
 
-#include <algorithm>
 #include <cmath>
 
 #include "seis/core/error.hpp"
-#include "seis/core/host_parallel.hpp"
+#include "seis/inversion/trace_convolution.hpp"
 
 namespace seis::inversion {
 
@@ -30,22 +29,7 @@ LowPass::LowPass(double corner_hz, double dt) : corner_(corner_hz) {
 
 template <class T>
 void LowPass::apply(const Traces& shape, const T* in, T* out) const {
-  const int n = shape.samples, half = int(taps_.size() / 2);
-  host_parallel_for(
-      std::size_t(shape.traces),
-      [&](std::size_t first, std::size_t last) {
-        for (std::size_t trace = first; trace < last; ++trace) {
-          const T* x = in + trace * std::size_t(n);
-          T* y = out + trace * std::size_t(n);
-          for (int i = 0; i < n; ++i) {
-            double s = 0;
-            for (int j = std::max(0, i - half); j <= std::min(n - 1, i + half); ++j)
-              s += taps_[std::size_t(j - i + half)] * double(x[j]);
-            y[i] = T(s);
-          }
-        }
-      },
-      1);
+  convolve_traces(shape, taps_, 1, in, out);  // even taps: the filter is its correlation
 }
 
 template void LowPass::apply<float>(const Traces&, const float*, float*) const;

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <utility>
 
 #include "seis/core/error.hpp"
 #include "seis/core/host_parallel.hpp"
+#include "seis/inversion/trace_convolution.hpp"
 
 extern "C" void dposv_(const char* uplo, const int* n, const int* nrhs, double* a, const int* lda, double* b,
                        const int* ldb, int* info);
@@ -15,28 +17,6 @@ namespace {
 
 double weight_squared(const std::vector<float>& weights, std::size_t at) {
   return weights.empty() ? 1.0 : double(weights[at]) * double(weights[at]);
-}
-
-// out(t) = sum_k f[k] in(t + sign k), in zero beyond the trace.
-void convolve(const Traces& shape, const std::vector<double>& f, int sign, const float* in, float* out) {
-  const int half = int(f.size() / 2), samples = shape.samples;
-  host_parallel_for(
-      std::size_t(shape.traces),
-      [&](std::size_t begin, std::size_t end) {
-        for (std::size_t r = begin; r < end; ++r) {
-          const float* x = in + r * std::size_t(samples);
-          float* y = out + r * std::size_t(samples);
-          for (int t = 0; t < samples; ++t) {
-            double sum = 0;
-            for (int k = -half; k <= half; ++k) {
-              const int s = t + sign * k;
-              if (s >= 0 && s < samples) sum += f[std::size_t(k + half)] * x[s];
-            }
-            y[t] = float(sum);
-          }
-        }
-      },
-      1);
 }
 
 }  // namespace
@@ -92,11 +72,11 @@ SourceFilter::SourceFilter(const Traces& shape, const float* modelled, const flo
 }
 
 void SourceFilter::apply(const Traces& shape, const float* in, float* out) const {
-  convolve(shape, taps_, -1, in, out);
+  convolve_traces(shape, taps_, -1, in, out);
 }
 
 void SourceFilter::apply_transpose(const Traces& shape, const float* in, float* out) const {
-  convolve(shape, taps_, 1, in, out);
+  convolve_traces(shape, taps_, 1, in, out);
 }
 
 }  // namespace seis::inversion
