@@ -4,13 +4,7 @@
 # ends (preconditioned and smoothed): the same models, gradients and misfits at every iterate, and a restart on two
 # ranks of a run stopped on one.
 # usage: seis_wave_invert_mpi.sh SEIS_WAVE SEIS_WAVE_SERIAL WORKDIR
-set -euo pipefail
-mpi=$1 serial=$2 work=$3
-rm -rf "$work" && mkdir -p "$work"
-export OMP_NUM_THREADS=1
-launch=(mpirun --oversubscribe --bind-to none)
-[ "$(id -u)" -ne 0 ] || launch+=(--allow-run-as-root)
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/mpi_test.sh"
 
 . "$(dirname "$0")/invert_survey.sh"
 invert_survey "$work" 50,50,20 240,240,20 50,240,20

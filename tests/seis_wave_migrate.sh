@@ -5,13 +5,7 @@
 # restart imaging it alone; a migration killed mid-survey and restarted, its stacked shots not run again; bad
 # input refused before any propagation, naming the value.
 # usage: seis_wave_migrate.sh SEIS_WAVE SEIS_WAVE_SERIAL WORKDIR
-set -euo pipefail
-mpi=$1 serial=$2 work=$3
-rm -rf "$work" && mkdir -p "$work"
-export OMP_NUM_THREADS=1
-launch=(mpirun --oversubscribe --bind-to none)
-[ "$(id -u)" -ne 0 ] || launch+=(--allow-run-as-root)
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/mpi_test.sh"
 
 # Two layers, 2000 over 2400 m/s below 255 m; four shots at 100 m depth, lines of receivers along x and along y.
 /usr/bin/python3 - "$work/model.f32" <<'PY'

@@ -5,12 +5,7 @@
 # a free surface, and with a density that varies; a 2x2 run killed part way and restarted from its per-rank checkpoints is identical
 # too; a rank that fails (its checkpoint missing) or stalls (SIGSTOP) ends every rank with a message, never a hang.
 # usage: seis_wave_mpi.sh SEIS_WAVE SEIS_WAVE_SERIAL WORKDIR
-set -euo pipefail
-mpi=$1 serial=$2 work=$3
-rm -rf "$work" && mkdir -p "$work"
-export OMP_NUM_THREADS=1
-launch=(mpirun --oversubscribe --bind-to none)
-[ "$(id -u)" -ne 0 ] || launch+=(--allow-run-as-root)
+. "$(dirname "$0")/mpi_test.sh"
 small=(--grid 40x36x34 --spacing 20 --model layered --duration 0.3 --f0 12 --ndamp 6 --quiet --benchmark
        --source 390,350,330 --receivers 20,340,200:760,360,460:24)
 passed=0

@@ -5,13 +5,7 @@
 # finished shot whose file was damaged; malformed survey files refused with their line before any shot runs; with
 # density and a free surface, shots of one and of two ranks equal their single runs.
 # usage: seis_wave_survey.sh SEIS_WAVE SEIS_WAVE_SERIAL WORKDIR
-set -euo pipefail
-mpi=$1 serial=$2 work=$3
-rm -rf "$work" && mkdir -p "$work"
-export OMP_NUM_THREADS=1
-launch=(mpirun --oversubscribe --bind-to none)
-[ "$(id -u)" -ne 0 ] || launch+=(--allow-run-as-root)
-fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/mpi_test.sh"
 
 # 8 shots: a shared spread, one with its own, two sources fired together, another wavelet and f0.
 cat > "$work/survey.toml" <<'TOML'

@@ -50,7 +50,7 @@ class RankSharing final : public inversion::ShotSharing {
 };
 
 // ", below 4 Hz": a band's words in titles and progress.
-std::string fmt_band(double corner) {
+std::string band_words(double corner) {
   std::ostringstream text;
   text << ", below " << corner << " Hz";
   return text.str();
@@ -255,7 +255,7 @@ int run_inversion(const mpi::World& world, const io::RunConfig& c, const StartUp
     const int k = c.section_depth >= 0 ? std::clamp(int(std::lround(c.section_depth / setup.h)), 0, n[2] - 1)
                                        : int(std::size_t(most - change.begin()) / (std::size_t(n[0]) * n[1]));
     const std::string label =
-        "iteration " + std::to_string(number) + (c.bands.empty() ? "" : fmt_band(c.bands[std::size_t(it.band)]));
+        "iteration " + std::to_string(number) + (c.bands.empty() ? "" : band_words(c.bands[std::size_t(it.band)]));
     io::write_volume_sections((folder / "model").string(), it.velocity, n[0], n[1], n[2], setup.h, j, k,
                               "velocity, " + label, "velocity (m/s)", io::ColourScale::sequential);
     io::write_volume_sections((folder / "change").string(), change, n[0], n[1], n[2], setup.h, j, k,
@@ -275,7 +275,7 @@ int run_inversion(const mpi::World& world, const io::RunConfig& c, const StartUp
     std::cout << "  iteration " << number << "/" << iterations
               << (c.bands.empty()
                       ? ""
-                      : " (band " + std::to_string(it.band + 1) + fmt_band(c.bands[std::size_t(it.band)]) + ")")
+                      : " (band " + std::to_string(it.band + 1) + band_words(c.bands[std::size_t(it.band)]) + ")")
               << ": misfit " << std::setprecision(4) << it.misfit << " (" << it.misfit / first
               << " of the start), step " << it.optimiser->step() << ", " << it.evaluations << " evaluations so far, "
               << std::fixed << std::setprecision(2) << seconds << " s (outputs " << since(t) << " s)\n"
