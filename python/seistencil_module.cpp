@@ -6,6 +6,7 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <optional>
 #include <string>
@@ -255,7 +256,7 @@ PYBIND11_MODULE(_core, m) {
       "objective",
       [](const Acoustic& a, const std::vector<Acquisition>& shots, const std::vector<Floats>& observed,
          const std::string& misfit, const std::optional<std::vector<Floats>>& weights, bool gradient,
-         double source_estimate) {
+         double source_estimate, bool density) {
         const auto data = observed_shots(shots, a.setup().steps, observed, weights);
         const auto kind = seis::inversion::misfit_kind(misfit);
         seis::require(std::isfinite(source_estimate) && source_estimate >= 0, "source_estimate ", source_estimate,
@@ -264,9 +265,8 @@ PYBIND11_MODULE(_core, m) {
         seis::inversion::Evaluation e;
         {
           py::gil_scoped_release free;
-          e = seis::inversion::evaluate(
-              a, data, {kind, nullptr, half},
-              gradient ? seis::inversion::Wanted::gradient_and_illumination : seis::inversion::Wanted::misfit);
+          e = seis::inversion::evaluate(a, data, {kind, nullptr, half},
+                                        seis::inversion::Wanted{gradient, gradient, gradient && density});
         }
         py::dict out;
         out["misfit"] = e.misfit;
@@ -275,14 +275,18 @@ PYBIND11_MODULE(_core, m) {
         if (gradient) {
           out["gradient"] = volume(a, e.gradient);
           out["illumination"] = volume(a, e.illumination);
+          if (density) out["density_gradient"] = volume(a, e.density_gradient);
         }
         return out;
       },
       py::arg("acoustic"), py::arg("shots"), py::arg("observed"), py::arg("misfit") = "l2",
       py::arg("weights") = py::none(), py::arg("gradient") = true, py::arg("source_estimate") = 0.0,
+      py::arg("density") = false,
       "full-waveform inversion's objective over the shots: misfit, shot_misfits and (gradient=True) the gradient in "
-      "v and the shots' illumination, (nz, ny, nx); source_estimate > 0 (s): each shot's source estimated by least "
-      "squares, a filter reaching that far each way (the l2 misfit's), its taps in source_filters");
+      "v and the shots' illumination, (nz, ny, nx), with density=True the gradient in the density too "
+      "(density_gradient, per kg/m^3: a density that varies); source_estimate > 0 (s): each shot's source "
+      "estimated by least squares, a filter reaching that far each way (the l2 misfit's), its taps in "
+      "source_filters");
   m.def(
       "invert",
       [](const Grid& grid, const Numerics& numerics, const Floats& start, const std::vector<Acquisition>& shots,
@@ -290,7 +294,7 @@ PYBIND11_MODULE(_core, m) {
          double precondition, const std::optional<Floats>& mask, int memory,
          const std::optional<std::vector<Floats>>& weights, const py::object& callback, const std::string& backend,
          const std::vector<double>& bands, double smoothing, double source_estimate,
-         const std::optional<Floats>& density) {
+         const std::optional<Floats>& density, const std::optional<std::array<double, 2>>& density_bounds) {
         const auto data = observed_shots(shots, numerics.steps, observed, weights);
         seis::inversion::InversionOptions options;
         options.misfit = seis::inversion::misfit_kind(misfit);
@@ -299,6 +303,7 @@ PYBIND11_MODULE(_core, m) {
         options.bands = bands, options.smoothing = smoothing, options.source_estimate = source_estimate;
         if (mask) options.mask = model_values(grid, *mask, "mask");
         if (density) options.density = model_values(grid, *density, "density");
+        if (density_bounds) options.rhomin = (*density_bounds)[0], options.rhomax = (*density_bounds)[1];
         const auto model = model_values(grid, start, "start");
         int made = 0;  // iterates, counted through the bands
         const auto report = [&](const seis::inversion::Iterate& it) {
@@ -314,6 +319,7 @@ PYBIND11_MODULE(_core, m) {
         }
         py::dict out;
         out["velocity"] = shaped(r.velocity, {grid.nz, grid.ny, grid.nx});
+        if (!r.density.empty()) out["density"] = shaped(r.density, {grid.nz, grid.ny, grid.nx});
         out["misfits"] = r.misfits;
         out["iterations"] = r.iterations;
         out["evaluations"] = r.evaluations;
@@ -325,6 +331,7 @@ PYBIND11_MODULE(_core, m) {
       py::arg("mask") = py::none(), py::arg("memory") = 5, py::arg("weights") = py::none(),
       py::arg("callback") = py::none(), py::arg("backend") = "", py::arg("bands") = std::vector<double>{},
       py::arg("smoothing") = 0.0, py::arg("source_estimate") = 0.0, py::arg("density") = py::none(),
+      py::arg("density_bounds") = py::none(),
       "full-waveform inversion (L-BFGS-B, the velocity between vmin and vmax m/s) from `start`: a dict of the "
       "velocity, the misfits (the start's and each iterate's, in its band's misfit), iterations, evaluations and why "
       "it stopped; callback(iteration, misfit, velocity) after each iterate (counted through the bands); bands: "
@@ -332,8 +339,8 @@ PYBIND11_MODULE(_core, m) {
       "gradient smoothed by a Gaussian of this standard deviation (m); source_estimate: each shot's source estimated "
       "by "
       "least squares, a filter reaching this far (s) each way; density (kg/m^3, as start): the density form, the "
-      "density "
-      "held");
+      "density held, or with density_bounds (min, max kg/m^3) inverted too from there (then in the dict's "
+      "density)");
 
   m.def("backends", &seis::operators::backends, "the backends of this build, its default first");
   m.def("start_runtime", &seis::operators::start_runtime, py::arg("threads") = 0);

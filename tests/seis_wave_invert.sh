@@ -3,13 +3,14 @@
 # made by seis-wave, inverted from the homogeneous start: every iterate's outputs written and the misfit falling; an
 # inversion stopped after one iterate and continued with --restart, and one in two bands killed mid-run and
 # continued, each ending bit for bit where the uninterrupted run ends; data of a stronger, later source inverted with
-# each shot's source estimated; the velocity inverted in a density held; bad input refused before any modelling,
-# naming the value.
+# each shot's source estimated; the velocity inverted in a density held, and with the density; bad input refused
+# before any modelling, naming the value.
 # usage: seis_wave_invert.sh SEIS_WAVE WORKDIR
 set -euo pipefail
 exe=$1 work=$2
 rm -rf "$work" && mkdir -p "$work"
 export OMP_NUM_THREADS=2
+export PYTHONPATH=$(cd "$(dirname "$0")" && pwd)${PYTHONPATH:+:$PYTHONPATH}
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 . "$(dirname "$0")/invert_survey.sh"
@@ -179,6 +180,35 @@ assert misfits[0] != constant, (misfits[0], constant)
 print(f"in a density: misfit {misfits[0]:.3e} -> {misfits[-1]:.3e} (the start at constant density: {constant:.3e})")
 PY
 
+# The density inverted too, from 2000 kg/m^3 everywhere between 1700 and 2600, on the same data: the misfit falls,
+# each iterate writes the density's model, gradient and pictures, both parameters stay within their bounds and the
+# density's error falls (0.2% in two iterates: the data see it little). seis_wave_invert_mpi.sh restarts it.
+/usr/bin/python3 -c "import numpy as np; np.full((24, 30, 30), 2000.0, np.float32).tofile('$work/rho0.f32')"
+both=("${common[@]}" --model homogeneous:2000 --density "$work/rho0.f32" --invert "$work/dense-data" --vmin 1800
+      --vmax 2400 --density-min 1700 --density-max 2600)
+"$exe" "${both[@]}" --iterations 2 --output "$work/both" > "$work/both.log" || fail "both: $(tail -3 "$work/both.log")"
+for f in density.sgy density-gradient.sgy density-xz.png density-xy.png density-change-xz.png density-change-xy.png; do
+  [ -s "$work/both/iteration-0002/$f" ] || fail "no iteration-0002/$f"
+done
+grep -q "density within 1700-2600 kg/m^3" "$work/both.log" || fail "no density bounds: $(head -2 "$work/both.log")"
+/usr/bin/python3 - "$work" <<'PY' || fail "the density inverted"
+import json, sys
+import numpy as np
+from segy_traces import volume
+work = sys.argv[1]
+report = json.load(open(work + "/both/inversion.json"))
+misfits = [report["start_misfit"]] + [i["misfit"] for i in report["iterations"]]
+assert all(b < a for a, b in zip(misfits, misfits[1:])), misfits
+assert report["density_bounds"] == [1700, 2600], report["density_bounds"]
+rho = volume(work + "/both/iteration-0002/density.sgy", (24, 30, 30))
+v = volume(work + "/both/iteration-0002/model.sgy", (24, 30, 30))
+true = np.fromfile(work + "/rho.f32", np.float32).reshape(24, 30, 30)
+assert 1700 <= rho.min() and rho.max() <= 2600 and 1800 <= v.min() and v.max() <= 2400, (rho.min(), rho.max())
+before, after = np.abs(2000 - true).sum(), np.abs(rho - true).sum()
+assert after < before, (before, after)
+print(f"density inverted: misfit {misfits[0]:.3e} -> {misfits[-1]:.3e}, the density's error {before:.4g} -> {after:.4g}")
+PY
+
 # Refusals, each before any modelling.
 refused() {  # refused MESSAGE ARGS...: exit 2, MESSAGE in stderr
   local message=$1
@@ -201,6 +231,11 @@ refused "--source-estimate fits the l2 misfit's wavelet; --misfit normalised" "$
   --source-estimate 0.004 --output "$work/r8"
 refused "corner frequency 400 Hz: it must be positive and 1.5 x it below the data's Nyquist frequency 500 Hz" \
   "${invert[@]}" --bands 400 --output "$work/r6"
+refused "--density-min 1700 and --density-max 2600 kg/m^3 invert the density: they need --invert, a starting --density" \
+  "${invert[@]}" --density-min 1700 --density-max 2600 --output "$work/r9"
+refused "the starting density 2000 kg/m^3 at point 0 lies outside the bounds 2100 to 2600" "${both[@]/1700/2100}" \
+  --output "$work/r10"
+refused "they differ in density_bounds" "${both[@]/2600/2700}" --restart --output "$work/both"
 refused "holds an earlier run's outputs (inversion-state.bin, inversion.json" "${invert[@]}" --output "$work/whole"
 refused "they differ in vmax" "${invert[@]/2400/2500}" --restart --output "$work/whole"
 refused "$work/r4/inversion-state.bin cannot be read: no inversion to continue there" "${invert[@]}" --restart --output "$work/r4"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Inversion over ranks (MPI build, --oversubscribe): three shots of a survey dealt over two and three ranks, each
 # shot's misfit and gradient then added in shot order on every rank, end bit for bit where one rank (seis-wave-serial)
-# ends (preconditioned and smoothed): the same models, gradients and misfits at every iterate, and a restart on two
-# ranks of a run stopped on one.
+# ends (preconditioned and smoothed): the same models, gradients and misfits at every iterate, a restart on two
+# ranks of a run stopped on one, and the density inverted with the velocity, stopped on one rank and continued on
+# three.
 # usage: seis_wave_invert_mpi.sh SEIS_WAVE SEIS_WAVE_SERIAL WORKDIR
 . "$(dirname "$0")/mpi_test.sh"
 
@@ -14,13 +15,16 @@ invert=("${common[@]}" --model homogeneous:2000 --invert "$work/data" --vmin 180
         --gradient-smoothing 15)
 
 "$serial" "${invert[@]}" --iterations 2 --output "$work/one" > "$work/one.log" || fail "one rank: $(tail -3 "$work/one.log")"
-same() {  # same DIRECTORY: its iterates and misfits are the one-rank run's, bit for bit
+same() {  # same DIRECTORY [ONE_RANK FILE...]: its iterates and misfits are the one-rank run's, bit for bit
+  local one=${2:-$work/one}
+  local files=("${@:3}")
+  [ ${#files[@]} -gt 0 ] || files=(model.sgy gradient.sgy)
   for i in 0001 0002; do
-    for f in model.sgy gradient.sgy; do
-      cmp "$work/one/iteration-$i/$f" "$1/iteration-$i/$f" || fail "$1/iteration-$i/$f differs from one rank's"
+    for f in "${files[@]}"; do
+      cmp "$one/iteration-$i/$f" "$1/iteration-$i/$f" || fail "$1/iteration-$i/$f differs from one rank's"
     done
   done
-  /usr/bin/python3 - "$work/one" "$1" <<'PY' || fail "$1's misfits differ from one rank's"
+  /usr/bin/python3 - "$one" "$1" <<'PY' || fail "$1's misfits differ from one rank's"
 import json, sys
 a, b = (json.load(open(p + "/inversion.json")) for p in sys.argv[1:3])
 assert a["start_misfit"] == b["start_misfit"], (a["start_misfit"], b["start_misfit"])
@@ -38,4 +42,14 @@ done
 "${launch[@]}" -np 2 "$mpi" "${invert[@]}" --iterations 2 --output "$work/parts" --restart > "$work/part2.log" 2>&1 ||
   fail "part 2: $(tail -5 "$work/part2.log")"
 same "$work/parts"
+# The density inverted too (from Gardner's of the start), stopped after one iterate on one rank and continued on three:
+# its densities and their gradients as well.
+both=("${invert[@]}" --density gardner --density-min 1700 --density-max 2600)
+"$serial" "${both[@]}" --iterations 2 --output "$work/both-one" > "$work/both-one.log" ||
+  fail "both, one rank: $(tail -3 "$work/both-one.log")"
+"$serial" "${both[@]}" --iterations 1 --output "$work/both-3" > "$work/both-part1.log" ||
+  fail "both, part 1: $(tail -3 "$work/both-part1.log")"
+"${launch[@]}" -np 3 "$mpi" "${both[@]}" --iterations 2 --output "$work/both-3" --restart > "$work/both-3.log" 2>&1 ||
+  fail "both, 3 ranks: $(tail -5 "$work/both-3.log")"
+same "$work/both-3" "$work/both-one" model.sgy gradient.sgy density.sgy density-gradient.sgy
 echo "seis_wave_invert_mpi: all passed"

@@ -112,14 +112,14 @@ TEST(TEST_CATEGORY, InversionObjectivesGradientIsTheSurveyMisfits) {
     {
       const auto& shots = filter ? banded : c.shots;
       const seis::inversion::DataMisfit how{kind, filter, source_half};
-      const auto at = seis::inversion::evaluate(Model(c.model), shots, how, Wanted::gradient);
+      const auto at = seis::inversion::evaluate(Model(c.model), shots, how, Wanted{true});
       ASSERT_EQ(at.gradient.size(), c.model.velocity.size());
       ASSERT_EQ(at.shot_misfits.size(), 2u);
       EXPECT_DOUBLE_EQ(at.misfit, at.shot_misfits[0] + at.shot_misfits[1]);
       const Slope slope = finite_slope([&](double h) {
         seis::wave::Setup moved = c.model;
         for (std::size_t p = 0; p < dv.size(); ++p) moved.velocity[p] = float(c.model.velocity[p] + h * dv[p]);
-        return seis::inversion::evaluate(Model(moved), shots, how, Wanted::misfit).misfit;
+        return seis::inversion::evaluate(Model(moved), shots, how, Wanted{}).misfit;
       });
       EXPECT_NEAR(seis::test::dot(at.gradient, dv), slope.value, slope.allowed)
           << seis::inversion::misfit_name(kind) << (filter ? ", in the band" : "")
@@ -147,8 +147,8 @@ TEST(TEST_CATEGORY, InversionEstimatesEachShotsSource) {
     const seis::inversion::Traces shape{int(s.shot.receivers.size()), c.model.steps, c.model.dt};
     bound += seis::inversion::damping_of(shape, s.data.data(), s.weights) / 2 * 1.7 * 1.7;
   }
-  const auto plain = seis::inversion::evaluate(model, shots, MisfitKind::l2, Wanted::misfit);
-  const auto estimated = seis::inversion::evaluate(model, shots, {MisfitKind::l2, nullptr, 4}, Wanted::misfit);
+  const auto plain = seis::inversion::evaluate(model, shots, MisfitKind::l2, Wanted{});
+  const auto estimated = seis::inversion::evaluate(model, shots, {MisfitKind::l2, nullptr, 4}, Wanted{});
   EXPECT_LE(estimated.misfit, bound * (1 + 1e-6)) << "without the estimate " << plain.misfit;
   ASSERT_EQ(estimated.source_filters.size(), shots.size());
   const double pi = std::acos(-1.0), phase = 2 * pi * c.model.f0 * c.model.dt;
@@ -160,7 +160,7 @@ TEST(TEST_CATEGORY, InversionEstimatesEachShotsSource) {
   }
   seis::test::expect_error_mentioning(
       [&] {
-        seis::inversion::evaluate(model, shots, {MisfitKind::normalised, nullptr, 4}, Wanted::misfit);
+        seis::inversion::evaluate(model, shots, {MisfitKind::normalised, nullptr, 4}, Wanted{});
       },
       "a source estimate fits the l2 misfit");
 }
@@ -169,21 +169,29 @@ TEST(TEST_CATEGORY, InversionEstimatesEachShotsSource) {
 // its gradient in its own variables is its derivative along a step (finite_slope) of 1% of y at the start (varied by
 // half point by point); it is the plain objective scaled at the start, and zero at held points. The smoothed case
 // steps the density form, a density held (1800 kg/m^3 at the top to 2400 at the bottom): its J(start) is the
-// operators' with that density, not the constant density's. Shown failing with the preconditioner's d left out of
-// the gradient, with S^T left out of the smoothed one (tstSmoothing checks S^T against S), and with the density not
-// given to the iterates' operators.
+// operators' with that density, not the constant density's. The last case inverts that density too, smoothed: the
+// unknowns are the velocity's and the density's, a step moves both, and a second step the density alone. Shown failing
+// with the preconditioner's d left out of the gradient, with S^T left out of the smoothed one (tstSmoothing checks S^T
+// against S), with the density not given to the iterates' operators, and with the density's gradient scaled by the
+// velocity's range.
 TEST(TEST_CATEGORY, InversionScaledObjectivesGradientIsItsOwn) {
   std::mt19937 rng(seis::test::test_seed());
   const Survey c = survey(rng);
-  for (const double smoothing : {0.0, 2 * c.model.h}) {
-    SCOPED_TRACE("smoothing " + std::to_string(smoothing) + " m");
+  struct Case {
+    double smoothing;
+    bool density, inverted;
+  };
+  for (const Case k : {Case{0.0, false, false}, Case{2 * c.model.h, true, false}, Case{2 * c.model.h, true, true}}) {
+    SCOPED_TRACE("smoothing " + std::to_string(k.smoothing) + " m" + (k.density ? ", a density" : "") +
+                 (k.inverted ? " inverted" : ""));
     seis::inversion::InversionOptions options = preconditioned_within_bounds();
-    options.smoothing = smoothing;
-    if (smoothing > 0) {
+    options.smoothing = k.smoothing;
+    if (k.density) {
       const std::size_t plane = std::size_t(c.model.nx) * std::size_t(c.model.ny);
       for (std::size_t p = 0; p < c.model.velocity.size(); ++p)
         options.density.push_back(float(1800.0 + 600.0 * double(p / plane) / (c.model.nz - 1)));
     }
+    if (k.inverted) options.rhomin = 1500, options.rhomax = 2700;
     options.mask.assign(c.model.velocity.size(), 1.0f);
     std::fill(options.mask.begin(), options.mask.begin() + options.mask.size() / 3, 0.0f);
     const seis::inversion::ScaledObjective f(c.model, c.model, c.model.velocity, c.shots, options,
@@ -192,32 +200,49 @@ TEST(TEST_CATEGORY, InversionScaledObjectivesGradientIsItsOwn) {
     EXPECT_DOUBLE_EQ(f(f.start(), g), 1.0);
     seis::wave::Setup held = c.model;
     held.density = options.density;
+    held.density_varies = k.inverted;
     held.vmax = float(options.vmax);
-    const double j0 = seis::inversion::evaluate(Model(held), c.shots, MisfitKind::l2, Wanted::misfit).misfit;
+    const double j0 = seis::inversion::evaluate(Model(held), c.shots, MisfitKind::l2, Wanted{}).misfit;
     EXPECT_DOUBLE_EQ(f.scale(), j0);
-    if (smoothing > 0) {
+    if (k.density) {
       held.density.clear();
-      EXPECT_NE(f.scale(), seis::inversion::evaluate(Model(held), c.shots, MisfitKind::l2, Wanted::misfit).misfit);
+      held.density_varies = false;
+      EXPECT_NE(f.scale(), seis::inversion::evaluate(Model(held), c.shots, MisfitKind::l2, Wanted{}).misfit);
     }
-    const std::vector<float> v0 = f.velocity(f.start());
+    const std::size_t points = c.model.velocity.size();
+    ASSERT_EQ(g.size(), (k.inverted ? 2 : 1) * points);
+    const std::vector<float> v0 = f.velocity(f.start()), rho0 = f.density(f.start());
     ASSERT_EQ(0, std::memcmp(v0.data(), c.model.velocity.data(), v0.size() * sizeof(float)));
+    ASSERT_EQ(rho0.size(), options.density.size());
+    ASSERT_EQ(0, std::memcmp(rho0.data(), options.density.data(), rho0.size() * sizeof(float)));
     std::vector<double> dy(g.size());
     const std::vector<float> draw = seis::test::gaussian<float>(dy.size(), rng);
-    for (std::size_t p = 0; p < dy.size(); ++p) {
-      if (options.mask[p] == 0) {
-        EXPECT_EQ(g[p], 0.0) << "held point " << p;
-        EXPECT_EQ(f.lower()[p], f.upper()[p]) << "held point " << p;
+    for (std::size_t u = 0; u < dy.size(); ++u) {
+      const bool still = options.mask[u % points] == 0;
+      if (still) {
+        EXPECT_EQ(g[u], 0.0) << "held unknown " << u;
+        EXPECT_EQ(f.lower()[u], f.upper()[u]) << "held unknown " << u;
       }
-      EXPECT_LE(f.lower()[p], f.start()[p]);
-      EXPECT_GE(f.upper()[p], f.start()[p]);
-      dy[p] = options.mask[p] == 0 ? 0.0 : 0.01 * f.start()[p] * (1.0 + 0.5 * draw[p]);
+      EXPECT_LE(f.lower()[u], f.start()[u]);
+      EXPECT_GE(f.upper()[u], f.start()[u]);
+      dy[u] = still ? 0.0 : 0.01 * f.start()[u] * (1.0 + 0.5 * draw[u]);
     }
     const Slope slope = finite_slope([&](double h) {
       std::vector<double> y = f.start(), unused;
-      for (std::size_t p = 0; p < y.size(); ++p) y[p] += h * dy[p];
+      for (std::size_t u = 0; u < y.size(); ++u) y[u] += h * dy[u];
       return f(y, unused);
     });
     EXPECT_NEAR(seis::test::dot(g, dy), slope.value, slope.allowed) << slope.differences;
+    if (k.inverted) {  // the density's share of that is 1e-3: its own step, ten times as long, tests its gradient
+      for (std::size_t u = 0; u < dy.size(); ++u) dy[u] = u < points ? 0.0 : 10 * dy[u];
+      const Slope density_slope = finite_slope([&](double h) {
+        std::vector<double> y = f.start(), unused;
+        for (std::size_t u = 0; u < y.size(); ++u) y[u] += h * dy[u];
+        return f(y, unused);
+      });
+      EXPECT_NEAR(seis::test::dot(g, dy), density_slope.value, density_slope.allowed)
+          << "the density alone: " << density_slope.differences;
+    }
   }
 }
 
@@ -231,12 +256,12 @@ TEST(TEST_CATEGORY, InversionObjectiveRefusesDataThatAreNotTheShots) {
   auto short_data = c.shots;
   short_data[1].data.pop_back();
   seis::test::expect_error_mentioning(
-      [&] { seis::inversion::evaluate(model, short_data, MisfitKind::l2, Wanted::gradient, progress); },
+      [&] { seis::inversion::evaluate(model, short_data, MisfitKind::l2, Wanted{true}, progress); },
       "shot 1: 489 observed samples where its 7 receivers of 70 steps have 490");
   auto short_weights = c.shots;
   short_weights[1].weights.resize(3);
   seis::test::expect_error_mentioning(
-      [&] { seis::inversion::evaluate(model, short_weights, MisfitKind::l2, Wanted::gradient, progress); },
+      [&] { seis::inversion::evaluate(model, short_weights, MisfitKind::l2, Wanted{true}, progress); },
       "shot 1: 3 weights for its 490 samples");
   EXPECT_FALSE(ran);
 }
@@ -333,7 +358,7 @@ TEST(TEST_CATEGORY, InversionResumedFromAnIterateEndsBitwiseWhereTheWholeRunEnds
 TEST(TEST_CATEGORY, InversionScalesByTheStabilisedIllumination) {
   std::mt19937 rng(seis::test::test_seed());
   const Survey c = survey(rng);
-  const auto at = seis::inversion::evaluate(Model(c.model), c.shots, MisfitKind::l2, Wanted::gradient_and_illumination);
+  const auto at = seis::inversion::evaluate(Model(c.model), c.shots, MisfitKind::l2, Wanted{true, true});
   ASSERT_EQ(at.illumination.size(), at.gradient.size());
   const auto brightest = std::max_element(at.illumination.begin(), at.illumination.end());
   EXPECT_GE(*std::min_element(at.illumination.begin(), at.illumination.end()), 0.0f);

@@ -1,7 +1,7 @@
 """Full-waveform inversion from Python: the objective's gradient is its misfit's derivative (central differences
 extrapolated by Richardson, as the C++ tests), an inversion lowers the misfit within its bounds and holds its mask,
 one smoothed moves smoothly, one in bands counts its iterates through them, one in a density held lowers its misfit,
-and the refusals."""
+the density's gradient is its derivative too, one inverting the density keeps it within its bounds, and the refusals."""
 import numpy as np
 import pytest
 
@@ -28,8 +28,17 @@ def operators(grid, numerics, velocity):
 
 # D(h) = (J(v + h dv) - J(v - h dv)) / 2h is J's derivative plus b h^2 + d h^4 whatever its curvature; S(h) = (4
 # D(h/2) - D(h)) / 3 leaves -d h^4 / 4, so S(1/8)'s error is (S(1/4) - S(1/8)) / 15: the gradient may differ from it
-# by twice that, or by 1e-3 of it where float rounding is larger. A gradient 5% off misses by 50 x. With each shot's
-# source estimated (a filter of 7 taps), J is its minimum over the filter: the same holds.
+# by twice that, or by 1e-3 of it where float rounding is larger. A gradient 5% off misses by 50 x.
+def assert_slope(gradient, step, misfit_at):
+    """<gradient, step> is the derivative of misfit_at(h), the misfit at h x step, at 0."""
+    central = [(misfit_at(h) - misfit_at(-h)) / (2 * h) for h in (0.25, 0.125, 0.0625)]
+    s4, s8 = (4 * central[1] - central[0]) / 3, (4 * central[2] - central[1]) / 3
+    allowed = max(2 * abs(s4 - s8) / 15, 1e-3 * abs(s8))
+    slope = float(np.sum(gradient.astype(np.float64) * step))
+    assert slope == pytest.approx(s8, abs=allowed), f"central differences {central}"
+
+
+# With each shot's source estimated (a filter of 7 taps), J is its minimum over the filter: the same holds.
 @pytest.mark.parametrize("misfit,taps", [("l2", 0), ("normalised", 0), ("l2", 7)])
 def test_objective_gradient_is_the_misfits_derivative(misfit, taps):
     rng = np.random.default_rng(7)
@@ -46,11 +55,7 @@ def test_objective_gradient_is_the_misfits_derivative(misfit, taps):
         return st.objective(operators(grid, numerics, moved), shots, observed, misfit=misfit, gradient=False,
                             source_estimate=estimate)["misfit"]
 
-    central = [(misfit_at(h) - misfit_at(-h)) / (2 * h) for h in (0.25, 0.125, 0.0625)]
-    s4, s8 = (4 * central[1] - central[0]) / 3, (4 * central[2] - central[1]) / 3
-    allowed = max(2 * abs(s4 - s8) / 15, 1e-3 * abs(s8))
-    slope = float(np.sum(at["gradient"].astype(np.float64) * dv))
-    assert slope == pytest.approx(s8, abs=allowed), f"central differences {central}"
+    assert_slope(at["gradient"], dv, misfit_at)
 
 
 def test_invert_lowers_the_misfit_within_its_bounds_and_holds_its_mask():
@@ -109,6 +114,45 @@ def test_invert_in_a_density_lowers_the_misfit_and_is_not_the_constant_densitys(
     assert dense["misfits"][0] != constant["misfits"][0]
     with pytest.raises(st.InvalidArgument, match=r"density must have the grid's shape"):
         st.invert(grid, numerics, velocity, shots, observed, vmin=1400.0, vmax=3200.0, density=density[1:])
+
+
+def test_objective_gradient_in_the_density_is_the_misfits_derivative():
+    """As the velocity's, along a density step of 2% (varied by half point by point) in a density that varies."""
+    rng = np.random.default_rng(9)
+    grid, numerics, velocity, shots, observed = survey(rng)
+    depth = np.arange(grid.nz, dtype=np.float32)[:, None, None] / (grid.nz - 1)
+    density = np.broadcast_to(1800.0 + 600.0 * depth, grid.shape).astype(np.float32)
+
+    def model(rho):
+        return st.Acoustic(grid, st.Medium(grid, velocity, vmax=3200.0, density=rho), numerics)
+
+    at = st.objective(model(density), shots, observed, density=True)
+    assert at["density_gradient"].shape == grid.shape
+    drho = 0.02 * density * (1.0 + 0.5 * rng.standard_normal(grid.shape))
+
+    def misfit_at(h):
+        moved = (density + h * drho).astype(np.float32)
+        return st.objective(model(moved), shots, observed, gradient=False)["misfit"]
+
+    assert_slope(at["density_gradient"], drho, misfit_at)
+
+
+def test_invert_the_density_too_keeps_both_within_their_bounds():
+    """Both parameters inverted: the misfit falls, both move and stay within their bounds; bad bounds refused."""
+    grid, numerics, velocity, shots, observed = survey(np.random.default_rng(4))
+    depth = np.arange(grid.nz, dtype=np.float32)[:, None, None] / (grid.nz - 1)
+    density = np.broadcast_to(1800.0 + 600.0 * depth, grid.shape).astype(np.float32)
+    both = st.invert(grid, numerics, velocity, shots, observed, vmin=1400.0, vmax=3200.0, iterations=2,
+                     density=density, density_bounds=(1700.0, 2500.0))
+    assert all(later < earlier for earlier, later in zip(both["misfits"], both["misfits"][1:]))
+    assert both["density"].shape == grid.shape
+    assert 1700.0 <= both["density"].min() and both["density"].max() <= 2500.0
+    assert np.abs(both["density"] - density).max() > 0 and np.abs(both["velocity"] - velocity).max() > 0
+    with pytest.raises(st.InvalidArgument, match=r"inverting the density needs 0 < rhomin < rhomax and a start"):
+        st.invert(grid, numerics, velocity, shots, observed, vmin=1400.0, vmax=3200.0, density_bounds=(1700.0, 2500.0))
+    with pytest.raises(st.InvalidArgument, match=r"the starting density 1800 kg/m\^3 at point 0 lies outside"):
+        st.invert(grid, numerics, velocity, shots, observed, vmin=1400.0, vmax=3200.0, density=density,
+                  density_bounds=(1900.0, 2500.0))
 
 
 def test_inversion_refusals_name_the_value():

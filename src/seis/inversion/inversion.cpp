@@ -11,9 +11,11 @@ std::size_t host_bytes_per_point(const InversionOptions& options) {
   // bytes. The objective: the start, its scaled copy, bounds and d (4 + 32), the mask (4), the start's evaluation
   // (8); an evaluation: the sums in double (16), a shot's gradient and illumination (8), the gradient in y (8), the
   // velocity and the operators' model over the grid (8); the outputs' change and gradient (8); a density held, the
-  // options' and the operators' (8).
+  // options' and the operators' (8). A density inverted doubles the unknowns, and each band's start holds it (4).
   const std::size_t optimiser = (4 + 2 * std::size_t(options.memory) + 5) * sizeof(double) + 16;
-  return 2 * optimiser + 36 + 4 + 8 + 16 + 8 + 8 + 8 + 8 + (options.density.empty() ? 0 : 8);
+  const std::size_t unknowns = options.inverts_density() ? 2 : 1;
+  return unknowns * (2 * optimiser + 36 + 8 + 16 + 8 + 8 + 8) + 4 + 8 + (options.density.empty() ? 0 : 8) +
+         (options.inverts_density() ? 4 : 0);
 }
 
 InversionResult invert(const wave::Grid& grid, const wave::Numerics& numerics, const std::vector<float>& start,
@@ -30,19 +32,22 @@ InversionResult invert(const wave::Grid& grid, const wave::Numerics& numerics, c
   for (double corner : options.bands) filters.emplace_back(corner, numerics.dt);
   InversionResult out;
   out.velocity = start;
+  if (options.inverts_density()) out.density = options.density;
   for (int band = resume.band; band < bands; ++band) {
     const bool resumed = band == resume.band && !resume.optimiser.empty();
     const LowPass* filter = filters.empty() ? nullptr : &filters[std::size_t(band)];
     const std::vector<ObservedShot> filtered =
         filter ? band_shots(shots, *filter, numerics.steps, numerics.dt) : std::vector<ObservedShot>();
     // Held points keep the first start's values through every band.
-    const ScaledObjective f(grid, numerics, resumed ? start : out.velocity, filter ? filtered : shots, options, backend,
+    InversionOptions from = options;
+    if (!resumed && options.inverts_density()) from.density = out.density;
+    const ScaledObjective f(grid, numerics, resumed ? start : out.velocity, filter ? filtered : shots, from, backend,
                             resumed ? &resume.scaling : nullptr, sharing, filter);
     const double scale = f.scale();
     BoundedLbfgs optimiser = resumed ? BoundedLbfgs::restore(resume.optimiser)
                                      : BoundedLbfgs(f.start(), f.lower(), f.upper(), {options.memory, 1e7, 1e-5});
-    require(optimiser.x().size() == start.size(), "inversion: a restart's optimiser of ", optimiser.x().size(),
-            " values for a model of ", start.size());
+    require(optimiser.x().size() == f.start().size(), "inversion: a restart's optimiser of ", optimiser.x().size(),
+            " values for ", f.start().size(), " unknowns");
     if (out.misfits.empty()) out.misfits.push_back(scale);
     // A resumed optimiser stands at its iterate, as after on_iterate: it goes on from there, unless that was the last.
     BoundedLbfgs::Want want = optimiser.want();
@@ -57,13 +62,15 @@ InversionResult invert(const wave::Grid& grid, const wave::Numerics& numerics, c
       }
       out.misfits.push_back(optimiser.f() * scale);
       if (on_iterate)
-        on_iterate(Iterate{band, optimiser.iterations(), optimiser.evaluations(), optimiser.f() * scale,
-                           f.velocity(optimiser.x()), &optimiser, &f});
+        on_iterate(Iterate{
+            band, optimiser.iterations(), optimiser.evaluations(), optimiser.f() * scale, f.velocity(optimiser.x()),
+            options.inverts_density() ? f.density(optimiser.x()) : std::vector<float>(), &optimiser, &f});
       if (optimiser.iterations() >= options.iterations) break;
       want = optimiser.next();
     }
     out.stop = optimiser.iterations() >= options.iterations ? "iterations" : optimiser.message();
     out.velocity = f.velocity(optimiser.x());
+    if (options.inverts_density()) out.density = f.density(optimiser.x());
     out.iterations += optimiser.iterations();
     out.evaluations += optimiser.evaluations();
   }

@@ -16,6 +16,7 @@ struct Iterate {
   int iteration = 0, evaluations = 0;  // in the band
   double misfit = 0;                   // J, the band's
   std::vector<float> velocity;         // m/s
+  std::vector<float> density;          // kg/m^3, where inverted (empty where not)
   // Their state() and scaling() continue the inversion from here (Resume); the optimiser's gradient() is the
   // iterate's, objective->velocity_gradient() gives it in m/s.
   const BoundedLbfgs* optimiser = nullptr;
@@ -32,6 +33,7 @@ struct Resume {
 
 struct InversionResult {
   std::vector<float> velocity;
+  std::vector<float> density;   // where inverted
   std::vector<double> misfits;  // J at the start and at each iterate, in the misfit of the band it was made in
   int iterations = 0, evaluations = 0;
   std::string stop;  // why it ended: the iterations, or the optimiser's message
@@ -42,9 +44,9 @@ struct InversionResult {
 std::size_t host_bytes_per_point(const InversionOptions& options);
 
 // From `start` (one value a point of grid, within the bounds where the mask inverts: refused otherwise, before any
-// modelling), or from `resume`'s iterate of the inversion from that start; numerics.dt and steps must be set.
-// on_iterate after each iterate. A resumed result's misfits are J(start) of the band resumed and the iterates' after
-// the resumed one. With bands, each band's inversion starts from the last one's result.
+// modelling; the density's from options.density), or from `resume`'s iterate of the inversion from that start;
+// numerics.dt and steps must be set. on_iterate after each iterate. A resumed result's misfits are J(start) of the band
+// resumed and the iterates' after the resumed one. With bands, each band's inversion starts from the last one's result.
 // Processes that share the shots (`sharing`) each call it alike, and each gets every iterate, bit for bit.
 InversionResult invert(const wave::Grid& grid, const wave::Numerics& numerics, const std::vector<float>& start,
                        const std::vector<ObservedShot>& shots, const InversionOptions& options,

@@ -14,7 +14,7 @@ namespace {
 // One shot's share of the objective, on the process that ran it until every process has it.
 struct ShotResult {
   double misfit = 0;
-  std::vector<float> gradient, illumination, source_filter;
+  std::vector<float> gradient, density_gradient, illumination, source_filter;
 };
 
 double seconds_since(std::chrono::steady_clock::time_point t) {
@@ -57,7 +57,7 @@ Evaluation evaluate(const operators::Acoustic& model, const std::vector<Observed
   }
   require(how.source_half < 0 || how.kind == MisfitKind::l2, "a source estimate fits the l2 misfit; the ",
           misfit_name(how.kind), " misfit is not a least-squares fit of the wavelet");
-  const bool with_gradient = wanted != Wanted::misfit;
+  const bool with_gradient = wanted.gradient;
   const bool estimating = how.source_half >= 0;
   Evaluation out;
   const auto run = [&](const ObservedShot& s) {
@@ -94,9 +94,9 @@ Evaluation evaluate(const operators::Acoustic& model, const std::vector<Observed
     out.seconds.modelling += seconds_since(t);
     t = std::chrono::steady_clock::now();
     if (with_gradient) {
-      operators::Acoustic::Gradient g =
-          model.gradient(s.shot, source, {false, wanted == Wanted::gradient_and_illumination});
+      operators::Acoustic::Gradient g = model.gradient(s.shot, source, {wanted.density, wanted.illumination});
       r.gradient = std::move(g.velocity);
+      r.density_gradient = std::move(g.density);
       r.illumination = std::move(g.illumination);
     }
     out.seconds.gradient += seconds_since(t);
@@ -105,7 +105,7 @@ Evaluation evaluate(const operators::Acoustic& model, const std::vector<Observed
 
   const std::size_t count = std::size_t(sharing.count()), mine = std::size_t(sharing.process());
   const std::size_t my_shots = shots.size() / count + (mine < shots.size() % count ? 1 : 0);
-  std::vector<double> gradient, illumination;
+  std::vector<double> gradient, density_gradient, illumination;
   for (std::size_t first = 0; first < shots.size(); first += count) {
     ShotResult own;
     if (first + mine < shots.size()) {
@@ -123,7 +123,11 @@ Evaluation evaluate(const operators::Acoustic& model, const std::vector<Observed
         sharing.broadcast(r.gradient, owner);
         add(gradient, r.gradient);
       }
-      if (wanted == Wanted::gradient_and_illumination) {
+      if (with_gradient && wanted.density) {
+        sharing.broadcast(r.density_gradient, owner);
+        add(density_gradient, r.density_gradient);
+      }
+      if (with_gradient && wanted.illumination) {
         sharing.broadcast(r.illumination, owner);
         add(illumination, r.illumination);
       }
@@ -135,6 +139,7 @@ Evaluation evaluate(const operators::Acoustic& model, const std::vector<Observed
     out.seconds.reduction += seconds_since(t);
   }
   out.gradient.assign(gradient.begin(), gradient.end());
+  out.density_gradient.assign(density_gradient.begin(), density_gradient.end());
   out.illumination.assign(illumination.begin(), illumination.end());
   return out;
 }

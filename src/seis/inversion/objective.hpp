@@ -32,7 +32,8 @@ struct Evaluation {
   double misfit = 0;
   Phases seconds;
   std::vector<double> shot_misfits;
-  std::vector<float> gradient;  // dJ/dv (per m/s) at each point of the model's grid; empty unless asked
+  std::vector<float> gradient;          // dJ/dv (per m/s) at each point of the model's grid; empty unless asked
+  std::vector<float> density_gradient;  // dJ/drho (per kg/m^3), likewise
   // Where wanted: the shots' illumination in velocity units (operators::Acoustic::Gradient's), added as the
   // gradient is: the diagonal of J^T J's source side.
   std::vector<float> illumination;
@@ -54,8 +55,12 @@ struct DataMisfit {
 // The shots with their observed data filtered to `band` (data of `steps` samples a trace, at the band's dt).
 std::vector<ObservedShot> band_shots(const std::vector<ObservedShot>& shots, const LowPass& band, int steps, double dt);
 
-// What evaluate computes beyond the misfit.
-enum class Wanted { misfit, gradient, gradient_and_illumination };
+// What evaluate computes beyond the misfit: Wanted{} the misfit alone, Wanted{true} and the velocity's gradient.
+struct Wanted {
+  bool gradient = false;      // dJ/dv
+  bool illumination = false;  // with the gradient, the shots' illumination
+  bool density = false;       // with the gradient, dJ/drho (a density that varies: refused elsewhere)
+};
 
 // The processes that share a survey's shots in rounds: in each, process p runs shot round * count() + p, and every
 // shot's results then reach every process, to be added in shot order: any number of processes ends bitwise where one

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 
 #include "seis/core/error.hpp"
@@ -28,7 +29,8 @@ ScaledObjective::ScaledObjective(const wave::Grid& grid, const wave::Numerics& n
       options_(options),
       backend_(backend),
       sharing_(sharing),
-      band_(band) {
+      band_(band),
+      points_(start.size()) {
   require(options.vmin > 0 && options.vmax > options.vmin, "inversion: velocity bounds ", options.vmin, " to ",
           options.vmax, " m/s: 0 < vmin < vmax is needed");
   require(options.precondition >= 0, "inversion: precondition ", options.precondition,
@@ -44,77 +46,117 @@ ScaledObjective::ScaledObjective(const wave::Grid& grid, const wave::Numerics& n
           "l2 misfit, not the ", misfit_name(options.misfit), " one (its traces' amplitudes are divided out already)");
   require(options.density.empty() || options.density.size() == start.size(), "inversion: a density of ",
           options.density.size(), " values for a model of ", start.size());
+  require(
+      !options.inverts_density() || (options.rhomin > 0 && options.rhomax > options.rhomin && !options.density.empty()),
+      "inversion: density bounds ", options.rhomin, " to ", options.rhomax, " kg/m^3 and a starting density of ",
+      options.density.size(), " values: inverting the density needs 0 < rhomin < rhomax and a start");
   if (options.source_estimate > 0) source_half_ = std::max(1, int(std::lround(options.source_estimate / numerics.dt)));
-  // The floats within the bounds: a velocity clamped to them is within them.
-  inner_ = {float(options.vmin), float(options.vmax)};
-  if (inner_[0] < options.vmin) inner_[0] = std::nextafter(inner_[0], std::numeric_limits<float>::max());
-  if (inner_[1] > options.vmax) inner_[1] = std::nextafter(inner_[1], 0.0f);
-  const std::size_t n = start.size();
+  parameters_.push_back({options.vmin, options.vmax, {}});
+  if (options.inverts_density()) parameters_.push_back({options.rhomin, options.rhomax, {}});
+  // The floats within the bounds: a value clamped to them is within them.
+  for (Parameter& m : parameters_) {
+    m.inner = {float(m.low), float(m.high)};
+    if (m.inner[0] < m.low) m.inner[0] = std::nextafter(m.inner[0], std::numeric_limits<float>::max());
+    if (m.inner[1] > m.high) m.inner[1] = std::nextafter(m.inner[1], 0.0f);
+  }
+  const std::size_t n = start.size() * parameters_.size();
   // Held points may lie outside the bounds (water under sediments' bounds); the fastest of them sets dt with vmax.
   std::vector<double> x(n);
   lower_.assign(n, 0.0);
   upper_.assign(n, 1.0);
   vmax_ = float(options.vmax);
-  for (std::size_t p = 0; p < n; ++p) {
-    x[p] = (start[p] - options.vmin) / (options.vmax - options.vmin);
-    if (held(p)) {
-      lower_[p] = upper_[p] = x[p];
-      vmax_ = std::max(vmax_, start[p]);
+  const char* names[] = {"velocity", "density"};
+  const char* units[] = {"m/s", "kg/m^3"};
+  for (std::size_t u = 0; u < n; ++u) {
+    const std::size_t which = u / points_, p = u % points_;
+    const Parameter& m = parameters_[which];
+    const float value = start_of(which)[p];
+    x[u] = (value - m.low) / (m.high - m.low);
+    if (held(u)) {
+      lower_[u] = upper_[u] = x[u];
+      if (which == 0) vmax_ = std::max(vmax_, value);
     } else {
       // The optimiser would clip a start outside the bounds without a word.
-      require(x[p] >= 0 && x[p] <= 1, "inversion: the starting velocity ", start[p], " m/s at point ", p,
-              " lies outside the bounds ", options.vmin, " to ", options.vmax);
+      require(x[u] >= 0 && x[u] <= 1, "inversion: the starting ", names[which], " ", value, " ", units[which],
+              " at point ", p, " lies outside the bounds ", m.low, " to ", m.high);
     }
   }
+  // Each iterate is another model: dt must be stable for all of them, which the first model's own bound does not say.
+  const auto [lightest, densest] = std::minmax_element(options.density.begin(), options.density.end());
+  if (!options.density.empty() && (options.inverts_density() || *lightest != *densest)) {
+    const double low = options.inverts_density() ? std::min<double>(options.rhomin, *lightest) : *lightest;
+    const double high = options.inverts_density() ? std::max<double>(options.rhomax, *densest) : *densest;
+    const double bound = wave::density_stable_dt(numerics.radius, grid.h, vmax_, low, high);
+    require(numerics.dt <= bound, "inversion: dt = ", numerics.dt, " s is above ", bound,
+            " s, the bound of the density form for every model within the velocity's bounds (up to ", vmax_,
+            " m/s) and the density's ", low, " to ", high, " kg/m^3 (R = ", numerics.radius, ", h = ", grid.h, " m)");
+  }
   if (given) {
-    require(given->misfit > 0 && (given->d.empty() || given->d.size() == n) &&
+    require(given->misfit > 0 && (given->d.empty() || given->d.size() == points_) &&
                 given->origin.size() == (options.smoothing > 0 ? n : 0),
             "inversion: a restart's scaling of ", given->d.size(), " values and ", given->origin.size(),
-            " of origin (misfit ", given->misfit, ") for a model of ", n,
+            " of origin (misfit ", given->misfit, ") for ", n, " unknowns",
             options.smoothing > 0 ? ", smoothed" : ", not smoothed");
     scaling_ = *given;
   } else {
-    first_ = evaluate_at(start, options.precondition > 0 ? Wanted::gradient_and_illumination : Wanted::gradient);
+    first_ = evaluate_at(start, options.density, options.precondition > 0);
     require(first_.misfit > 0, "inversion: the starting model fits the data (misfit ", first_.misfit, ")");
     scaling_.misfit = first_.misfit;
     if (options.precondition > 0) scaling_.d = illumination_scaling(first_.illumination, options.precondition);
   }
-  if (scaling_.d.empty()) scaling_.d.assign(n, 1.0);
+  if (scaling_.d.empty()) scaling_.d.assign(points_, 1.0);
   // A smoothed band's origin is its start, which a restart in a later band gives (the start given is the first).
   if (options.smoothing > 0 && !scaling_.origin.empty()) x = scaling_.origin;
   if (options.smoothing > 0) scaling_.origin = x;
   start_y_.resize(n);
-  for (std::size_t p = 0; p < n; ++p) start_y_[p] = x[p] / scaling_.d[p];
+  for (std::size_t u = 0; u < n; ++u) start_y_[u] = x[u] / d(u);
   if (options.smoothing > 0) {
     // x = x0 + S z, z = d (y - y0): z's bounds are the tightest of the points S spreads it to (a held point none).
     smoothing_.emplace(std::array<int, 3>{grid.nx, grid.ny, grid.nz}, grid.h, options.smoothing);
     const double infinite = std::numeric_limits<double>::infinity();
     std::vector<double> below(n), above(n);
-    for (std::size_t p = 0; p < n; ++p) {
-      below[p] = held(p) ? -infinite : -x[p];
-      above[p] = held(p) ? infinite : 1 - x[p];
+    for (std::size_t u = 0; u < n; ++u) {
+      below[u] = held(u) ? -infinite : -x[u];
+      above[u] = held(u) ? infinite : 1 - x[u];
     }
-    below = smoothing_->spread_lower(below);
-    above = smoothing_->spread_upper(above);
-    for (std::size_t p = 0; p < n; ++p) {
-      lower_[p] = held(p) ? start_y_[p] : start_y_[p] + below[p] / scaling_.d[p];
-      upper_[p] = held(p) ? start_y_[p] : start_y_[p] + above[p] / scaling_.d[p];
+    below = each_parameter(below, [&](const std::vector<double>& v) { return smoothing_->spread_lower(v); });
+    above = each_parameter(above, [&](const std::vector<double>& v) { return smoothing_->spread_upper(v); });
+    for (std::size_t u = 0; u < n; ++u) {
+      lower_[u] = held(u) ? start_y_[u] : start_y_[u] + below[u] / d(u);
+      upper_[u] = held(u) ? start_y_[u] : start_y_[u] + above[u] / d(u);
     }
     return;
   }
-  for (std::size_t p = 0; p < n; ++p) {
-    lower_[p] /= scaling_.d[p];
-    upper_[p] /= scaling_.d[p];
+  for (std::size_t u = 0; u < n; ++u) {
+    lower_[u] /= d(u);
+    upper_[u] /= d(u);
   }
 }
 
-Evaluation ScaledObjective::evaluate_at(const std::vector<float>& velocity, Wanted wanted) const {
+std::vector<double> ScaledObjective::each_parameter(
+    const std::vector<double>& values, const std::function<std::vector<double>(const std::vector<double>&)>& f) const {
+  if (parameters_.size() == 1) return f(values);
+  std::vector<double> out;
+  out.reserve(values.size());
+  for (std::size_t which = 0; which < parameters_.size(); ++which) {
+    const auto first = values.begin() + std::ptrdiff_t(which * points_);
+    const std::vector<double> done = f(std::vector<double>(first, first + std::ptrdiff_t(points_)));
+    out.insert(out.end(), done.begin(), done.end());
+  }
+  return out;
+}
+
+Evaluation ScaledObjective::evaluate_at(const std::vector<float>& velocity, const std::vector<float>& density,
+                                        bool illumination) const {
   wave::Medium medium;
   medium.velocity = velocity;
   medium.vmax = vmax_;
-  medium.density = options_.density;
-  Evaluation e = evaluate(operators::Acoustic(grid_, medium, numerics_, backend_), shots_,
-                          {options_.misfit, band_, source_half_}, wanted, {}, sharing_);
+  medium.density = density;
+  // An inverted density steps the density form even where a model's values are all one.
+  medium.density_varies = options_.inverts_density();
+  Evaluation e =
+      evaluate(operators::Acoustic(grid_, medium, numerics_, backend_), shots_, {options_.misfit, band_, source_half_},
+               {true, illumination, options_.inverts_density()}, {}, sharing_);
   seconds_ += e.seconds;
   source_filters_ = e.source_filters;
   return e;
@@ -123,42 +165,67 @@ Evaluation ScaledObjective::evaluate_at(const std::vector<float>& velocity, Want
 std::vector<double> ScaledObjective::scaled(const std::vector<double>& y) const {
   std::vector<double> x(y.size());
   if (!smoothing_) {
-    for (std::size_t p = 0; p < y.size(); ++p) x[p] = y[p] * scaling_.d[p];
+    for (std::size_t u = 0; u < y.size(); ++u) x[u] = y[u] * d(u);
     return x;
   }
-  for (std::size_t p = 0; p < y.size(); ++p) x[p] = held(p) ? 0.0 : scaling_.d[p] * (y[p] - start_y_[p]);
-  x = smoothing_->apply(x);
-  for (std::size_t p = 0; p < y.size(); ++p) x[p] += scaling_.origin[p];
+  for (std::size_t u = 0; u < y.size(); ++u) x[u] = held(u) ? 0.0 : d(u) * (y[u] - start_y_[u]);
+  x = each_parameter(x, [&](const std::vector<double>& v) { return smoothing_->apply(v); });
+  for (std::size_t u = 0; u < y.size(); ++u) x[u] += scaling_.origin[u];
   return x;
 }
 
-std::vector<float> ScaledObjective::velocity(const std::vector<double>& y) const {
-  const double range = options_.vmax - options_.vmin;
-  const std::vector<double> x = scaled(y);
-  std::vector<float> v(y.size());
-  // vmin + x range need not round back to a held point's start, nor x to within [0, 1] (the next band's start).
-  for (std::size_t p = 0; p < y.size(); ++p)
-    v[p] = held(p) ? start_[p] : std::clamp(float(options_.vmin + x[p] * range), inner_[0], inner_[1]);
-  return v;
+std::vector<float> ScaledObjective::parameter(const std::vector<double>& x, std::size_t which) const {
+  const Parameter& m = parameters_[which];
+  std::vector<float> out(points_);
+  // low + x range need not round back to a held point's start, nor x to within [0, 1] (the next band's start).
+  for (std::size_t p = 0; p < points_; ++p) {
+    const std::size_t u = which * points_ + p;
+    out[p] = held(u) ? start_of(which)[p] : std::clamp(float(m.low + x[u] * (m.high - m.low)), m.inner[0], m.inner[1]);
+  }
+  return out;
+}
+
+std::vector<float> ScaledObjective::velocity(const std::vector<double>& y) const { return parameter(scaled(y), 0); }
+
+std::vector<float> ScaledObjective::density(const std::vector<double>& y) const {
+  return options_.inverts_density() ? parameter(scaled(y), 1) : options_.density;
 }
 
 double ScaledObjective::operator()(const std::vector<double>& y, std::vector<double>& gradient) const {
-  const Evaluation e = !first_.gradient.empty() && y == start_y_ ? first_ : evaluate_at(velocity(y), Wanted::gradient);
-  const double range = options_.vmax - options_.vmin;
+  const auto at = [&] {
+    const std::vector<double> x = scaled(y);
+    return evaluate_at(parameter(x, 0), options_.inverts_density() ? parameter(x, 1) : options_.density, false);
+  };
+  const Evaluation e = !first_.gradient.empty() && y == start_y_ ? first_ : at();
   // dJ/dx (held points do not move with x), then through S's transpose where smoothing.
   gradient.resize(y.size());
-  for (std::size_t p = 0; p < y.size(); ++p) gradient[p] = held(p) ? 0.0 : double(e.gradient[p]) * range;
-  if (smoothing_) gradient = smoothing_->transpose(gradient);
-  for (std::size_t p = 0; p < y.size(); ++p) gradient[p] = held(p) ? 0.0 : gradient[p] * scaling_.d[p] / scale();
+  for (std::size_t u = 0; u < y.size(); ++u) {
+    const std::size_t which = u / points_;
+    const std::vector<float>& g = which == 0 ? e.gradient : e.density_gradient;
+    gradient[u] = held(u) ? 0.0 : double(g[u % points_]) * (parameters_[which].high - parameters_[which].low);
+  }
+  if (smoothing_)
+    gradient = each_parameter(gradient, [&](const std::vector<double>& v) { return smoothing_->transpose(v); });
+  for (std::size_t u = 0; u < y.size(); ++u) gradient[u] = held(u) ? 0.0 : gradient[u] * d(u) / scale();
   return e.misfit / scale();
 }
 
-std::vector<float> ScaledObjective::velocity_gradient(const std::vector<double>& gradient) const {
-  const double range = options_.vmax - options_.vmin;
-  std::vector<float> out(gradient.size());
-  for (std::size_t p = 0; p < out.size(); ++p)
-    out[p] = held(p) ? 0.0f : float(gradient[p] * scale() / (range * scaling_.d[p]));  // S^T g where smoothing
+std::vector<float> ScaledObjective::parameter_gradient(const std::vector<double>& gradient, std::size_t which) const {
+  const double range = parameters_[which].high - parameters_[which].low;
+  std::vector<float> out(points_);
+  for (std::size_t p = 0; p < points_; ++p) {
+    const std::size_t u = which * points_ + p;
+    out[p] = held(u) ? 0.0f : float(gradient[u] * scale() / (range * d(u)));  // S^T g where smoothing
+  }
   return out;
+}
+
+std::vector<float> ScaledObjective::velocity_gradient(const std::vector<double>& gradient) const {
+  return parameter_gradient(gradient, 0);
+}
+
+std::vector<float> ScaledObjective::density_gradient(const std::vector<double>& gradient) const {
+  return options_.inverts_density() ? parameter_gradient(gradient, 1) : std::vector<float>();
 }
 
 }  // namespace seis::inversion

@@ -1,13 +1,17 @@
 #pragma once
-// What invert()'s optimiser minimises: f(y) = J(v(y)) / J(start), J the survey's objective (objective.hpp), over
-// variables scaled to the velocity's bounds and, preconditioned, to the starting model's illumination:
+// What invert()'s optimiser minimises: f(y) = J(m(y)) / J(start), J the survey's objective (objective.hpp), over
+// variables scaled to the parameters' bounds and, preconditioned, to the starting model's illumination: for the
+// velocity (and, where inverted, the density, whose unknowns follow the velocity's)
 //   x = (v - vmin) / (vmax - vmin),   y = x / d,   d = 1, or illumination_scaling's,
-// and, smoothed, x = x0 + S (d (y - y0)) (smoothing.hpp),
+// and, smoothed, x = x0 + S (d (y - y0)) (smoothing.hpp), each parameter's x apart,
 // so that the optimiser's first step (unit length in y), its stopping tests and its line search mean the same for
-// every model and data set, and its steepest descent in y is the preconditioned gradient in v. The model's largest
-// velocity for dt and the layer's damping is vmax (or a faster held point's) for every y, so that every evaluation
-// steps the same scheme. Host data in and out.
+// every model and data set, and its steepest descent in y is the preconditioned gradient. The density takes the
+// velocity's d: the illumination is the source wavefield's, the same for both parameters' Born weights up to the
+// local medium. The model's largest velocity for dt and the layer's damping is vmax (or a faster held point's) for
+// every y, and a density inverted always steps the density form, so that every evaluation steps the same scheme.
+// Host data in and out.
 #include <array>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,8 +43,12 @@ struct InversionOptions {
   // far (s) before and after each sample (source_filter.hpp; the l2 misfit's); 0: the wavelet as given.
   double source_estimate = 0;
   // One a model point (kg/m^3): every iterate steps the density form with the density held at these values (the
-  // velocity inverted alone); empty: constant density.
+  // velocity inverted alone), or starting from them where the density is inverted; empty: constant density.
   std::vector<float> density;
+  // Both > 0 (kg/m^3): the density is inverted too, from `density` (needed), every iterate's between these. The
+  // scheme's dt must then be stable for every model within both parameters' bounds (wave::density_stable_dt).
+  double rhomin = 0, rhomax = 0;
+  bool inverts_density() const { return rhomin > 0 || rhomax > 0; }
 };
 
 // d^2 = (1 + e) I_max / (I + e I_max) at each point, 1 at the best-lit: the steepest descent in y = x / d, -d g, is
@@ -52,7 +60,7 @@ std::vector<double> illumination_scaling(const std::vector<float>& illumination,
 struct Scaling {
   double misfit = 0;
   std::vector<double> d;
-  std::vector<double> origin;  // with smoothing: x0, the band's start (empty without)
+  std::vector<double> origin;  // with smoothing: x0, the band's start, a value an unknown (empty without)
 };
 
 class ScaledObjective {
@@ -66,22 +74,27 @@ class ScaledObjective {
                   const Scaling* given = nullptr, const ShotSharing& sharing = one_process(),
                   const LowPass* band = nullptr);
 
-  // The start in y and the bounds (a held point's two bounds are its start).
+  // The start in y and the bounds (a held point's two bounds are its start): a value a model point, and with the
+  // density inverted a second value a point after those.
   const std::vector<double>& start() const { return start_y_; }
   const std::vector<double>& lower() const { return lower_; }
   const std::vector<double>& upper() const { return upper_; }
   double scale() const { return scaling_.misfit; }  // J(start)
   const Scaling& scaling() const { return scaling_; }
 
-  // The velocity at y (m/s), within the bounds; held points the start's, bit for bit.
+  // The velocity at y (m/s), within the bounds; held points the start's, bit for bit. The density (kg/m^3) likewise
+  // where inverted; the density held where not (empty: constant density).
   std::vector<float> velocity(const std::vector<double>& y) const;
+  std::vector<float> density(const std::vector<double>& y) const;
   // f(y) and its gradient in y (zero at held points: f does not depend on them); at the start, the constructor's
   // evaluation.
   double operator()(const std::vector<double>& y, std::vector<double>& gradient) const;
   // The evaluations' time so far, phase by phase (this process's).
   const Phases& seconds() const { return seconds_; }
-  // A gradient in y as dJ/dv (per m/s), zero at held points.
+  // A gradient in y as dJ/dv (per m/s), and where inverted dJ/drho (per kg/m^3; empty where not), zero at held
+  // points.
   std::vector<float> velocity_gradient(const std::vector<double>& gradient) const;
+  std::vector<float> density_gradient(const std::vector<double>& gradient) const;
   // With InversionOptions::source_estimate, the last evaluation's source filters, a shot each (Evaluation's).
   const std::vector<std::vector<float>>& source_filters() const { return source_filters_; }
 
@@ -96,7 +109,13 @@ class ScaledObjective {
   const LowPass* band_;
   int source_half_ = -1;  // DataMisfit's
   float vmax_ = 0;
-  std::array<float, 2> inner_{};
+  std::size_t points_ = 0;
+  // Each inverted parameter's (the velocity's, then the density's): its bounds and the floats within them.
+  struct Parameter {
+    double low, high;
+    std::array<float, 2> inner;
+  };
+  std::vector<Parameter> parameters_;
   Scaling scaling_;
   std::vector<double> start_y_, lower_, upper_;
   std::optional<Smoothing> smoothing_;
@@ -104,9 +123,18 @@ class ScaledObjective {
   mutable Phases seconds_;
   mutable std::vector<std::vector<float>> source_filters_;
 
-  bool held(std::size_t p) const { return !options_.mask.empty() && options_.mask[p] == 0; }
-  Evaluation evaluate_at(const std::vector<float>& velocity, Wanted wanted) const;
-  std::vector<double> scaled(const std::vector<double>& y) const;  // x at y
+  // Unknown u is parameter u / points_ at model point u % points_.
+  bool held(std::size_t u) const { return !options_.mask.empty() && options_.mask[u % points_] == 0; }
+  double d(std::size_t u) const { return scaling_.d[u % points_]; }
+  const std::vector<float>& start_of(std::size_t which) const { return which == 0 ? start_ : options_.density; }
+  Evaluation evaluate_at(const std::vector<float>& velocity, const std::vector<float>& density,
+                         bool illumination) const;
+  std::vector<double> scaled(const std::vector<double>& y) const;                       // x at y
+  std::vector<float> parameter(const std::vector<double>& x, std::size_t which) const;  // its values at x
+  // f applied to each parameter's values apart (the smoothing's operators act on one value a point).
+  std::vector<double> each_parameter(const std::vector<double>& values,
+                                     const std::function<std::vector<double>(const std::vector<double>&)>& f) const;
+  std::vector<float> parameter_gradient(const std::vector<double>& gradient, std::size_t which) const;
 };
 
 }  // namespace seis::inversion

@@ -228,6 +228,11 @@ void add_options(CLI::App& app, RunConfig& c) {
       ->delimiter(',');
   app.add_option("--vmin", c.vmin, "inversion: the velocity's lower bound (m/s; needed)");
   app.add_option("--vmax", c.vmax, "inversion: the velocity's upper bound (m/s; needed; dt follows it)");
+  app.add_option("--density-min", c.density_min,
+                 "inversion: with --density-max, the density inverted too (from --density), not below this (kg/m^3)");
+  app.add_option("--density-max", c.density_max,
+                 "inversion: with --density-min, the density inverted too, not above this (kg/m^3; dt follows the "
+                 "bounds' contrast)");
   app.add_option("--misfit", c.misfit, "inversion: l2 | normalised (each trace divided by its norm)")
       ->capture_default_str();
   app.add_option("--precondition", c.precondition,
@@ -364,6 +369,11 @@ void check_together(const RunConfig& c) {
   const auto positive = [](double v) { return std::isfinite(v) && v > 0; };
   require(c.invert.empty() || (positive(c.vmin) && positive(c.vmax) && c.vmax > c.vmin), "--invert needs the ",
           "velocity's bounds: --vmin ", c.vmin, " and --vmax ", c.vmax, " m/s must satisfy 0 < vmin < vmax");
+  const bool density_bounds = c.density_min != 0 || c.density_max != 0;
+  require(!density_bounds || (!c.invert.empty() && !c.density.empty() && positive(c.density_min) &&
+                              positive(c.density_max) && c.density_max > c.density_min),
+          "--density-min ", c.density_min, " and --density-max ", c.density_max, " kg/m^3 invert the density: they ",
+          "need --invert, a starting --density (a file or gardner) and 0 < min < max");
   require(c.source_estimate == 0 || c.misfit == "l2", "--source-estimate fits the l2 misfit's wavelet; --misfit ",
           c.misfit, " divides each trace's amplitude out already");
   require(!c.density_image || (!c.migrate.empty() && c.imaging_condition == imaging::ImagingCondition::adjoint),

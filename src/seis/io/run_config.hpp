@@ -69,9 +69,10 @@ struct RunConfig {
   int iterations = 10;         // inversion: iterates at most, in each band
   std::vector<double> bands;   // inversion: the bands' corner frequencies (Hz, rising); empty: the data as recorded
   double vmin = 0, vmax = 0;   // inversion: the velocity's bounds (m/s), both needed
-  std::string misfit = "l2";   // inversion: l2 | normalised
-  double precondition = 0.01;  // inversion: the illumination's stabilisation (0: no preconditioning)
-  std::string mask;            // inversion: 0 held, 1 inverted, a point (a model file as --model's); empty: all
+  double density_min = 0, density_max = 0;  // inversion: the density inverted too, between these (kg/m^3)
+  std::string misfit = "l2";                // inversion: l2 | normalised
+  double precondition = 0.01;               // inversion: the illumination's stabilisation (0: no preconditioning)
+  std::string mask;               // inversion: 0 held, 1 inverted, a point (a model file as --model's); empty: all
   double gradient_smoothing = 0;  // inversion: m, the Gaussian's standard deviation smoothing the gradient (0: none)
   double source_estimate = 0;     // inversion: s each way, each shot's least-squares source filter (0: none)
   double stack_every = 60;        // s between a migration's partial stacks written (0: after every shot)

@@ -63,6 +63,7 @@ Acoustic::Acoustic(const wave::Grid& grid, const wave::Medium& medium, const wav
     require(medium.density.size() == model.points(), "density model has ", medium.density.size(), " values, the ",
             grid.nx, "x", grid.ny, "x", grid.nz, " grid needs ", model.points());
     setup_.density = wave::extend(setup_, wave::whole_grid(setup_), model, medium.density, wave::Fill::edge);
+    setup_.density_varies = medium.density_varies;  // the density form asked for, whatever the values
   }
   setup_.vmax = medium.vmax;
   require(setup_.steps > 0, "steps ", setup_.steps, " must be > 0");

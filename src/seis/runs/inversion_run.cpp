@@ -94,6 +94,8 @@ std::string inversion_fingerprint(const io::RunConfig& c, const wave::Setup& s, 
   f << grid_fingerprint(c, s, model_digest(c)) << std::hexfloat << "\nvmin " << c.vmin << "\nvmax " << c.vmax
     << "\nmisfit " << c.misfit << "\nprecondition " << c.precondition << "\nmute_velocity " << c.mute_velocity
     << "\ngradient_smoothing " << c.gradient_smoothing << "\nsource_estimate " << c.source_estimate << "\nbands";
+  // No line where the density is not inverted: the fingerprints of velocity inversions stay as they were.
+  if (c.density_max > 0) f << "\ndensity_bounds " << c.density_min << " " << c.density_max;
   for (double corner : c.bands) f << " " << corner;
   f << "\nmask " << (mask.empty() ? std::string("none") : std::to_string(io::crc32_of(mask.data(), mask.size() * 4)));
   for (std::size_t n = 0; n < shots.size(); ++n) {
@@ -143,7 +145,10 @@ int run_inversion(const mpi::World& world, const io::RunConfig& c, const StartUp
   options.bands = c.bands;
   options.smoothing = c.gradient_smoothing;
   options.source_estimate = c.source_estimate;
-  // The density held: a file's, or Gardner's of the start (not following the iterates' velocity).
+  // The density held or, between its bounds, inverted from: a file's, or Gardner's of the start (not following the
+  // iterates' velocity).
+  options.rhomin = c.density_min, options.rhomax = c.density_max;
+  const bool density_inverted = options.inverts_density();
   if (!c.density.empty())
     options.density = c.density == "gardner"
                           ? wave::gardner_density(start)
@@ -160,7 +165,8 @@ int run_inversion(const mpi::World& world, const io::RunConfig& c, const StartUp
 
   const fs::path dir(c.output);
   const std::string state_path = (dir / "inversion-state.bin").string();
-  const std::uintmax_t per_iteration = 8 * std::uintmax_t(points) + 4 * io::max_picture_bytes;
+  const std::uintmax_t per_iteration =
+      (density_inverted ? 2 : 1) * (8 * std::uintmax_t(points) + 4 * io::max_picture_bytes);
   const std::uintmax_t iterations = std::uintmax_t(c.iterations) * std::max<std::size_t>(1, c.bands.size());
   io::EarlierOutputs earlier;
   if (root)
@@ -201,11 +207,14 @@ int run_inversion(const mpi::World& world, const io::RunConfig& c, const StartUp
                  {"dt", setup.dt},
                  {"steps", setup.steps},
                  {"backend", Exec::name()}};
+  if (density_inverted) report["density_bounds"] = {c.density_min, c.density_max};
+  std::ostringstream density_words;
+  if (density_inverted) density_words << ", density within " << c.density_min << "-" << c.density_max << " kg/m^3";
   if (root)
     std::cout << "inversion of " << shots.size() << " shot(s) on " << grid_text(setup) << ", " << setup.steps
               << " steps of " << setup.dt << " s, on " << world.size() << " rank(s), velocity within " << c.vmin << "-"
-              << c.vmax << " m/s, misfit " << c.misfit << ", preconditioning " << c.precondition << ", "
-              << (c.bands.empty() ? "" : std::to_string(c.bands.size()) + " bands, ")
+              << c.vmax << " m/s" << density_words.str() << ", misfit " << c.misfit << ", preconditioning "
+              << c.precondition << ", " << (c.bands.empty() ? "" : std::to_string(c.bands.size()) + " bands, ")
               << (c.source_estimate > 0 ? "each shot's source estimated, " : "") << c.iterations
               << " iterations at most" << (c.bands.empty() ? "" : " in each")
               << (c.restart ? ", continuing from iteration " + std::to_string(history.size()) : "") << "\n"
@@ -260,6 +269,18 @@ int run_inversion(const mpi::World& world, const io::RunConfig& c, const StartUp
                               "velocity, " + label, "velocity (m/s)", io::ColourScale::sequential);
     io::write_volume_sections((folder / "change").string(), change, n[0], n[1], n[2], setup.h, j, k,
                               "change from the start, " + label, "velocity change (m/s)");
+    if (density_inverted) {
+      const std::vector<float> density_gradient = it.objective->density_gradient(it.optimiser->gradient());
+      for (std::size_t p = 0; p < points; ++p) change[p] = it.density[p] - options.density[p];
+      io::write_volume_segy((folder / "density.sgy").string(), it.density, n[0], n[1], n[2], setup.h,
+                            "inverted density, iteration " + std::to_string(number));
+      io::write_volume_segy((folder / "density-gradient.sgy").string(), density_gradient, n[0], n[1], n[2], setup.h,
+                            "misfit gradient (per kg/m^3), iteration " + std::to_string(number));
+      io::write_volume_sections((folder / "density").string(), it.density, n[0], n[1], n[2], setup.h, j, k,
+                                "density, " + label, "density (kg/m^3)", io::ColourScale::sequential);
+      io::write_volume_sections((folder / "density-change").string(), change, n[0], n[1], n[2], setup.h, j, k,
+                                "density change from the start, " + label, "density change (kg/m^3)");
+    }
     history.back()["outputs_seconds"] = since(t);
     report["start_misfit"] = first;
     report["iterations"] = history;

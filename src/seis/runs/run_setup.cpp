@@ -116,12 +116,22 @@ wave::Setup make_setup(const io::RunConfig& c, const std::function<wave::Subdoma
   }
   // Decided once for the whole model, so that every rank runs (or refuses) the same equation and the checks that
   // follow ask no further pass over the values.
-  s.density_varies = world.max(double(wave::variable_density(s))) > 0;
+  // An inverted density steps the density form whatever its start (inversion/scaled_objective.hpp).
+  const bool inverts_density = !c.invert.empty() && c.density_max > 0;
+  s.density_varies = inverts_density || world.max(double(wave::variable_density(s))) > 0;
   // An inversion steps every iterate with the scheme of its upper bound (or of a faster point of the start).
   s.vmax = static_cast<float>(
       std::max(world.max(double(wave::check_velocities(s).highest)), c.invert.empty() ? 0.0 : c.vmax));
-  // The smallest of the parts' bounds: a varying density's bound is its rows' (wave::stable_dt).
-  s.dt = c.dt > 0 ? c.dt : c.cfl * -world.max(-wave::stable_dt(s));
+  // The smallest of the parts' bounds: a varying density's bound is its rows' (wave::stable_dt). An inversion's
+  // iterates are other models: its bound is every model's within the velocity's and the density's bounds.
+  double bound = c.dt > 0 ? 0.0 : -world.max(-wave::stable_dt(s));  // the densities checked, where they vary
+  if (c.dt == 0 && !c.invert.empty() && s.density_varies) {
+    const auto [lightest, densest] = std::minmax_element(s.density.begin(), s.density.end());
+    double low = -world.max(-double(*lightest)), high = world.max(double(*densest));
+    if (inverts_density) low = std::min(low, c.density_min), high = std::max(high, c.density_max);
+    bound = std::min(bound, wave::density_stable_dt(s.radius, s.h, s.vmax, low, high));
+  }
+  s.dt = c.dt > 0 ? c.dt : c.cfl * bound;
   const double steps = std::ceil(c.duration / s.dt - 1e-9);
   require(steps <= max_steps, "--duration ", c.duration, " s at dt = ", s.dt, " s is ", steps, " steps, at most ",
           max_steps, " (the model's largest velocity ", s.vmax, " m/s sets dt)");

@@ -214,6 +214,15 @@ double density_stable_dt(const Setup& s) {
 
 }  // namespace
 
+double density_stable_dt(int radius, double h, double vmax, double rho_low, double rho_high) {
+  require(rho_low > 0 && rho_high >= rho_low, "densities within [", rho_low, ", ", rho_high,
+          "] kg/m^3: 0 < low <= high is needed");
+  double sum_c = 0;
+  for (double w : staggered_first_derivative_weights(radius)) sum_c += std::abs(w);
+  const double kappa = 2 * rho_high / (rho_high + rho_low);
+  return 2.0 * h / (vmax * sum_c * std::sqrt(12 * kappa));
+}
+
 double stable_dt(const Setup& s) {
   if (s.density.empty() || !variable_density(s)) return stable_dt(s.radius, s.h, model_vmax(s));
   check_densities(s);  // before they enter the bound

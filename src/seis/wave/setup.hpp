@@ -70,7 +70,8 @@ struct Medium {
   // constant density. Where it varies the step is the equation's density form (density.hpp); one value everywhere
   // is constant density, the same step bit for bit.
   std::vector<float> density;
-  // Whether the density varies: what without_model keeps of it.
+  // Whether the density varies: what without_model keeps of it; set, the density form whatever the values (an
+  // inversion's density, which its iterates change).
   bool density_varies = false;
 };
 
@@ -123,6 +124,11 @@ double stable_dt(int radius, double h, double vmax, double cfl = 1.0);
 // the bound of its operator, 2 / sqrt(the largest Gershgorin row sum of V^2 rho L_b), which a density contrast
 // lowers (a point beside a lighter medium reads its larger buoyancy).
 double stable_dt(const Setup& s);
+// A bound that holds for every model with velocities up to vmax and densities within [rho_low, rho_high] (kg/m^3):
+// each point's rho b_half is at most kappa = 2 rho_high / (rho_high + rho_low) (a dense point beside the lightest),
+// so the Gershgorin row sum of V^2 rho L_b is at most 12 kappa vmax^2 C^2 / h^2, C the staggered weights' sum of
+// magnitudes. What an inversion's iterates, each a different model, share.
+double density_stable_dt(int radius, double h, double vmax, double rho_low, double rho_high);
 // The time step of a run that names none: cfl of the run's stability bound.
 double default_dt(const Setup& s, double cfl = default_cfl);
 
