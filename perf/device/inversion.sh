@@ -5,7 +5,8 @@
 #   ranks   a GRID^3 survey (default 256) of 4 shots (the layered model, 10 m, R = 4, DURATION s at 1 ms, default
 #           0.8) inverted from 2000 m/s, ITERATIONS iterates (default 2), by the runs RUNS (default "one two
 #           one-again"): one on one GPU (seis-wave-serial), two on two (two ranks): the last iterate's model and
-#           gradient compared byte for byte, each run's iterate times and phases from inversion.json
+#           gradient (and density's) compared byte for byte, each run's iterate times and phases from inversion.json;
+#           FLAGS: more of the inversion's flags (e.g. the density inverted too)
 #   shot    where one shot's gradient goes at GRID^3 (DURATION s): the survey's first shot modelled (--benchmark)
 #           and migrated with the adjoint imaging condition (--migrate, migration.json's forward and backward
 #           passes beside the whole run's), under nsys where the machine has it
@@ -35,7 +36,9 @@ for stage in "$@"; do
               --quiet --survey "$OUT/survey.toml")
       "$build/app/seis-wave-serial" "${common[@]}" --model layered --output "$OUT/data" > "$OUT/data.log" 2>&1
       echo "data: exit $?, $(grep -E 'survey done' "$OUT/data.log")"
-      invert=("${common[@]}" --model homogeneous:2000 --invert "$OUT/data" --vmin 1400 --vmax 3400 --iterations "$iterations")
+      # shellcheck disable=SC2206  # FLAGS is a list of words
+      invert=("${common[@]}" --model homogeneous:2000 --invert "$OUT/data" --vmin 1400 --vmax 3400 --iterations "$iterations"
+              ${FLAGS:-})
       for run in $runs; do
         start=$(date +%s.%N)
         if [ $run = two ]; then
@@ -47,9 +50,10 @@ for stage in "$@"; do
         echo "$run: exit $code, $(awk "BEGIN{printf \"%.1f\", $end - $start}") s: $(grep -E '^done' "$OUT/$run.log")"
         json "$OUT/$run/inversion.json" "[(i['iteration'], i['evaluations'], round(i['seconds'], 2), {k: round(v, 2) for k, v in i['phase_seconds'].items()}, round(i['outputs_seconds'], 2)) for i in m['iterations']]"
       done
-      for f in model.sgy gradient.sgy; do
+      for f in model.sgy gradient.sgy density.sgy density-gradient.sgy; do
         for run in two one-again; do
-          [ ! -d "$OUT/$run" ] || { cmp "$OUT/one/iteration-$last/$f" "$OUT/$run/iteration-$last/$f" && echo "$run: $f bitwise one GPU's"; }
+          [ ! -f "$OUT/$run/iteration-$last/$f" ] ||
+            { cmp "$OUT/one/iteration-$last/$f" "$OUT/$run/iteration-$last/$f" && echo "$run: $f bitwise one GPU's"; }
         done
       done
       find "$OUT" -name '*.sgy' -delete ;;

@@ -217,10 +217,12 @@ double density_stable_dt(const Setup& s) {
 double density_stable_dt(int radius, double h, double vmax, double rho_low, double rho_high) {
   require(rho_low > 0 && rho_high >= rho_low, "densities within [", rho_low, ", ", rho_high,
           "] kg/m^3: 0 < low <= high is needed");
+  const std::vector<double> c = staggered_first_derivative_weights(radius);
   double sum_c = 0;
-  for (double w : staggered_first_derivative_weights(radius)) sum_c += std::abs(w);
-  const double kappa = 2 * rho_high / (rho_high + rho_low);
-  return 2.0 * h / (vmax * sum_c * std::sqrt(12 * kappa));
+  for (double w : c) sum_c += std::abs(w);
+  const double kappa = 2 * rho_high / (rho_high + rho_low), lambda = rho_high / rho_low;
+  const double reach = std::abs(c[0]) * kappa + (sum_c - std::abs(c[0])) * lambda;
+  return 2.0 * h / (vmax * std::sqrt(12 * sum_c * reach));
 }
 
 double stable_dt(const Setup& s) {

@@ -125,9 +125,11 @@ double stable_dt(int radius, double h, double vmax, double cfl = 1.0);
 // lowers (a point beside a lighter medium reads its larger buoyancy).
 double stable_dt(const Setup& s);
 // A bound that holds for every model with velocities up to vmax and densities within [rho_low, rho_high] (kg/m^3):
-// each point's rho b_half is at most kappa = 2 rho_high / (rho_high + rho_low) (a dense point beside the lightest),
-// so the Gershgorin row sum of V^2 rho L_b is at most 12 kappa vmax^2 C^2 / h^2, C the staggered weights' sum of
-// magnitudes. What an inversion's iterates, each a different model, share.
+// in the row of point i, rho_i b_half is at most kappa = 2 rho_high / (rho_high + rho_low) at the two half points
+// beside i (a dense point beside the lightest) and lambda = rho_high / rho_low at the others (two of the lightest
+// beyond), so the Gershgorin row sum of V^2 rho L_b is at most 12 vmax^2 C (|c_1| kappa + (C - |c_1|) lambda) / h^2,
+// c the staggered weights, C their magnitudes' sum: attained by the densest point at vmax alone in the lightest
+// medium. What an inversion's iterates, each a different model, share.
 double density_stable_dt(int radius, double h, double vmax, double rho_low, double rho_high);
 // The time step of a run that names none: cfl of the run's stability bound.
 double default_dt(const Setup& s, double cfl = default_cfl);
