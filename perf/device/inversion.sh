@@ -7,6 +7,8 @@
 #           one-again"): one on one GPU (seis-wave-serial), two on two (two ranks): the last iterate's model and
 #           gradient (and density's) compared byte for byte, each run's iterate times and phases from inversion.json;
 #           FLAGS: more of the inversion's flags (e.g. the density inverted too)
+#   profile the ranks stage's survey at GRID^3 inverted on one GPU (ITERATIONS iterates) under nsys (its CUDA API and
+#           kernel summaries: where an evaluation's time goes beside its kernels); FLAGS as there
 #   shot    where one shot's gradient goes at GRID^3 (DURATION s): the survey's first shot modelled (--benchmark)
 #           and migrated with the adjoint imaging condition (--migrate, migration.json's forward and backward
 #           passes beside the whole run's), under nsys where the machine has it
@@ -24,7 +26,7 @@ for stage in "$@"; do
       compute-sanitizer --tool memcheck --error-exitcode 9 "$build/tests/seis_tests_Cuda" \
         --gtest_filter='*Inversion*:*Operator*' > "$OUT/memcheck.log" 2>&1
       echo "memcheck (inversion, operators): exit $?, $(grep -E 'ERROR SUMMARY|PASSED|FAILED' "$OUT/memcheck.log" | tr '\n' ' ')" ;;
-    ranks)
+    ranks|profile)
       n=${GRID:-256} iterations=${ITERATIONS:-2} runs=${RUNS:-one two one-again}
       size=$((10 * (n - 1))) last=$(printf %04d "$iterations")
       printf 'receivers = "200,%d,200:%d,%d,200:%d"\n' $((size / 2)) $((size - 200)) $((size / 2)) $(((size - 400) / 20 + 1)) \
@@ -39,6 +41,19 @@ for stage in "$@"; do
       # shellcheck disable=SC2206  # FLAGS is a list of words
       invert=("${common[@]}" --model homogeneous:2000 --invert "$OUT/data" --vmin 1400 --vmax 3400 --iterations "$iterations"
               ${FLAGS:-})
+      if [ "$stage" = profile ]; then
+        if command -v nsys > /dev/null; then
+          nsys profile -o "$OUT/inversion" --stats=true "$build/app/seis-wave-serial" "${invert[@]}" \
+            --output "$OUT/profiled" > "$OUT/profile.log" 2>&1
+          echo "profile: exit $?"
+          grep -E -A22 'cuda_api_sum|cuda_gpu_kern_sum|cuda_gpu_mem_time_sum|osrt_sum' "$OUT/profile.log" | cut -c1-200 | head -110
+          json "$OUT/profiled/inversion.json" "[(i['evaluations'], round(i['seconds'], 2), i['phase_seconds']) for i in m['iterations']]"
+        else
+          echo "no nsys here"
+        fi
+        find "$OUT" -name '*.sgy' -delete
+        continue
+      fi
       for run in $runs; do
         start=$(date +%s.%N)
         if [ $run = two ]; then
