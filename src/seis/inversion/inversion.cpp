@@ -1,6 +1,7 @@
 #include "seis/inversion/inversion.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "seis/core/error.hpp"
 
@@ -61,16 +62,19 @@ InversionResult invert(const wave::Grid& grid, const wave::Numerics& numerics, c
         continue;
       }
       out.misfits.push_back(optimiser.f() * scale);
-      if (on_iterate)
-        on_iterate(Iterate{
-            band, optimiser.iterations(), optimiser.evaluations(), optimiser.f() * scale, f.velocity(optimiser.x()),
-            options.inverts_density() ? f.density(optimiser.x()) : std::vector<float>(), &optimiser, &f});
+      if (on_iterate) {
+        auto [velocity, density] = f.model(optimiser.x());
+        if (!options.inverts_density()) density.clear();
+        on_iterate(Iterate{band, optimiser.iterations(), optimiser.evaluations(), optimiser.f() * scale,
+                           std::move(velocity), std::move(density), &optimiser, &f});
+      }
       if (optimiser.iterations() >= options.iterations) break;
       want = optimiser.next();
     }
     out.stop = optimiser.iterations() >= options.iterations ? "iterations" : optimiser.message();
-    out.velocity = f.velocity(optimiser.x());
-    if (options.inverts_density()) out.density = f.density(optimiser.x());
+    auto [velocity, density] = f.model(optimiser.x());
+    out.velocity = std::move(velocity);
+    if (options.inverts_density()) out.density = std::move(density);
     out.iterations += optimiser.iterations();
     out.evaluations += optimiser.evaluations();
   }

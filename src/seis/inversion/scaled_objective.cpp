@@ -191,10 +191,15 @@ std::vector<float> ScaledObjective::density(const std::vector<double>& y) const 
   return options_.inverts_density() ? parameter(scaled(y), 1) : options_.density;
 }
 
+std::pair<std::vector<float>, std::vector<float>> ScaledObjective::model(const std::vector<double>& y) const {
+  const std::vector<double> x = scaled(y);
+  return {parameter(x, 0), options_.inverts_density() ? parameter(x, 1) : options_.density};
+}
+
 double ScaledObjective::operator()(const std::vector<double>& y, std::vector<double>& gradient) const {
   const auto at = [&] {
-    const std::vector<double> x = scaled(y);
-    return evaluate_at(parameter(x, 0), options_.inverts_density() ? parameter(x, 1) : options_.density, false);
+    const auto [velocity, density] = model(y);
+    return evaluate_at(velocity, density, false);
   };
   const Evaluation e = !first_.gradient.empty() && y == start_y_ ? first_ : at();
   // dJ/dx (held points do not move with x), then through S's transpose where smoothing.

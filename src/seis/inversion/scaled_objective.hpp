@@ -14,6 +14,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "seis/inversion/objective.hpp"
@@ -86,6 +87,8 @@ class ScaledObjective {
   // where inverted; the density held where not (empty: constant density).
   std::vector<float> velocity(const std::vector<double>& y) const;
   std::vector<float> density(const std::vector<double>& y) const;
+  // Both from one pass of the scaling (and smoothing): the velocity, then the density.
+  std::pair<std::vector<float>, std::vector<float>> model(const std::vector<double>& y) const;
   // f(y) and its gradient in y (zero at held points: f does not depend on them); at the start, the constructor's
   // evaluation.
   double operator()(const std::vector<double>& y, std::vector<double>& gradient) const;

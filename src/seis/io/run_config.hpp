@@ -90,6 +90,8 @@ struct RunConfig {
 
   // Born modelling: a velocity perturbation, a density perturbation or both.
   bool born_modelling() const { return !born.empty() || !born_density.empty(); }
+  // An inversion of the density too (check_together: both density bounds then set, and a starting density).
+  bool inverts_density() const { return !invert.empty() && density_max > 0; }
 };
 
 // Parses argv (Kokkos' own --kokkos-* options removed first). Returns false when the caller should exit 0 at once

@@ -95,7 +95,7 @@ std::string inversion_fingerprint(const io::RunConfig& c, const wave::Setup& s, 
     << "\nmisfit " << c.misfit << "\nprecondition " << c.precondition << "\nmute_velocity " << c.mute_velocity
     << "\ngradient_smoothing " << c.gradient_smoothing << "\nsource_estimate " << c.source_estimate << "\nbands";
   // No line where the density is not inverted: the fingerprints of velocity inversions stay as they were.
-  if (c.density_max > 0) f << "\ndensity_bounds " << c.density_min << " " << c.density_max;
+  if (c.inverts_density()) f << "\ndensity_bounds " << c.density_min << " " << c.density_max;
   for (double corner : c.bands) f << " " << corner;
   f << "\nmask " << (mask.empty() ? std::string("none") : std::to_string(io::crc32_of(mask.data(), mask.size() * 4)));
   for (std::size_t n = 0; n < shots.size(); ++n) {
@@ -148,7 +148,7 @@ int run_inversion(const mpi::World& world, const io::RunConfig& c, const StartUp
   // The density held or, between its bounds, inverted from: a file's, or Gardner's of the start (not following the
   // iterates' velocity).
   options.rhomin = c.density_min, options.rhomax = c.density_max;
-  const bool density_inverted = options.inverts_density();
+  const bool density_inverted = c.inverts_density();
   if (!c.density.empty())
     options.density = c.density == "gardner"
                           ? wave::gardner_density(start)

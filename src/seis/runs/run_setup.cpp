@@ -117,8 +117,7 @@ wave::Setup make_setup(const io::RunConfig& c, const std::function<wave::Subdoma
   // Decided once for the whole model, so that every rank runs (or refuses) the same equation and the checks that
   // follow ask no further pass over the values.
   // An inverted density steps the density form whatever its start (inversion/scaled_objective.hpp).
-  const bool inverts_density = !c.invert.empty() && c.density_max > 0;
-  s.density_varies = inverts_density || world.max(double(wave::variable_density(s))) > 0;
+  s.density_varies = c.inverts_density() || world.max(double(wave::variable_density(s))) > 0;
   // An inversion steps every iterate with the scheme of its upper bound (or of a faster point of the start).
   s.vmax = static_cast<float>(
       std::max(world.max(double(wave::check_velocities(s).highest)), c.invert.empty() ? 0.0 : c.vmax));
@@ -128,7 +127,7 @@ wave::Setup make_setup(const io::RunConfig& c, const std::function<wave::Subdoma
   if (c.dt == 0 && !c.invert.empty() && s.density_varies) {
     const auto [lightest, densest] = std::minmax_element(s.density.begin(), s.density.end());
     double low = -world.max(-double(*lightest)), high = world.max(double(*densest));
-    if (inverts_density) low = std::min(low, c.density_min), high = std::max(high, c.density_max);
+    if (c.inverts_density()) low = std::min(low, c.density_min), high = std::max(high, c.density_max);
     bound = std::min(bound, wave::density_stable_dt(s.radius, s.h, s.vmax, low, high));
   }
   s.dt = c.dt > 0 ? c.dt : c.cfl * bound;
