@@ -157,7 +157,12 @@ std::string BoundedLbfgs::message() const {
 
 std::string BoundedLbfgs::state() const {
   Writer w;
-  w.bytes = state_magic;
+  // Its size first: grown by doubling, the string's 170 bytes a point would be copied and faulted in again and again.
+  std::size_t size = sizeof(state_magic) + 64 + 2 * (8 + task_.size() + csave_.size());
+  for (const auto* v : {&x_, &lower_, &upper_, &g_, &wa_, &dsave_}) size += 8 + v->size() * sizeof(double);
+  for (const auto* v : {&bound_kind_, &iwa_, &lsave_, &isave_}) size += 8 + v->size() * sizeof(int);
+  w.bytes.reserve(size);
+  w.bytes.append(state_magic);
   w.scalar(n_);
   w.scalar(m_);
   w.scalar(f_);
