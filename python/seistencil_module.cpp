@@ -167,6 +167,17 @@ PYBIND11_MODULE(_core, m) {
       .def_property_readonly("steps", [](const Acoustic& a) { return a.setup().steps; })
       .def_property_readonly("backend", &Acoustic::backend)
       .def(
+          "set_medium",
+          [](Acoustic& a, const Medium& medium) {
+            py::gil_scoped_release free;
+            a.set_medium(medium);
+          },
+          py::arg("medium"),
+          "another model of the same grid in place of this one (the same dt, which must stay stable; the density "
+          "form kept): the engine forward and adjoint keep is kept too")
+      .def("release", &Acoustic::release,
+           "frees the engine forward and adjoint keep between calls (the fields, the adjoint's kept states)")
+      .def(
           "forward",
           [](const Acoustic& a, const Acquisition& shot) {
             std::vector<float> d;

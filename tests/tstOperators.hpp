@@ -154,6 +154,73 @@ TEST(TEST_CATEGORY, OperatorsSurveyAndMigrateAreTheirShotsOperators) {
   EXPECT_EQ(reported, 0u);
 }
 
+// forward and gradient keep their engines between calls: a call on a kept engine (another shot, more receivers than
+// it was planned for, a Born call between, the density's image asked or not) is bitwise a call on new operators;
+// gradient's one pass models bitwise forward's data; set_medium gives bitwise new operators of that medium, kept
+// engines included, and refuses a medium of another scheme, size or stability.
+TEST(TEST_CATEGORY, OperatorsKeepTheirEnginesBitwise) {
+  using Gradient = seis::operators::Acoustic::Gradient;
+  using seis::test::expect_error_mentioning;
+  std::mt19937 rng(seis::test::test_seed());
+  Case c = operator_case(4, rng);
+  c.model.density.resize(c.model.velocity.size());
+  for (float& rho : c.model.density) rho = std::uniform_real_distribution<float>(1800.0f, 2400.0f)(rng);
+  const Operators fixed_dt(c.model);
+  c.model.dt = fixed_dt.setup().dt;
+  Operators ops(c.model);
+  seis::wave::Acquisition more = c.shot;
+  more.sources = {{61.0, 140.0, 150.0}};
+  more.receivers.push_back(more.receivers.front());
+  const auto r = gaussian<float>(c.shot.receivers.size() * std::size_t(c.model.steps), rng);
+  const auto r_more = gaussian<float>(more.receivers.size() * std::size_t(c.model.steps), rng);
+  const seis::operators::GradientParts all{true, true};
+  const auto same = [](const Gradient& a, const Gradient& b, const char* when) {
+    EXPECT_EQ(a.velocity, b.velocity) << when;
+    EXPECT_EQ(a.density, b.density) << when;
+    EXPECT_EQ(a.illumination, b.illumination) << when;
+  };
+  const Gradient fresh = Operators(c.model).gradient(c.shot, r, all);
+  const Gradient fresh_more = Operators(c.model).gradient(more, r_more, all);
+  ASSERT_FALSE(fresh.density.empty());
+  ops.forward(more);
+  same(ops.gradient(c.shot, r, all), fresh, "after a forward call");
+  same(ops.gradient(more, r_more, all), fresh_more, "more receivers");
+  same(ops.gradient(c.shot, r, all), fresh, "the kept engine, another shot before");
+  ops.born(c.shot, gaussian<float>(c.model.velocity.size(), rng));
+  same(ops.gradient(c.shot, r, all), fresh, "after a Born call");
+  EXPECT_EQ(ops.gradient(c.shot, r).velocity, Operators(c.model).gradient(c.shot, r).velocity);
+  std::vector<float> modelled;
+  const Gradient one_pass = ops.gradient(
+      c.shot,
+      [&](const std::vector<float>& d) {
+        modelled = d;
+        return r;
+      },
+      all);
+  EXPECT_EQ(modelled, Operators(c.model).forward(c.shot));
+  same(one_pass, fresh, "one pass");
+
+  seis::wave::Setup other = c.model;
+  for (float& v : other.velocity) v *= 0.97f;
+  for (float& rho : other.density) rho *= 1.05f;
+  ops.set_medium(other);
+  same(ops.gradient(c.shot, r, all), Operators(other).gradient(c.shot, r, all), "another medium, the kept engine");
+  ops.set_medium(c.model);
+  EXPECT_EQ(ops.forward(c.shot), Operators(c.model).forward(c.shot));
+  ops.set_medium(other);
+  EXPECT_EQ(ops.forward(c.shot), Operators(other).forward(c.shot)) << "another medium, the kept modelling engine";
+
+  seis::wave::Medium constant = other;
+  constant.density.clear();
+  expect_error_mentioning([&] { ops.set_medium(constant); }, "its density form differs");
+  seis::wave::Medium fast = other;
+  for (float& v : fast.velocity) v *= 2.0f;
+  expect_error_mentioning([&] { ops.set_medium(fast); }, "above the stability bound");
+  seis::wave::Medium small = other;
+  small.velocity.resize(5);
+  expect_error_mentioning([&] { ops.set_medium(small); }, "velocity model has 5 values");
+}
+
 // Refused before a step, naming the value: data of the wrong size, a model of the wrong size, no steps.
 TEST(TEST_CATEGORY, OperatorsRefuseWhatDoesNotFit) {
   using seis::test::expect_error_mentioning;

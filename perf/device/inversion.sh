@@ -6,7 +6,7 @@
 #           0.8) inverted from 2000 m/s, ITERATIONS iterates (default 2), by the runs RUNS (default "one two
 #           one-again"): one on one GPU (seis-wave-serial), two on two (two ranks): the last iterate's model and
 #           gradient (and density's) compared byte for byte, each run's iterate times and phases from inversion.json;
-#           FLAGS: more of the inversion's flags (e.g. the density inverted too)
+#           FLAGS: more of the inversion's flags (e.g. the density inverted too); each run's last outputs' md5 sums
 #   profile the ranks stage's survey at GRID^3 inverted on one GPU (ITERATIONS iterates) under nsys (its CUDA API and
 #           kernel summaries: where an evaluation's time goes beside its kernels); FLAGS as there
 #   shot    where one shot's gradient goes at GRID^3 (DURATION s): the survey's first shot modelled (--benchmark)
@@ -64,6 +64,8 @@ for stage in "$@"; do
         code=$? end=$(date +%s.%N)
         echo "$run: exit $code, $(awk "BEGIN{printf \"%.1f\", $end - $start}") s: $(grep -E '^done' "$OUT/$run.log")"
         json "$OUT/$run/inversion.json" "[(i['iteration'], i['evaluations'], round(i['seconds'], 2), {k: round(v, 2) for k, v in i['phase_seconds'].items()}, round(i['outputs_seconds'], 2)) for i in m['iterations']]"
+        # Checksums, to compare runs of other binaries (another commit's) beside this one's.
+        (cd "$OUT/$run/iteration-$last" && md5sum ./*.sgy)
       done
       for f in model.sgy gradient.sgy density.sgy density-gradient.sgy; do
         for run in two one-again; do

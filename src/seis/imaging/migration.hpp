@@ -43,6 +43,16 @@ class Migration {
   // what its receivers inject in reverse time.
   MigrationTiming migrate(const std::vector<wave::Point>& sources, wave::WaveletKind wavelet, double f0,
                           const std::vector<wave::Point>& receivers, const std::vector<float>& injected);
+  // migrate in two halves, for a caller whose injected traces follow from the shot's own data (an inversion's
+  // residual): forward runs the source wavefield, keeping what the backward pass needs, and returns what the
+  // receivers record ([receiver][sample], bitwise a forward modelling's: the same step from the same state, one
+  // step more than the migration needs); backward then takes `injected` in reverse time and adds the shot's image.
+  std::vector<float> forward(const std::vector<wave::Point>& sources, wave::WaveletKind wavelet, double f0,
+                             const std::vector<wave::Point>& receivers);
+  MigrationTiming backward(const std::vector<float>& injected);
+  // The velocity model (and density) of `model` in place of this one's: the grid, time step, steps, kernel and
+  // boundary must be the plan's (refused, naming the first that differs); the memory is kept.
+  void set_model(const wave::Setup& model);
   // The stack so far (each shot's correlation summed) and its illumination, x fastest.
   std::vector<float> image() const;
   std::vector<float> illumination() const;

@@ -43,15 +43,16 @@ void correlate(const Floats& image, const Floats& illumination, const Floats& s,
       });
 }
 
-// The exact adjoint's image, sum_n w_n lambda_(n+1) = (sum_n w_n mu_(n+1)) / (D3 q): the stack of w mu scaled as
-// it is read out (D3 q does not change with time), into `out`.
+// The interior of `padded` into `out`'s first nx ny nz floats, x fastest, times 1 / (D3 q rho) where `adjoint_scaled`.
 template <class ExecSpace, class Memory>
-void scale_adjoint_image(const StepTerms<Memory>& t, const Kokkos::View<float*, Memory>& sum,
-                         const Kokkos::View<float*, Memory>& out) {
+void gather_interior(const StepTerms<Memory>& t, const Kokkos::View<float*, Memory>& padded,
+                     const Kokkos::View<float*, Memory>& out, bool adjoint_scaled) {
+  const std::size_t nx = std::size_t(t.layout.nx), plane = nx * std::size_t(t.layout.ny);
   Kokkos::parallel_for(
-      "seis::imaging::adjoint_image", interior<ExecSpace>(t), KOKKOS_LAMBDA(const int i, const int j, const int k) {
+      "seis::imaging::interior", interior<ExecSpace>(t), KOKKOS_LAMBDA(const int i, const int j, const int k) {
         const index_t c = t.layout.offset(i, j, k);
-        out(c) = sum(c) * t.adjoint_scale(i, j, k, c);
+        out(std::size_t(k) * plane + std::size_t(j) * nx + std::size_t(i)) =
+            adjoint_scaled ? padded(c) * t.adjoint_scale(i, j, k, c) : padded(c);
       });
 }
 
@@ -76,7 +77,8 @@ struct Migration<ExecSpace>::Impl {
   detail::StepTerms<Memory> terms;             // the step's q and layer coefficients, which scale the adjoint's image
   detail::DensityTerms<Memory> density_terms;  // and the density's weights, for its image
   long long source_steps = 0, images = 0, states_moved = 0;  // for MigrationTiming::bytes
-  double copy_gb_per_s = 0;
+  double copy_gb_per_s = 0, forward_seconds = 0;
+  std::optional<std::vector<wave::Point>> shot_receivers;  // the shot whose forward pass awaits its backward pass
 
   int steps() const { return source.setup().steps; }
 
@@ -147,9 +149,58 @@ struct Migration<ExecSpace>::Impl {
       carried.arm(term);
   }
 
-  std::vector<float> interior(const Floats& padded) const {
-    const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), padded);
-    return interior_values(source.layout(), host.data());
+  // Everything checked before the first step: positions, the wavelet against dt; then the source wavefield forward,
+  // a state kept at each segment's start and the last segment's wavefields kept at once, recording at `receivers`
+  // where `record` (the receivers are then the backward pass's).
+  void run_forward(const std::vector<wave::Point>& sources, wave::WaveletKind wavelet, double f0,
+                   const std::vector<wave::Point>& receivers, bool record) {
+    wave::Setup shot = source.setup();
+    shot.sources = sources, shot.receivers = receivers, shot.wavelet = wavelet, shot.f0 = f0;
+    wave::validate_shot(shot);
+    if (adjoint()) require_inner_receivers(shot);
+    source.new_shot(wave::Acquisition{sources, record ? receivers : std::vector<wave::Point>{}, wavelet, f0});
+    // Nothing armed from an earlier shot.
+    carried.arm({});
+    if (layer) layer->clear(), layer->arm({});
+    source_steps = images = states_moved = 0;
+    Kokkos::Timer timer;
+    source.drop_kept();
+    {
+      const ProfilingRegion forward("seis::imaging::forward");
+      for (int start = 0; start < steps(); start += plan.segment) {
+        if (start + plan.segment < steps()) {
+          source.keep();
+          source.advance(plan.segment);
+          source_steps += plan.segment;
+          ++states_moved;
+        } else {
+          fill(start);
+        }
+      }
+      Kokkos::fence();
+    }
+    forward_seconds = timer.seconds();
+    shot_receivers = receivers;
+  }
+
+  void check_injected(const std::vector<wave::Point>& receivers, const std::vector<float>& injected) const {
+    require(injected.size() == receivers.size() * std::size_t(steps()), "the injected traces hold ", injected.size(),
+            " samples, ", receivers.size(), " receivers x ", steps(), " steps need ",
+            receivers.size() * std::size_t(steps()));
+  }
+
+  // The interior of a padded field, gathered on the device (into a source-side buffer: free between shots, and
+  // counted in the plan) and copied once. `adjoint_scaled`: the exact adjoint's image, sum_n w_n lambda_(n+1) =
+  // (sum_n w_n mu_(n+1)) / (D3 q rho), from the stack of w mu (D3 q rho does not change with time).
+  std::vector<float> interior(const Floats& padded, bool adjoint_scaled) const {
+    const FieldLayout& L = source.layout();
+    const Floats out = snapshots.front();
+    detail::gather_interior<ExecSpace>(terms, padded, out, adjoint_scaled);
+    std::vector<float> values(std::size_t(L.nx) * std::size_t(L.ny) * std::size_t(L.nz));
+    Kokkos::deep_copy(
+        Kokkos::View<float*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(values.data(), values.size()),
+        Kokkos::subview(out, std::make_pair(std::size_t(0), values.size())));
+    return values;
   }
 };
 
@@ -172,43 +223,35 @@ template <class ExecSpace>
 MigrationTiming Migration<ExecSpace>::migrate(const std::vector<wave::Point>& sources, wave::WaveletKind wavelet,
                                               double f0, const std::vector<wave::Point>& receivers,
                                               const std::vector<float>& injected) {
+  impl_->check_injected(receivers, injected);  // before the forward pass
+  impl_->run_forward(sources, wavelet, f0, receivers, false);
+  return backward(injected);
+}
+
+template <class ExecSpace>
+std::vector<float> Migration<ExecSpace>::forward(const std::vector<wave::Point>& sources, wave::WaveletKind wavelet,
+                                                 double f0, const std::vector<wave::Point>& receivers) {
+  Impl& m = *impl_;
+  m.run_forward(sources, wavelet, f0, receivers, true);
+  // The last sample: a migration stops the source wavefield a step short of it (that step's image meets a zero
+  // adjoint field, or no receiver step); the step is past every kept state.
+  m.source.advance(m.steps() - m.source.step());
+  return m.source.traces();
+}
+
+template <class ExecSpace>
+MigrationTiming Migration<ExecSpace>::backward(const std::vector<float>& injected) {
   Impl& m = *impl_;
   const MigrationPlan& p = m.plan;
-  // Everything checked before the first step: positions, the wavelet against dt, the traces' count.
-  wave::Setup shot = m.source.setup();
-  shot.sources = sources, shot.receivers = receivers, shot.wavelet = wavelet, shot.f0 = f0;
-  wave::validate_shot(shot);
-  if (m.adjoint()) require_inner_receivers(shot);
-  require(injected.size() == receivers.size() * std::size_t(m.steps()), "the injected traces hold ", injected.size(),
-          " samples, ", receivers.size(), " receivers x ", m.steps(), " steps need ",
-          receivers.size() * std::size_t(m.steps()));
+  require(m.shot_receivers.has_value(), "a migration's backward pass follows its forward pass (Migration::forward)");
+  const std::vector<wave::Point> receivers = *m.shot_receivers;
+  m.shot_receivers.reset();
+  m.check_injected(receivers, injected);
   MigrationTiming timing;
   timing.steps = m.steps();
-  m.source.new_shot(wave::Acquisition{sources, {}, wavelet, f0});
+  timing.forward_seconds = m.forward_seconds;
   m.receiver.new_shot(receivers, injected, {}, m.adjoint() ? wave::Injected::adjoint_data : wave::Injected::sources);
-  // Nothing armed from an earlier shot.
-  m.carried.arm({});
-  if (m.layer) m.layer->clear(), m.layer->arm({});
-  m.source_steps = m.images = m.states_moved = 0;
   Kokkos::Timer timer;
-  // Forward: a state kept at each segment's start; the last segment's wavefields kept at once.
-  m.source.drop_kept();
-  {
-    const ProfilingRegion forward("seis::imaging::forward");
-    for (int start = 0; start < m.steps(); start += p.segment) {
-      if (start + p.segment < m.steps()) {
-        m.source.keep();
-        m.source.advance(p.segment);
-        m.source_steps += p.segment;
-        ++m.states_moved;
-      } else {
-        m.fill(start);
-      }
-    }
-    Kokkos::fence();
-  }
-  timing.forward_seconds = timer.seconds();
-  timer.reset();
   // Backward: segments last first; within each, the receiver wavefield at step N - n meets the source's at n
   // (receiver step m holds the data of samples N - 1 ... N - m injected, time N - m); the adjoint's Born weight of
   // step n meets lambda_{n + 1}, the receiver wavefield at step N - n - 1.
@@ -250,12 +293,17 @@ MigrationTiming Migration<ExecSpace>::migrate(const std::vector<wave::Point>& so
 }
 
 template <class ExecSpace>
-std::vector<float> Migration<ExecSpace>::image() const {
+void Migration<ExecSpace>::set_model(const wave::Setup& model) {
   Impl& m = *impl_;
-  if (!m.adjoint()) return m.interior(m.image);
-  // A source-side buffer holds the scaled copy: free between shots, and counted in the plan.
-  detail::scale_adjoint_image<ExecSpace>(m.terms, m.image, m.snapshots.front());
-  return m.interior(m.snapshots.front());
+  m.source.set_model(detail::simulation_setup(model, false));
+  m.receiver.set_model(detail::simulation_setup(model, true));
+  m.terms = detail::StepTerms<typename Impl::Memory>(m.source.step_fields());
+  m.density_terms = detail::DensityTerms<typename Impl::Memory>(m.terms, model.radius, model.h);
+}
+
+template <class ExecSpace>
+std::vector<float> Migration<ExecSpace>::image() const {
+  return impl_->interior(impl_->image, impl_->adjoint());
 }
 
 template <class ExecSpace>
@@ -268,7 +316,7 @@ std::vector<float> Migration<ExecSpace>::density_image() const {
 
 template <class ExecSpace>
 std::vector<float> Migration<ExecSpace>::illumination() const {
-  return impl_->interior(impl_->illumination);
+  return impl_->interior(impl_->illumination, false);
 }
 
 template <class ExecSpace>

@@ -63,42 +63,46 @@ Evaluation evaluate(const operators::Acoustic& model, const std::vector<Observed
   const auto run = [&](const ObservedShot& s) {
     ShotResult r;
     auto t = std::chrono::steady_clock::now();
-    std::vector<float> modelled = model.forward(s.shot);
-    std::vector<float> source(with_gradient ? modelled.size() : 0);
     const Traces shape{static_cast<int>(s.shot.receivers.size()), steps, model.setup().dt};
-    if (how.band) {
-      const std::vector<float> recorded = modelled;
-      how.band->apply(shape, recorded.data(), modelled.data());
-    }
-    std::optional<SourceFilter> estimate;
-    if (estimating) {
-      estimate.emplace(shape, modelled.data(), s.data.data(), s.weights, how.source_half,
-                       damping_of(shape, s.data.data(), s.weights));
-      const std::vector<float> unfiltered = modelled;
-      estimate->apply(shape, unfiltered.data(), modelled.data());
-      r.source_filter.assign(estimate->taps().begin(), estimate->taps().end());
-    }
-    r.misfit =
-        misfit(how.kind, shape, modelled.data(), s.data.data(), s.weights, with_gradient ? source.data() : nullptr);
-    if (estimate) {
-      r.misfit += estimate->penalty();
-      if (with_gradient) {  // f held at its optimum: only the traces' derivative goes back, through f's transpose
-        const std::vector<float> residual = source;
-        estimate->apply_transpose(shape, residual.data(), source.data());
+    // The misfit of the modelled data, and where the gradient is wanted its derivative in them: the residual.
+    const auto misfit_of = [&](const std::vector<float>& recorded) {
+      std::vector<float> modelled = recorded;
+      std::vector<float> source(with_gradient ? modelled.size() : 0);
+      if (how.band) how.band->apply(shape, recorded.data(), modelled.data());
+      std::optional<SourceFilter> estimate;
+      if (estimating) {
+        estimate.emplace(shape, modelled.data(), s.data.data(), s.weights, how.source_half,
+                         damping_of(shape, s.data.data(), s.weights));
+        const std::vector<float> unfiltered = modelled;
+        estimate->apply(shape, unfiltered.data(), modelled.data());
+        r.source_filter.assign(estimate->taps().begin(), estimate->taps().end());
       }
+      r.misfit =
+          misfit(how.kind, shape, modelled.data(), s.data.data(), s.weights, with_gradient ? source.data() : nullptr);
+      if (estimate) {
+        r.misfit += estimate->penalty();
+        if (with_gradient) {  // f held at its optimum: only the traces' derivative goes back, through f's transpose
+          const std::vector<float> residual = source;
+          estimate->apply_transpose(shape, residual.data(), source.data());
+        }
+      }
+      if (how.band && with_gradient) {  // the filter is its own transpose
+        const std::vector<float> filtered = source;
+        how.band->apply(shape, filtered.data(), source.data());
+      }
+      out.seconds.modelling += seconds_since(t);
+      t = std::chrono::steady_clock::now();
+      return source;
+    };
+    if (!with_gradient) {
+      misfit_of(model.forward(s.shot));
+      return r;
     }
-    if (how.band && with_gradient) {  // the filter is its own transpose
-      const std::vector<float> filtered = source;
-      how.band->apply(shape, filtered.data(), source.data());
-    }
-    out.seconds.modelling += seconds_since(t);
-    t = std::chrono::steady_clock::now();
-    if (with_gradient) {
-      operators::Acoustic::Gradient g = model.gradient(s.shot, source, {wanted.density, wanted.illumination});
-      r.gradient = std::move(g.velocity);
-      r.density_gradient = std::move(g.density);
-      r.illumination = std::move(g.illumination);
-    }
+    // One forward pass models the data and keeps the source wavefield for the backward pass.
+    operators::Acoustic::Gradient g = model.gradient(s.shot, misfit_of, {wanted.density, wanted.illumination});
+    r.gradient = std::move(g.velocity);
+    r.density_gradient = std::move(g.density);
+    r.illumination = std::move(g.illumination);
     out.seconds.gradient += seconds_since(t);
     return r;
   };

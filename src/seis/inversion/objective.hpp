@@ -18,8 +18,9 @@ struct ObservedShot {
   std::vector<float> weights;  // one a sample (windows, mutes, a trace's weight), or empty: ones
 };
 
-// Where an evaluation's time went on this process (s): the shots' modelling, their gradients (the adjoint's source
-// pass and backward pass), and the reduction (the shots' results passed between processes and added).
+// Where an evaluation's time went on this process (s): the shots' modelling (the forward pass and the misfit; with a
+// gradient the same pass keeps the source wavefield's states), their gradients (the backward pass and the images),
+// and the reduction (the shots' results passed between processes and added).
 struct Phases {
   double modelling = 0, gradient = 0, reduction = 0;
   Phases& operator+=(const Phases& p) {

@@ -154,9 +154,12 @@ Evaluation ScaledObjective::evaluate_at(const std::vector<float>& velocity, cons
   medium.density = density;
   // An inverted density steps the density form even where a model's values are all one.
   medium.density_varies = options_.inverts_density();
-  Evaluation e =
-      evaluate(operators::Acoustic(grid_, medium, numerics_, backend_), shots_, {options_.misfit, band_, source_half_},
-               {true, illumination, options_.inverts_density()}, {}, sharing_);
+  if (operators_)
+    operators_->set_medium(medium);
+  else
+    operators_ = std::make_unique<operators::Acoustic>(grid_, medium, numerics_, backend_);
+  Evaluation e = evaluate(*operators_, shots_, {options_.misfit, band_, source_half_},
+                          {true, illumination, options_.inverts_density()}, {}, sharing_);
   seconds_ += e.seconds;
   source_filters_ = e.source_filters;
   return e;

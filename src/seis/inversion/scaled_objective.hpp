@@ -12,6 +12,7 @@
 // Host data in and out.
 #include <array>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -113,6 +114,8 @@ class ScaledObjective {
   int source_half_ = -1;  // DataMisfit's
   float vmax_ = 0;
   std::size_t points_ = 0;
+  // The operators every evaluation runs on, each with its model in place of the last (its engines kept).
+  mutable std::unique_ptr<operators::Acoustic> operators_;
   // Each inverted parameter's (the velocity's, then the density's): its bounds and the floats within them.
   struct Parameter {
     double low, high;

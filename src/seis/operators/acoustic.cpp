@@ -1,9 +1,12 @@
 #include "seis/operators/acoustic.hpp"
 
 #include <Kokkos_Core.hpp>
+#include <mutex>
+#include <set>
 
 #include "seis/core/compat.hpp"
 #include "seis/core/error.hpp"
+#include "seis/core/host_parallel.hpp"
 #include "seis/imaging/shot_data.hpp"
 #include "seis/operators/acoustic_engine.hpp"
 #include "seis/wave/padding.hpp"
@@ -29,10 +32,38 @@ std::vector<float> over_grid(const wave::Setup& s, const std::vector<float>& x, 
   return wave::extend(s, wave::whole_grid(s), model, x, wave::Fill::zero);
 }
 
-void require_traces(const wave::Setup& s, const std::vector<float>& traces, const char* what) {
-  const std::size_t samples = s.receivers.size() * std::size_t(s.steps);
-  require(traces.size() == samples, what, " holds ", traces.size(), " samples, ", s.receivers.size(), " receivers x ",
-          s.steps, " steps need ", samples);
+// (2 v dt^2)^times x on the model's points of x over the grid: an image in q as one in v (times 1), an
+// illumination (times 2), rounded after each product as times_dq_dv rounds. The host's threads, plane by plane.
+std::vector<float> model_gradient(const wave::Setup& s, const std::vector<float>& x, int times) {
+  const double factor = 2.0 * s.dt * s.dt;
+  const wave::Subdomain model = wave::model_region(s);
+  const std::size_t nx = std::size_t(model.size[0]), ny = std::size_t(model.size[1]);
+  std::vector<float> out(model.points());
+  host_parallel_for(
+      std::size_t(model.size[2]),
+      [&](std::size_t first, std::size_t end) {
+        for (std::size_t k = first; k < end; ++k)
+          for (std::size_t j = 0; j < ny; ++j) {
+            const std::size_t from =
+                ((k + std::size_t(model.offset[2])) * std::size_t(s.ny) + j + std::size_t(model.offset[1])) *
+                    std::size_t(s.nx) +
+                std::size_t(model.offset[0]);
+            float* row = out.data() + (k * ny + j) * nx;
+            for (std::size_t i = 0; i < nx; ++i) {
+              float value = x[from + i];
+              for (int n = 0; n < times; ++n) value = static_cast<float>(factor * s.velocity[from + i] * value);
+              row[i] = value;
+            }
+          }
+      },
+      1);
+  return out;
+}
+
+void require_traces(const wave::Acquisition& shot, int steps, const std::vector<float>& traces, const char* what) {
+  const std::size_t samples = shot.receivers.size() * std::size_t(steps);
+  require(traces.size() == samples, what, " holds ", traces.size(), " samples, ", shot.receivers.size(),
+          " receivers x ", steps, " steps need ", samples);
 }
 
 // An image and its illumination on the model's points.
@@ -41,6 +72,11 @@ Acoustic::Image cropped(const wave::Setup& s, const Acoustic::Image& on_grid) {
 }
 
 bool started_here = false;
+
+// The operators alive, whose kept engines stop_runtime frees before Kokkos is finalised (Python's exit finalises it
+// before the module's objects are collected).
+std::mutex live_turn;
+std::set<const Acoustic*> live;
 
 }  // namespace
 
@@ -70,9 +106,14 @@ Acoustic::Acoustic(const wave::Grid& grid, const wave::Medium& medium, const wav
   if (setup_.dt == 0) setup_.dt = wave::default_dt(setup_);
   wave::validate(setup_, available_bytes);
   engine_ = make_engine(backend, available_bytes, backend_);
+  const std::lock_guard<std::mutex> turn(live_turn);
+  live.insert(this);
 }
 
-Acoustic::~Acoustic() = default;
+Acoustic::~Acoustic() {
+  const std::lock_guard<std::mutex> turn(live_turn);
+  live.erase(this);
+}
 
 template <class Run>
 auto Acoustic::with_shot(const wave::Acquisition& shot, const Run& run) const {
@@ -105,17 +146,28 @@ std::vector<float> Acoustic::born(const wave::Acquisition& shot, const std::vect
 
 Acoustic::Gradient Acoustic::gradient(const wave::Acquisition& shot, const std::vector<float>& residual,
                                       GradientParts parts) const {
+  require_traces(shot, setup_.steps, residual, "the residual");
+  return gradient(
+      shot, [&](const std::vector<float>&) { return residual; }, parts);
+}
+
+Acoustic::Gradient Acoustic::gradient(const wave::Acquisition& shot, const Residual& residual,
+                                      GradientParts parts) const {
   require(!parts.density || wave::variable_density(setup_),
           "the density's gradient needs a density that varies (the medium's density, not one value)");
   const auto image = with_shot(shot, [&](const wave::Setup& s) {
-    require_traces(s, residual, "the residual");
-    return engine_->adjoint(s, imaging::adjoint_sources(residual, s.receivers.size(), s.steps, s.h), parts);
+    return engine_->adjoint(
+        s,
+        [&](const std::vector<float>& modelled) {
+          const std::vector<float> r = residual(modelled);
+          require_traces(s, s.steps, r, "the residual");
+          return imaging::adjoint_sources(r, s.receivers.size(), s.steps, s.h);
+        },
+        parts);
   });
-  const auto cropped_if = [&](bool asked, const std::vector<float>& values) {
-    return asked ? wave::crop(setup_, values) : std::vector<float>{};
-  };
-  return {wave::crop(setup_, times_dq_dv(setup_, image.velocity)), cropped_if(parts.density, image.density),
-          cropped_if(parts.illumination, times_dq_dv(setup_, times_dq_dv(setup_, image.illumination)))};
+  return {model_gradient(setup_, image.velocity, 1),
+          parts.density ? wave::crop(setup_, image.density) : std::vector<float>{},
+          parts.illumination ? model_gradient(setup_, image.illumination, 2) : std::vector<float>{}};
 }
 
 std::vector<float> Acoustic::adjoint(const wave::Acquisition& shot, const std::vector<float>& residual) const {
@@ -129,7 +181,7 @@ Acoustic::Gradient Acoustic::adjoint_with_density(const wave::Acquisition& shot,
 
 Acoustic::Image Acoustic::rtm(const wave::Acquisition& shot, const std::vector<float>& observed) const {
   return with_shot(shot, [&](const wave::Setup& s) {
-    require_traces(s, observed, "the observed data");
+    require_traces(s, s.steps, observed, "the observed data");
     return cropped(s, engine_->rtm(s, imaging::backward_sources(observed, s.receivers.size(), s.steps, s.dt)));
   });
 }
@@ -177,6 +229,32 @@ Acoustic::Image Acoustic::migrate(const std::vector<wave::Acquisition>& shots,
   return cropped(setup_, stack);
 }
 
+void Acoustic::set_medium(const wave::Medium& medium) {
+  const std::lock_guard<std::mutex> turn(call_);
+  const wave::Subdomain model = wave::whole_grid(grid_);
+  require(medium.velocity.size() == model.points(), "velocity model has ", medium.velocity.size(), " values, the ",
+          grid_.nx, "x", grid_.ny, "x", grid_.nz, " grid needs ", model.points());
+  require(medium.density.empty() || medium.density.size() == model.points(), "density model has ",
+          medium.density.size(), " values, the ", grid_.nx, "x", grid_.ny, "x", grid_.nz, " grid needs ",
+          model.points());
+  wave::Setup next = setup_;
+  next.velocity = wave::extend(next, wave::whole_grid(next), model, medium.velocity, wave::Fill::edge);
+  next.density = medium.density.empty()
+                     ? std::vector<float>{}
+                     : wave::extend(next, wave::whole_grid(next), model, medium.density, wave::Fill::edge);
+  next.density_varies = medium.density.empty() ? false : medium.density_varies;
+  next.vmax = medium.vmax;
+  wave::require_same_scheme(setup_, next);
+  wave::validate(next, std::numeric_limits<std::size_t>::max());  // the memory is had already
+  engine_->set_model(next);
+  setup_ = std::move(next);
+}
+
+void Acoustic::release() const {
+  const std::lock_guard<std::mutex> turn(call_);
+  engine_->release();
+}
+
 void start_runtime(int threads) {
   if (Kokkos::is_initialized()) return;
   compat::default_thread_placement();
@@ -186,6 +264,10 @@ void start_runtime(int threads) {
 
 void stop_runtime() {
   if (!started_here || !Kokkos::is_initialized()) return;
+  {
+    const std::lock_guard<std::mutex> turn(live_turn);
+    for (const Acoustic* a : live) a->release();
+  }
   Kokkos::finalize();
   started_here = false;
 }

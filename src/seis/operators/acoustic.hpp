@@ -64,6 +64,10 @@ class Acoustic {
     std::vector<float> velocity, density, illumination;
   };
   Gradient gradient(const wave::Acquisition& shot, const std::vector<float>& residual, GradientParts parts = {}) const;
+  // The same from one forward pass for a residual that follows from the shot's own data (a misfit's derivative):
+  // `residual` is given the modelled data (bitwise forward's) and returns the residual.
+  using Residual = std::function<std::vector<float>(const std::vector<float>& modelled)>;
+  Gradient gradient(const wave::Acquisition& shot, const Residual& residual, GradientParts parts = {}) const;
   Gradient adjoint_with_density(const wave::Acquisition& shot, const std::vector<float>& residual) const;
   struct Image {
     std::vector<float> image, illumination;  // illumination: the source wavefield's sum of u^2 over the steps
@@ -82,16 +86,27 @@ class Acoustic {
   Image migrate(const std::vector<wave::Acquisition>& shots, const std::vector<std::vector<float>>& observed,
                 const Progress& progress = {}) const;
 
-  // What runs a call on one backend: the engines of seis/wave and seis/imaging, built for the call's shot (`s`,
-  // validated) and freed on return; dq and the image in q, traces as the engines take them.
+  // Another model of the same grid in place of this one (an inversion's next iterate): the velocity, and the
+  // density where the medium holds one (refused where the density form would change: constant to varying, say),
+  // checked as the constructor checks them against this scheme's dt (refused where it is no longer stable).
+  void set_medium(const wave::Medium& medium);
+  // forward and gradient keep the engine of their last call for the next (its memory planned, allocated and filled
+  // once: a shot's set-up is then a new shot's zeroing), one engine at a time; release frees it.
+  void release() const;
+
+  // What runs a call on one backend: the engines of seis/wave and seis/imaging for the call's shot (`s`, validated):
+  // forward's and gradient's kept for the next call (release), the others freed on return; dq and the image in q,
+  // traces as the engines take them.
   struct Engine {
     virtual ~Engine() = default;
     virtual std::vector<float> forward(const wave::Setup& s) const = 0;
     // drho empty: the velocity's alone.
     virtual std::vector<float> born(const wave::Setup& s, const std::vector<float>& dq,
                                     const std::vector<float>& drho) const = 0;
-    // The image in q and, where asked, in rho and the illumination in q.
-    virtual Gradient adjoint(const wave::Setup& s, const std::vector<float>& injected, GradientParts parts) const = 0;
+    // The image in q and, where asked, in rho and the illumination in q, of what `injection` makes of the shot's
+    // modelled data (the traces to inject).
+    using Injection = std::function<std::vector<float>(const std::vector<float>& modelled)>;
+    virtual Gradient adjoint(const wave::Setup& s, const Injection& injection, GradientParts parts) const = 0;
     virtual Image rtm(const wave::Setup& s, const std::vector<float>& injected) const = 0;
     // `s` holds the first shot.
     virtual std::vector<std::vector<float>> survey(const wave::Setup& s, const std::vector<wave::Acquisition>& shots,
@@ -101,6 +116,9 @@ class Acoustic {
     virtual void migrate(const wave::Setup& s, const std::vector<wave::Acquisition>& shots,
                          const std::vector<std::vector<float>>& injected, Image& stack,
                          const Progress& progress) const = 0;
+    // `s`'s model in the kept engine (Acoustic::set_medium); the kept engine freed.
+    virtual void set_model(const wave::Setup& s) const = 0;
+    virtual void release() const = 0;
   };
 
  private:
@@ -119,7 +137,8 @@ class Acoustic {
 std::vector<std::string> backends();
 
 // Kokkos started for a program that has not started it (Python, say): with `threads` host threads (0: Kokkos'
-// choice); stop_runtime() finalises it when start_runtime started it, once every Acoustic is gone.
+// choice); stop_runtime() finalises it when start_runtime started it, after freeing the engines every Acoustic
+// keeps (an Acoustic used after it is refused by Kokkos).
 void start_runtime(int threads = 0);
 void stop_runtime();
 

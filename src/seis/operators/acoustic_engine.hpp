@@ -18,26 +18,28 @@ class EngineOn final : public Acoustic::Engine {
   explicit EngineOn(std::size_t available_bytes) : available_bytes_(available_bytes) {}
 
   std::vector<float> forward(const wave::Setup& s) const override {
-    wave::Simulation<ExecSpace> simulation(s);
+    wave::Simulation<ExecSpace>& simulation = modelling(s);
     simulation.advance(s.steps);
     return simulation.traces();
   }
   std::vector<float> born(const wave::Setup& s, const std::vector<float>& dq,
                           const std::vector<float>& drho) const override {
+    release();
     imaging::Born<ExecSpace> born(s, available_bytes_);
     return born.model(dq, drho);
   }
   // Imaging every step: the transpose of Born's scattering, which acts at every step.
-  Acoustic::Gradient adjoint(const wave::Setup& s, const std::vector<float>& injected,
+  Acoustic::Gradient adjoint(const wave::Setup& s, const Acoustic::Engine::Injection& injection,
                              GradientParts parts) const override {
-    imaging::MigrationOptions options{1, 0, imaging::ImagingCondition::adjoint};
-    options.density_image = parts.density;
-    imaging::Migration<ExecSpace> transpose(s, options, available_bytes_);
-    transpose.migrate(s.sources, s.wavelet, s.f0, s.receivers, injected);
+    imaging::Migration<ExecSpace>& transpose = adjoint_engine(s, parts.density);
+    transpose.clear();
+    const std::vector<float> modelled = transpose.forward(s.sources, s.wavelet, s.f0, s.receivers);
+    transpose.backward(injection(modelled));
     return {transpose.image(), parts.density ? transpose.density_image() : std::vector<float>{},
             parts.illumination ? transpose.illumination() : std::vector<float>{}};
   }
   Acoustic::Image rtm(const wave::Setup& s, const std::vector<float>& injected) const override {
+    release();
     imaging::Migration<ExecSpace> migration(s, {}, available_bytes_);
     migration.migrate(s.sources, s.wavelet, s.f0, s.receivers, injected);
     return {migration.image(), migration.illumination()};
@@ -45,11 +47,8 @@ class EngineOn final : public Acoustic::Engine {
   std::vector<std::vector<float>> survey(const wave::Setup& s, const std::vector<wave::Acquisition>& shots,
                                          const Acoustic::Progress& progress) const override {
     std::vector<std::vector<float>> data;
-    wave::Simulation<ExecSpace> simulation(s);
     for (std::size_t n = 0; n < shots.size(); ++n) {
-      if (n > 0) simulation.new_shot(shots[n]);
-      simulation.advance(s.steps);
-      data.push_back(simulation.traces());
+      data.push_back(forward(n == 0 ? s : with_shot(s, shots[n])));
       if (progress) progress(n + 1, shots.size());
     }
     return data;
@@ -61,6 +60,7 @@ class EngineOn final : public Acoustic::Engine {
       if (sum.empty()) return void(sum = one);
       for (std::size_t p = 0; p < sum.size(); ++p) sum[p] += one[p];
     };
+    release();
     imaging::Migration<ExecSpace> migration(s, {}, available_bytes_);
     for (std::size_t n = 0; n < shots.size(); ++n) {
       const wave::Acquisition& shot = shots[n];
@@ -71,9 +71,49 @@ class EngineOn final : public Acoustic::Engine {
       if (progress) progress(n + 1, shots.size());
     }
   }
+  void set_model(const wave::Setup& s) const override {
+    if (modelling_) modelling_->set_model(s);
+    if (transpose_) transpose_->set_model(s);
+  }
+  void release() const override {
+    modelling_.reset();
+    transpose_.reset();
+  }
 
  private:
   std::size_t available_bytes_;
+  // The engine of the last forward or gradient call, kept for the next (a survey's shots, an inversion's): its
+  // memory planned, allocated and filled once. One at a time, so that a call has the memory it had alone.
+  mutable std::unique_ptr<wave::Simulation<ExecSpace>> modelling_;
+  mutable std::unique_ptr<imaging::Migration<ExecSpace>> transpose_;
+  mutable bool transpose_density_ = false;
+  mutable std::size_t transpose_receivers_ = 0;  // the most receivers its plan holds
+
+  static wave::Setup with_shot(const wave::Setup& s, const wave::Acquisition& shot) {
+    wave::Setup out = s;
+    static_cast<wave::Acquisition&>(out) = shot;
+    return out;
+  }
+  // new_shot computes bitwise what a new Simulation of the shot would.
+  wave::Simulation<ExecSpace>& modelling(const wave::Setup& s) const {
+    if (!modelling_) {
+      release();
+      modelling_ = std::make_unique<wave::Simulation<ExecSpace>>(s);
+    } else {
+      modelling_->new_shot(s);
+    }
+    return *modelling_;
+  }
+  imaging::Migration<ExecSpace>& adjoint_engine(const wave::Setup& s, bool density) const {
+    if (!transpose_ || transpose_density_ != density || s.receivers.size() > transpose_receivers_) {
+      release();
+      imaging::MigrationOptions options{1, 0, imaging::ImagingCondition::adjoint};
+      options.density_image = density;
+      transpose_ = std::make_unique<imaging::Migration<ExecSpace>>(s, options, available_bytes_);
+      transpose_density_ = density, transpose_receivers_ = s.receivers.size();
+    }
+    return *transpose_;
+  }
 };
 
 // The engine of the backend named (empty: the default); refuses a name the build lacks, listing those it has.

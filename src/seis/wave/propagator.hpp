@@ -168,6 +168,8 @@ class Propagator {
   // Checks the launch options against the backend's limits for every kernel the step may launch, then fills the
   // coefficients from `setup`'s model over `part`.
   Propagator(const Setup& setup, const Subdomain& part, const FieldLayout& layout, const PmlGeometry& pml);
+  // The coefficients of another model of the same grid and scheme (Simulation::set_model), in the same memory.
+  void set_model(const Setup& setup, const Subdomain& part);
 
   const ExecSpace& main() const { return instances_[0]; }
   const compat::Instances<ExecSpace>& instances() const { return instances_; }
@@ -344,14 +346,23 @@ Propagator<ExecSpace>::Propagator(const Setup& setup, const Subdomain& part, con
   coefficients_ = make_coefficients(n_.radius, h_, h_, h_);
   q_ = Field<Memory>("seis::wave::q", layout_);
   Kokkos::deep_copy(q_.span(), 0.0f);  // halo and padding: whole vectors read them (fill_q writes the interior)
-  fill_q<ExecSpace>(setup, part, layout_, q_.data());
   if (variable_density(setup)) {
     with_radius(n_.radius, [](auto r) { check_density_step_limits<ExecSpace, decltype(r)::value>(); });
     require(layout_.halo >= 2 * n_.radius - 1, "the variable-density step reads 2R - 1 = ", 2 * n_.radius - 1,
             " points beyond a part, its fields' halo is ", layout_.halo);
-    rho_ = density_field<Memory>(setup, part, layout_);
     const std::vector<double> c = staggered_first_derivative_weights(n_.radius);
     std::copy(c.begin(), c.end(), staggered_weights_.begin());
+  }
+  set_model(setup, part);
+}
+
+template <class ExecSpace>
+void Propagator<ExecSpace>::set_model(const Setup& setup, const Subdomain& part) {
+  fill_q<ExecSpace>(setup, part, layout_, q_.data());
+  if (variable_density(setup)) {
+    if (rho_.data() == nullptr) rho_ = Field<Memory>("seis::wave::density", layout_);
+    const Field<Memory> rho = density_field<Memory>(setup, part, layout_);
+    Kokkos::deep_copy(rho_.span(), rho.span());  // in place: step terms hold views of it
   }
   const float vmax = model_vmax(setup);
   const double scale = damping_scale(setup.dt, vmax, pml_.thickness, h_);

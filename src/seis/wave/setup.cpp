@@ -1,7 +1,9 @@
 #include "seis/wave/setup.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <utility>
 
 #include "seis/core/coefficients.hpp"
 #include "seis/core/compat.hpp"
@@ -442,6 +444,24 @@ int halo_depth(const Setup& s) { return halo_depth(s.radius, variable_density(s)
 float model_vmax(const Medium& m) {
   if (m.vmax > 0) return m.vmax;
   return velocity_range(m).highest;
+}
+
+void require_same_scheme(const Setup& s, const Setup& model) {
+  const auto same = [](const char* what, auto a, auto b) {
+    require(a == b, "another model in place: its ", what, " differs from the simulation's");
+  };
+  same("grid", std::array<int, 3>{s.nx, s.ny, s.nz}, std::array<int, 3>{model.nx, model.ny, model.nz});
+  same("spacing", s.h, model.h);
+  same("absorbing layer", s.ndamp, model.ndamp);
+  same("padding", std::make_pair(s.pad_low, s.pad_high), std::make_pair(model.pad_low, model.pad_high));
+  same("radius", s.radius, model.radius);
+  same("time step", s.dt, model.dt);
+  same("steps", s.steps, model.steps);
+  same("boundary", s.boundary, model.boundary);
+  same("top", s.top, model.top);
+  same("strategy", s.strategy, model.strategy);
+  same("kernel", s.shape, model.shape);
+  same("density form", variable_density(s), variable_density(model));
 }
 
 Setup without_model(const Setup& s) {

@@ -227,6 +227,9 @@ std::vector<float> fold_extended(const Setup& s, const FieldLayout& layout, cons
 int halo_depth(const Setup& s);
 constexpr int halo_depth(int radius, bool density_varies) { return density_varies ? 2 * radius - 1 : radius; }
 float model_vmax(const Medium& m);
+// Refuses, naming the first that differs, a `model` whose grid, scheme (radius, dt, steps, boundary, top, strategy,
+// kernel) or density form differ from `s`'s: what a simulation may change in place is the model's values.
+void require_same_scheme(const Setup& s, const Setup& model);
 
 // `s` without its velocity values (vmax set to the model's largest, model_part kept): what a Simulation keeps once
 // q is made, instead of a second copy of the model (0.54 GB at 512^3, 0.2 s to copy: perf/NOTES.md 111). The grid,

@@ -58,6 +58,11 @@ class Simulation {
   // the density there, where it varies (the exact adjoint's data in its variable mu, imaging/step_terms.hpp).
   void new_shot(const std::vector<Point>& sources, const std::vector<float>& source_traces,
                 const std::vector<Point>& receivers, Injected as = Injected::sources);
+  // Another model (velocity, and density where it varies) of the same grid, scheme and density form in place of
+  // this one's (an inversion's next iterate), checked as the constructor checks it, the memory kept; what follows
+  // is bitwise what a new Simulation of `model` would compute from the fields as they are (a new_shot, say).
+  // Refuses, naming it, a setup that differs but for its model and shot.
+  void set_model(const Setup& model);
   int step() const { return step_; }
   const Setup& setup() const { return setup_; }
   const FieldLayout& layout() const { return layout_; }

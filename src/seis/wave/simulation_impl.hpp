@@ -88,6 +88,16 @@ void Simulation<ExecSpace>::restart_shot(const Acquisition& shot, const std::vec
 }
 
 template <class ExecSpace>
+void Simulation<ExecSpace>::set_model(const Setup& model) {
+  require_same_scheme(setup_, model);
+  validate(model, part_, std::numeric_limits<std::size_t>::max());  // the memory is had already
+  Kokkos::fence();
+  impl_->propagator.set_model(model, part_);
+  setup_.vmax = model_vmax(model);
+  Kokkos::fence();
+}
+
+template <class ExecSpace>
 Simulation<ExecSpace>::~Simulation() = default;
 
 template <class ExecSpace>
