@@ -84,12 +84,11 @@ ScaledObjective::ScaledObjective(const wave::Grid& grid, const wave::Numerics& n
   // Each iterate is another model: dt must be stable for all of them, which the first model's own bound does not say.
   const auto [lightest, densest] = std::minmax_element(options.density.begin(), options.density.end());
   if (!options.density.empty() && (options.inverts_density() || *lightest != *densest)) {
-    const double low = options.inverts_density() ? std::min<double>(options.rhomin, *lightest) : *lightest;
-    const double high = options.inverts_density() ? std::max<double>(options.rhomax, *densest) : *densest;
-    const double bound = wave::density_stable_dt(numerics.radius, grid.h, vmax_, low, high);
+    const double bound = options.iterates_stable_dt(numerics.radius, grid.h, vmax_, *lightest, *densest);
     require(numerics.dt <= bound, "inversion: dt = ", numerics.dt, " s is above ", bound,
             " s, the bound of the density form for every model within the velocity's bounds (up to ", vmax_,
-            " m/s) and the density's ", low, " to ", high, " kg/m^3 (R = ", numerics.radius, ", h = ", grid.h, " m)");
+            " m/s) and the density's (the start's ", *lightest, " to ", *densest, " kg/m^3",
+            options.inverts_density() ? ", the bounds'" : "", ") (R = ", numerics.radius, ", h = ", grid.h, " m)");
   }
   if (given) {
     require(given->misfit > 0 && (given->d.empty() || given->d.size() == points_) &&
@@ -131,6 +130,12 @@ ScaledObjective::ScaledObjective(const wave::Grid& grid, const wave::Numerics& n
     lower_[u] /= d(u);
     upper_[u] /= d(u);
   }
+}
+
+double InversionOptions::iterates_stable_dt(int radius, double h, double vmax, double lightest, double densest) const {
+  const double low = inverts_density() ? std::min(rhomin, lightest) : lightest;
+  const double high = inverts_density() ? std::max(rhomax, densest) : densest;
+  return wave::density_stable_dt(radius, h, vmax, low, high);
 }
 
 std::vector<double> ScaledObjective::each_parameter(

@@ -51,6 +51,10 @@ struct InversionOptions {
   // scheme's dt must then be stable for every model within both parameters' bounds (wave::density_stable_dt).
   double rhomin = 0, rhomax = 0;
   bool inverts_density() const { return rhomin > 0 || rhomax > 0; }
+  // The time step's bound for every model an inversion may step, in a density whose start spans `lightest` to
+  // `densest` (kg/m^3): the density form's (wave::density_stable_dt) at vmax (the velocity's upper bound or a faster
+  // held point) over those densities, widened to rhomin and rhomax where the density is inverted.
+  double iterates_stable_dt(int radius, double h, double vmax, double lightest, double densest) const;
 };
 
 // d^2 = (1 + e) I_max / (I + e I_max) at each point, 1 at the best-lit: the steepest descent in y = x / d, -d g, is

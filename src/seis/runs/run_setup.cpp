@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "seis/core/error.hpp"
+#include "seis/inversion/scaled_objective.hpp"
 #include "seis/io/atomic_file.hpp"
 #include "seis/io/outputs.hpp"
 #include "seis/wave/model.hpp"
@@ -126,9 +127,10 @@ wave::Setup make_setup(const io::RunConfig& c, const std::function<wave::Subdoma
   double bound = c.dt > 0 ? 0.0 : -world.max(-wave::stable_dt(s));  // the densities checked, where they vary
   if (c.dt == 0 && !c.invert.empty() && s.density_varies) {
     const auto [lightest, densest] = std::minmax_element(s.density.begin(), s.density.end());
-    double low = -world.max(-double(*lightest)), high = world.max(double(*densest));
-    if (c.inverts_density()) low = std::min(low, c.density_min), high = std::max(high, c.density_max);
-    bound = std::min(bound, wave::density_stable_dt(s.radius, s.h, s.vmax, low, high));
+    inversion::InversionOptions bounds;
+    bounds.rhomin = c.density_min, bounds.rhomax = c.density_max;
+    bound = std::min(bound, bounds.iterates_stable_dt(s.radius, s.h, s.vmax, -world.max(-double(*lightest)),
+                                                      world.max(double(*densest))));
   }
   s.dt = c.dt > 0 ? c.dt : c.cfl * bound;
   const double steps = std::ceil(c.duration / s.dt - 1e-9);
