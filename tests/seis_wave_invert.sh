@@ -41,6 +41,7 @@ assert [i["iteration"] for i in report["iterations"]] == [1, 2, 3], report["iter
 for i in report["iterations"]:
     phases = i["phase_seconds"]
     assert phases["modelling"] > 0 and phases["gradient"] > 0 and phases["reduction"] >= 0, i
+    assert phases["model"] > 0 and phases["optimiser"] > 0, i
     assert sum(phases.values()) <= i["seconds"] and i["step"] > 0, i
 assert all(b < a for a, b in zip(misfits, misfits[1:])), misfits
 assert misfits[-1] < misfits[0] / 3, misfits

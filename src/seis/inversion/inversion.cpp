@@ -1,6 +1,7 @@
 #include "seis/inversion/inversion.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <utility>
 
 #include "seis/core/error.hpp"
@@ -51,14 +52,22 @@ InversionResult invert(const wave::Grid& grid, const wave::Numerics& numerics, c
             " values for ", f.start().size(), " unknowns");
     if (out.misfits.empty()) out.misfits.push_back(scale);
     // A resumed optimiser stands at its iterate, as after on_iterate: it goes on from there, unless that was the last.
+    double optimiser_seconds = 0;
+    const auto timed = [&](const auto& call) {
+      const auto t = std::chrono::steady_clock::now();
+      const BoundedLbfgs::Want w = call();
+      optimiser_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+      return w;
+    };
     BoundedLbfgs::Want want = optimiser.want();
     if (resumed && want == BoundedLbfgs::Want::iterated)
-      want = optimiser.iterations() >= options.iterations ? BoundedLbfgs::Want::converged : optimiser.next();
+      want = optimiser.iterations() >= options.iterations ? BoundedLbfgs::Want::converged
+                                                          : timed([&] { return optimiser.next(); });
     while (want == BoundedLbfgs::Want::evaluate || want == BoundedLbfgs::Want::iterated) {
       if (want == BoundedLbfgs::Want::evaluate) {
         std::vector<double> g;
         const double value = f(optimiser.x(), g);
-        want = optimiser.tell(value, g);
+        want = timed([&] { return optimiser.tell(value, g); });
         continue;
       }
       out.misfits.push_back(optimiser.f() * scale);
@@ -66,10 +75,10 @@ InversionResult invert(const wave::Grid& grid, const wave::Numerics& numerics, c
         auto [velocity, density] = f.model(optimiser.x());
         if (!options.inverts_density()) density.clear();
         on_iterate(Iterate{band, optimiser.iterations(), optimiser.evaluations(), optimiser.f() * scale,
-                           std::move(velocity), std::move(density), &optimiser, &f});
+                           std::move(velocity), std::move(density), &optimiser, &f, optimiser_seconds});
       }
       if (optimiser.iterations() >= options.iterations) break;
-      want = optimiser.next();
+      want = timed([&] { return optimiser.next(); });
     }
     out.stop = optimiser.iterations() >= options.iterations ? "iterations" : optimiser.message();
     auto [velocity, density] = f.model(optimiser.x());

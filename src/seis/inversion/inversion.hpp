@@ -21,6 +21,7 @@ struct Iterate {
   // iterate's, objective->velocity_gradient() gives it in m/s.
   const BoundedLbfgs* optimiser = nullptr;
   const ScaledObjective* objective = nullptr;
+  double optimiser_seconds = 0;  // the optimiser's own time in the band so far (its tell and next calls)
 };
 
 // Where an inversion continues from: an iterate's optimiser state and scaling, as Iterate gives them (empty: from

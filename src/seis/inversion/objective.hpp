@@ -20,11 +20,13 @@ struct ObservedShot {
 
 // Where an evaluation's time went on this process (s): the shots' modelling (the forward pass and the misfit; with a
 // gradient the same pass keeps the source wavefield's states), their gradients (the backward pass and the images),
-// and the reduction (the shots' results passed between processes and added).
+// and the reduction (the shots' results passed between processes and added). A ScaledObjective adds its own, the
+// model: its maps between the optimiser's unknowns and the operators (the model from them, put into the operators;
+// the gradient back in them).
 struct Phases {
-  double modelling = 0, gradient = 0, reduction = 0;
+  double modelling = 0, gradient = 0, reduction = 0, model = 0;
   Phases& operator+=(const Phases& p) {
-    modelling += p.modelling, gradient += p.gradient, reduction += p.reduction;
+    modelling += p.modelling, gradient += p.gradient, reduction += p.reduction, model += p.model;
     return *this;
   }
 };

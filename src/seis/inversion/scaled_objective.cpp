@@ -1,6 +1,7 @@
 #include "seis/inversion/scaled_objective.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -205,6 +206,8 @@ std::pair<std::vector<float>, std::vector<float>> ScaledObjective::model(const s
 }
 
 double ScaledObjective::operator()(const std::vector<double>& y, std::vector<double>& gradient) const {
+  const auto started = std::chrono::steady_clock::now();
+  const Phases before = seconds_;
   const auto at = [&] {
     const auto [velocity, density] = model(y);
     return evaluate_at(velocity, density, false);
@@ -220,6 +223,9 @@ double ScaledObjective::operator()(const std::vector<double>& y, std::vector<dou
   if (smoothing_)
     gradient = each_parameter(gradient, [&](const std::vector<double>& v) { return smoothing_->transpose(v); });
   for (std::size_t u = 0; u < y.size(); ++u) gradient[u] = held(u) ? 0.0 : gradient[u] * d(u) / scale();
+  const double shots = seconds_.modelling + seconds_.gradient + seconds_.reduction -
+                       (before.modelling + before.gradient + before.reduction);
+  seconds_.model += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() - shots;
   return e.misfit / scale();
 }
 

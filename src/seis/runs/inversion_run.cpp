@@ -226,6 +226,7 @@ int run_inversion(const mpi::World& world, const io::RunConfig& c, const StartUp
   std::future<void> state_written;
   auto iterate_started = Clock::now();
   inversion::Phases phases_before;  // the objective's totals at the last iterate (a band's objective starts at zero)
+  double optimiser_before = 0;      // and the optimiser's
   int band_before = -1;
   // Every rank has each iterate, bit for bit; rank 0 writes it.
   const auto write_iterate = [&](const inversion::Iterate& it) {
@@ -233,13 +234,15 @@ int run_inversion(const mpi::World& world, const io::RunConfig& c, const StartUp
     const auto t = Clock::now();
     const double first = it.objective->scale();
     const int number = int(history.size()) + 1;
-    if (it.band != band_before) phases_before = {}, band_before = it.band;
+    if (it.band != band_before) phases_before = {}, optimiser_before = 0, band_before = it.band;
     const inversion::Phases& totals = it.objective->seconds();
     // This rank's; the reduction includes the wait for the round's slowest shot.
     const json phases = {{"modelling", totals.modelling - phases_before.modelling},
                          {"gradient", totals.gradient - phases_before.gradient},
-                         {"reduction", totals.reduction - phases_before.reduction}};
-    phases_before = totals;
+                         {"reduction", totals.reduction - phases_before.reduction},
+                         {"model", totals.model - phases_before.model},
+                         {"optimiser", it.optimiser_seconds - optimiser_before}};
+    phases_before = totals, optimiser_before = it.optimiser_seconds;
     history.push_back({{"iteration", number},
                        {"band", it.band},
                        {"band_iteration", it.iteration},
