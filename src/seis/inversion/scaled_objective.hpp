@@ -142,6 +142,8 @@ class ScaledObjective {
   std::vector<double> scaled(const std::vector<double>& y) const;                       // x at y
   std::vector<float> parameter(const std::vector<double>& x, std::size_t which) const;  // its values at x
   // f applied to each parameter's values apart (the smoothing's operators act on one value a point).
+  template <class F>
+  static void each_unknown(std::size_t n, const F& f);
   std::vector<double> each_parameter(const std::vector<double>& values,
                                      const std::function<std::vector<double>(const std::vector<double>&)>& f) const;
   std::vector<float> parameter_gradient(const std::vector<double>& gradient, std::size_t which) const;

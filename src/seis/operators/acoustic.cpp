@@ -237,7 +237,9 @@ void Acoustic::set_medium(const wave::Medium& medium) {
   require(medium.density.empty() || medium.density.size() == model.points(), "density model has ",
           medium.density.size(), " values, the ", grid_.nx, "x", grid_.ny, "x", grid_.nz, " grid needs ",
           model.points());
-  wave::Setup next = setup_;
+  wave::Setup next;  // the scheme's and grid's parts of setup_, not its model
+  static_cast<wave::Grid&>(next) = setup_;
+  static_cast<wave::Numerics&>(next) = setup_;
   next.velocity = wave::extend(next, wave::whole_grid(next), model, medium.velocity, wave::Fill::edge);
   next.density = medium.density.empty()
                      ? std::vector<float>{}

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "seis/core/error.hpp"
+#include "seis/core/host_parallel.hpp"
 
 namespace seis::wave {
 
@@ -57,11 +58,19 @@ std::vector<float> extend(const Grid& g, const Subdomain& part, const Subdomain&
       from[std::size_t(a)].push_back(c != at && fill == Fill::zero ? -1 : c - read.offset[a]);
     }
   std::vector<float> out(part.points());
-  std::size_t q = 0;
-  for (const long k : from[2])
-    for (const long j : from[1])
-      for (const long i : from[0])
-        out[q++] = i < 0 || j < 0 || k < 0 ? 0.0f : values[std::size_t((k * read.size[1] + j) * read.size[0] + i)];
+  const std::size_t row = from[0].size(), plane = row * from[1].size();
+  host_parallel_for(
+      from[2].size(),
+      [&](std::size_t first, std::size_t end) {
+        for (std::size_t z = first; z < end; ++z) {
+          const long k = from[2][z];
+          float* o = out.data() + z * plane;
+          for (const long j : from[1])
+            for (const long i : from[0])
+              *o++ = i < 0 || j < 0 || k < 0 ? 0.0f : values[std::size_t((k * read.size[1] + j) * read.size[0] + i)];
+        }
+      },
+      1);
   return out;
 }
 
