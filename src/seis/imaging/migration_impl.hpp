@@ -295,8 +295,13 @@ MigrationTiming Migration<ExecSpace>::backward(const std::vector<float>& injecte
 template <class ExecSpace>
 void Migration<ExecSpace>::set_model(const wave::Setup& model) {
   Impl& m = *impl_;
-  m.source.set_model(detail::simulation_setup(model, false));
-  m.receiver.set_model(detail::simulation_setup(model, true));
+  // Neither simulation reads a model's shot: the model itself, not a copy of it without one (0.54 GB a field at
+  // 512^3, 0.2 s each), but where the receiver side steps another kernel than the model's.
+  m.source.set_model(model);
+  if (m.receiver.setup().shape == model.shape)
+    m.receiver.set_model(model);
+  else
+    m.receiver.set_model(detail::simulation_setup(model, true));
   m.terms = detail::StepTerms<typename Impl::Memory>(m.source.step_fields());
   m.density_terms = detail::DensityTerms<typename Impl::Memory>(m.terms, model.radius, model.h);
 }

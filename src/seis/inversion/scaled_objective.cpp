@@ -162,12 +162,12 @@ std::vector<double> ScaledObjective::each_parameter(
   return out;
 }
 
-Evaluation ScaledObjective::evaluate_at(const std::vector<float>& velocity, const std::vector<float>& density,
+Evaluation ScaledObjective::evaluate_at(std::vector<float> velocity, std::vector<float> density,
                                         bool illumination) const {
   wave::Medium medium;
-  medium.velocity = velocity;
+  medium.velocity = std::move(velocity);
   medium.vmax = vmax_;
-  medium.density = density;
+  medium.density = std::move(density);
   // An inverted density steps the density form even where a model's values are all one.
   medium.density_varies = options_.inverts_density();
   if (operators_)
@@ -219,8 +219,8 @@ double ScaledObjective::operator()(const std::vector<double>& y, std::vector<dou
   const auto started = std::chrono::steady_clock::now();
   const Phases before = seconds_;
   const auto at = [&] {
-    const auto [velocity, density] = model(y);
-    return evaluate_at(velocity, density, false);
+    auto [velocity, density] = model(y);
+    return evaluate_at(std::move(velocity), std::move(density), false);
   };
   const Evaluation e = !first_.gradient.empty() && y == start_y_ ? first_ : at();
   // dJ/dx (held points do not move with x), then through S's transpose where smoothing.

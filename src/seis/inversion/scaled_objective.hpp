@@ -137,8 +137,7 @@ class ScaledObjective {
   bool held(std::size_t u) const { return !options_.mask.empty() && options_.mask[u % points_] == 0; }
   double d(std::size_t u) const { return scaling_.d[u % points_]; }
   const std::vector<float>& start_of(std::size_t which) const { return which == 0 ? start_ : options_.density; }
-  Evaluation evaluate_at(const std::vector<float>& velocity, const std::vector<float>& density,
-                         bool illumination) const;
+  Evaluation evaluate_at(std::vector<float> velocity, std::vector<float> density, bool illumination) const;
   std::vector<double> scaled(const std::vector<double>& y) const;                       // x at y
   std::vector<float> parameter(const std::vector<double>& x, std::size_t which) const;  // its values at x
   // f applied to each parameter's values apart (the smoothing's operators act on one value a point).
