@@ -147,13 +147,10 @@ int run_inversion(const mpi::World& world, const io::RunConfig& c, const StartUp
   options.smoothing = c.gradient_smoothing;
   options.source_estimate = c.source_estimate;
   // The density held or, between its bounds, inverted from: a file's, or Gardner's of the start (not following the
-  // iterates' velocity).
+  // iterates' velocity), as make_setup read or made it over the grid (its file read once).
   options.rhomin = c.density_min, options.rhomax = c.density_max;
   const bool density_inverted = c.inverts_density();
-  if (!c.density.empty())
-    options.density = c.density == "gardner"
-                          ? wave::gardner_density(start)
-                          : load_model(c.density, wave::whole_grid(n[0], n[1], n[2]), bytes_read, "density model");
+  if (!c.density.empty()) options.density = wave::crop(setup, setup.density);
   const std::uintmax_t host_bytes = std::uintmax_t(points) * inversion::host_bytes_per_point(options);
   require(host_bytes <= memory.host, "the inversion of ", points, " model points holds about ", host_bytes / 1048576,
           " MiB of host memory on each rank (the optimiser's state, the scaling, the sums "
