@@ -24,7 +24,6 @@
 #include "seis/runs/observed_gather.hpp"
 #include "seis/runs/run_setup.hpp"
 #include "seis/runs/survey_shots.hpp"
-#include "seis/wave/model.hpp"
 #include "seis/wave/padding.hpp"
 
 namespace seis::runs {
