@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <numeric>
+#include <vector>
 
 #include "seis/core/coefficients.hpp"
 #include "seis/core/error.hpp"
@@ -75,24 +76,54 @@ TEST(Coefficients, ScaledByInverseSpacingSquaredPerAxis) {
   }
 }
 
-// The staggered first derivative: 1 at R = 1, 9/8 and -1/24 at R = 2 (the classic fourth-order pair), and at every
-// R exact on x^p for odd p up to 2R - 1 (the even powers cancel by symmetry): sum c_k ((k - 1/2)^p - (1/2 - k)^p) is
-// 1 for p = 1, 0 above.
-TEST(Coefficients, StaggeredFirstDerivativeIsExactToOrder2R) {
+// A first derivative's weights c (c[m - 1] weighing u(x_m) - u(-x_m), x_m = m - shift) differentiate x^p exactly for
+// odd p up to 2R - 1 (the even powers cancel by symmetry): sum_m 2 c_m x_m^p is 1 for p = 1 and 0 above.
+void expect_exact_to_order_2r(const std::vector<double>& c, double shift, int radius) {
+  ASSERT_EQ(int(c.size()), radius);
+  for (int p = 1; p <= 2 * radius - 1; p += 2) {
+    double sum = 0;
+    for (int m = 1; m <= radius; ++m) sum += c[std::size_t(m - 1)] * 2 * std::pow(m - shift, p);
+    EXPECT_NEAR(sum, p == 1 ? 1.0 : 0.0, 1e-9 * std::pow(radius, p)) << "R = " << radius << ", x^" << p;
+  }
+}
+
+// The staggered first derivative (x_m = m - 1/2): 1 at R = 1, 9/8 and -1/24 at R = 2 (the classic fourth-order pair);
+// the centred one (x_m = m): 1/2 at R = 1, 2/3 and -1/12 at R = 2.
+TEST(Coefficients, FirstDerivativesAreExactToOrder2R) {
   EXPECT_DOUBLE_EQ(seis::staggered_first_derivative_weights(1)[0], 1.0);
-  const auto c2 = seis::staggered_first_derivative_weights(2);
-  EXPECT_NEAR(c2[0], 9.0 / 8, 1e-15);
-  EXPECT_NEAR(c2[1], -1.0 / 24, 1e-15);
+  EXPECT_DOUBLE_EQ(seis::centred_first_derivative_weights(1)[0], 0.5);
+  const auto s2 = seis::staggered_first_derivative_weights(2), c2 = seis::centred_first_derivative_weights(2);
+  EXPECT_NEAR(s2[0], 9.0 / 8, 1e-15);
+  EXPECT_NEAR(s2[1], -1.0 / 24, 1e-15);
+  EXPECT_NEAR(c2[0], 2.0 / 3, 1e-15);
+  EXPECT_NEAR(c2[1], -1.0 / 12, 1e-15);
   for (int radius = 1; radius <= seis::max_radius; ++radius) {
-    const auto c = seis::staggered_first_derivative_weights(radius);
-    ASSERT_EQ(int(c.size()), radius);
-    for (int p = 1; p <= 2 * radius - 1; p += 2) {
-      double sum = 0;
-      for (int k = 1; k <= radius; ++k) sum += c[std::size_t(k - 1)] * 2 * std::pow(k - 0.5, p);
-      EXPECT_NEAR(sum, p == 1 ? 1.0 : 0.0, 1e-9 * std::pow(radius, p)) << "R = " << radius << ", x^" << p;
-    }
+    expect_exact_to_order_2r(seis::staggered_first_derivative_weights(radius), 0.5, radius);
+    expect_exact_to_order_2r(seis::centred_first_derivative_weights(radius), 0.0, radius);
   }
   EXPECT_THROW(seis::staggered_first_derivative_weights(0), seis::InvalidArgument);
+  EXPECT_THROW(seis::centred_first_derivative_weights(9), seis::InvalidArgument);
+}
+
+// The anisotropic step's stability (wave/tti.hpp) rests on -L - D^T D >= 0 per axis: the centred first derivative's
+// symbol squared, d(k)^2 = (sum_m 2 c_m sin(m k))^2, never above the second derivative's, -(w_0 + sum_m 2 w_m cos(m
+// k)), over 0 < k <= pi, at each radius (to the rounding of two O(k^2) sums, 1e-14). A first derivative one radius
+// wider than the Laplacian's breaks it (by 0.02 at R = 1, 4e-7 at R = 4).
+TEST(Coefficients, CentredFirstDerivativeSquaredStaysUnderTheSecondDerivative) {
+  const double pi = std::acos(-1.0);
+  for (int radius = 1; radius <= seis::max_radius; ++radius) {
+    const auto w = seis::second_derivative_weights(radius);
+    const auto c = seis::centred_first_derivative_weights(radius);
+    for (int n = 1; n <= 4000; ++n) {
+      const double k = pi * n / 4000;
+      double second = -w[0], first = 0;
+      for (int m = 1; m <= radius; ++m) {
+        second -= 2 * w[std::size_t(m)] * std::cos(m * k);
+        first += 2 * c[std::size_t(m - 1)] * std::sin(m * k);
+      }
+      ASSERT_LE(first * first, second + 1e-14) << "R = " << radius << ", k = " << k;
+    }
+  }
 }
 
 TEST(Coefficients, RejectsRadiusOutsideOneToEight) {

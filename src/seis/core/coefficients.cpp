@@ -60,6 +60,14 @@ std::vector<double> staggered_first_derivative_weights(int radius) {
   return weights;
 }
 
+std::vector<double> centred_first_derivative_weights(int radius) {
+  require_radius(radius);
+  std::vector<double> points(2 * radius + 1);
+  for (int j = 0; j < 2 * radius + 1; ++j) points[j] = j - radius;
+  const std::vector<double> delta = fornberg(points, 1);
+  return {delta.begin() + radius + 1, delta.end()};
+}
+
 StencilCoefficients make_coefficients(int radius, double hx, double hy, double hz) {
   for (double h : {hx, hy, hz}) require(std::isfinite(h) && h > 0.0, "grid spacing h = ", h, " must be finite and > 0");
   StencilCoefficients c;

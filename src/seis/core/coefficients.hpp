@@ -14,6 +14,11 @@ std::vector<double> second_derivative_weights(int radius);
 // u(+k - 1/2) - u(-k + 1/2), k = 1..R (R = 1: 1; R = 2: 9/8, -1/24). The staggered pair of the variable-density
 // operator div(b grad): its differences at the half points, then back to the points.
 std::vector<double> staggered_first_derivative_weights(int radius);
+// The order-2R first derivative at a point from the points -R..R (unit spacing): c[m - 1] weighs u(+m) - u(-m),
+// m = 1..R (R = 1: 1/2; R = 2: 2/3, -1/12). The rotated derivatives of the anisotropic operator (wave/tti.hpp): its
+// square's symbol stays under the second derivative's at every wavenumber (tests), which that operator's stability
+// rests on.
+std::vector<double> centred_first_derivative_weights(int radius);
 
 // Weights of d2/dx2, d2/dy2, d2/dz2 scaled by 1/h^2 per axis (grid spacings in any length unit; the operator is
 // then in 1/unit^2).

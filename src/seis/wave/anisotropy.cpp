@@ -1,0 +1,47 @@
+#include "seis/wave/anisotropy.hpp"
+
+#include <cmath>
+
+#include "seis/core/error.hpp"
+#include "seis/wave/setup.hpp"
+
+namespace seis::wave {
+
+TtiCoefficients tti_coefficients(double epsilon, double delta, double tilt, double azimuth) {
+  TtiCoefficients c;
+  c.horizontal = static_cast<float>(1.0 + 2.0 * epsilon);
+  c.coupling = static_cast<float>(std::sqrt(1.0 + 2.0 * delta));
+  c.axis[0] = static_cast<float>(std::sin(tilt) * std::cos(azimuth));
+  c.axis[1] = static_cast<float>(std::sin(tilt) * std::sin(azimuth));
+  c.axis[2] = static_cast<float>(std::cos(tilt));
+  return c;
+}
+
+double tti_stable_dt(int radius, double h, double vmax, double epsilon_max, double delta_max) {
+  const double lambda = 1.0 + epsilon_max + std::sqrt(epsilon_max * epsilon_max + 1.0 + 2.0 * delta_max);
+  return stable_dt(radius, h, vmax) / std::sqrt(lambda);
+}
+
+void check_anisotropy(const Anisotropy& a, int nx, int ny, int nz) {
+  const std::size_t points = std::size_t(nx) * std::size_t(ny) * std::size_t(nz);
+  const std::vector<float>* fields[] = {&a.epsilon, &a.delta, &a.tilt, &a.azimuth};
+  const char* names[] = {"epsilon", "delta", "tilt", "azimuth"};
+  for (int f = 0; f < 4; ++f)
+    require(fields[f]->empty() || fields[f]->size() == points, "the anisotropy's ", names[f], " holds ",
+            fields[f]->size(), " values, the model ", points, " points (", nx, " x ", ny, " x ", nz, ")");
+  const auto value = [&](const std::vector<float>& v, std::size_t n) { return v.empty() ? 0.0f : v[n]; };
+  for (std::size_t n = 0; n < points; ++n) {
+    const std::size_t i = n % std::size_t(nx), j = n / std::size_t(nx) % std::size_t(ny),
+                      k = n / (std::size_t(nx) * std::size_t(ny));
+    for (int f = 0; f < 4; ++f)
+      require(std::isfinite(value(*fields[f], n)), "the anisotropy's ", names[f], " at point (", i, ", ", j, ", ", k,
+              ") is ", value(*fields[f], n));
+    const float epsilon = value(a.epsilon, n), delta = value(a.delta, n);
+    require(delta > -0.5f, "the anisotropy's delta at point (", i, ", ", j, ", ", k, ") is ", delta,
+            ": it must exceed -1/2 (sqrt(1 + 2 delta) couples the step's two fields)");
+    require(epsilon >= delta, "the anisotropy at point (", i, ", ", j, ", ", k, ") has epsilon ", epsilon, " < delta ",
+            delta, ": the pseudo-acoustic step's energy is bounded where epsilon >= delta only");
+  }
+}
+
+}  // namespace seis::wave
