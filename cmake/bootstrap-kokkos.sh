@@ -61,6 +61,11 @@ ensure_deb_src() {
 fetch_sources() {
   [ -d "$kokkos_src" ] && [ -d "$kernels_src" ] && return
   mkdir -p "$src_root"
+  # One fetch at a time: bootstraps of other keys running at once (CI's device checks beside its host stages) would
+  # each replace the sources the other is copying, and apt-get update takes a lock of its own.
+  exec 9> "$src_root/fetch.lock"
+  flock 9
+  if [ -d "$kokkos_src" ] && [ -d "$kernels_src" ]; then flock -u 9; return; fi
   local dl; dl=$(mktemp -d "$src_root/download.XXXX")
   ensure_deb_src
   log "apt-get source trilinos ${trilinos_version} (orig tarball ~166 MB)"
@@ -74,6 +79,7 @@ fetch_sources() {
   mv "$dl/$top/packages/kokkos" "$kokkos_src"
   mv "$dl/$top/packages/kokkos-kernels" "$kernels_src"
   rm -rf "$dl"
+  flock -u 9
 }
 
 fetch_sources

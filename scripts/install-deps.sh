@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages seistencil builds with; only what is missing, so a second run costs nothing.
-# usage: scripts/install-deps.sh [host|hip|mpi|plot]...   (default: host)
+# usage: scripts/install-deps.sh [host|hip|mpi|plot|ci]...   (default: host; ci: what .ci/run adds, ccache)
 # Kokkos itself is not a Debian package here: CMake bootstraps it (cmake/bootstrap-kokkos.sh).
 set -euo pipefail
 groups=("${@:-host}")
@@ -14,7 +14,8 @@ for group in "${groups[@]}"; do
     hip)  packages+=(hipcc libamdhip64-dev rocm-device-libs) ;;
     mpi)  packages+=(libopenmpi-dev openmpi-bin) ;;
     plot) packages+=(python3 python3-matplotlib) ;;
-    *) echo "install-deps.sh: unknown group '$group' (host, hip, mpi, plot)" >&2; exit 2 ;;
+    ci)   packages+=(ccache) ;;
+    *) echo "install-deps.sh: unknown group '$group' (host, hip, mpi, plot, ci)" >&2; exit 2 ;;
   esac
 done
 missing=()

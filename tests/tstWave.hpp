@@ -10,6 +10,7 @@
 #include <random>
 #include <string>
 
+#include "layer_reflection.hpp"
 #include "local_exchange.hpp"
 #include "seis/core/host_parallel.hpp"
 #include "seis/kernels/team_launch.hpp"
@@ -659,50 +660,6 @@ TEST(TEST_CATEGORY, WavePmlAbsorbs) {
   EXPECT_GE(walls, 0.1);
 }
 
-// The PML's reflection at normal incidence, measured: a shot on the model's x+ face (its last point before the
-// layer) in a grid whose x+ layer is d points thick and in one longer by d + 8 points (whose x+ arrivals come after
-// the window); their difference at a receiver 10 points inside the model, until the wave that crossed the layer
-// and came back from the zero wall behind it has passed, is the x+ layer's alone (the other faces lie alike in
-// both). A point source's wave falls as 1/distance and each return comes from an image source, so a coefficient is
-// max|difference| x (its image distance) / (max|direct| x direct distance): the entrance's (image across the
-// layer's edge) and the wall's (2 L further), told apart at the midpoint between their arrivals. The layer is
-// designed to absorb ln(1000) nepers there and back at any thickness (a quadratic profile of d0 = 3 v ln(1000) /
-// (2 L): exp(-2 d0 L / (3 v)) = 1e-3). This formulation matches the design only approximately: its entrance
-// reflects less as the layer thickens in wavelengths, not as h falls at a fixed thickness (6.6e-3 at 1.6 peak
-// wavelengths at h = 20 m, 6.0e-3 at 10 m), and its round trip absorbs 5.8 of the designed 6.9 nepers.
-struct PmlReflection {
-  double wavelengths, entrance, wall;
-};
-PmlReflection pml_reflection(int d) {
-  const double h = 20.0, c = 2000.0, f0 = 16.0;
-  const int receiver = d + 15, edge = receiver + 11, source = edge - 1;
-  std::vector<float> trace[2];
-  seis::wave::Setup s;
-  for (int longer : {0, 1}) {
-    s = seis::test::box_setup(edge + d + (d + 8) * longer, 2 * d + 11, 2 * d + 11, h, float(c));
-    s.ndamp = d;
-    s.f0 = f0;
-    s.dt = 0.8 * seis::wave::stable_dt(s.radius, h, c);
-    // Until the wave that crossed the layer, met the zero wall and crossed back has passed the receiver.
-    s.steps = int(((2 * edge - source - receiver + 2 * d) * h / c + 2.5 / s.f0) / s.dt);
-    s.sources = {seis::test::grid_point(s, source, d + 5, d + 5)};
-    s.receivers = {seis::test::grid_point(s, receiver, d + 5, d + 5)};
-    Simulation<Exec> sim(s);
-    sim.advance(s.steps);
-    trace[longer] = sim.traces();
-  }
-  const double direct_path = (source - receiver) * h, image_path = (2 * edge - source - receiver) * h;
-  const double wall_path = image_path + 2 * d * h;
-  // The Ricker wavelet peaks 1/f0 after its arrival.
-  const std::size_t split = std::size_t(((image_path + wall_path) / 2 / c + 1 / f0) / s.dt);
-  double direct = 0, entrance = 0, wall = 0;
-  for (std::size_t n = 0; n < trace[0].size(); ++n) {
-    direct = std::max(direct, double(std::abs(trace[1][n])));
-    (n < split ? entrance : wall) = std::max(n < split ? entrance : wall, double(std::abs(trace[0][n] - trace[1][n])));
-  }
-  return {d * h / (c / f0), entrance * image_path / direct_path / direct, wall * wall_path / direct_path / direct};
-}
-
 // At 2.4, 3.2 and 4.8 peak wavelengths (15, 20 and 30 points at 20 m, 16 Hz), the source on the model's edge:
 // entrance 2.8e-3, 1.1e-3 and 2.6e-4, wall return 1.0e-2, 4.5e-3 and 1.3e-3 (measured). Asserted: both fall as the
 // layer thickens, the entrance to no more than the design's 1e-3 at 4.8 wavelengths (the guide's advice for a
@@ -710,23 +667,8 @@ PmlReflection pml_reflection(int d) {
 // scale half the design's fails (its round trip, 2.6e-2 to 2.9e-2, rises towards its own design, 3.2e-2), as does
 // one twice it (stronger damping reflects more: its round trip is 2.4e-3 at 4.8 wavelengths).
 TEST(TEST_CATEGORY, WavePmlReflectsNoMoreThanDesigned) {
-  PmlReflection thinner{0, 1, 1};
-  for (int d : {15, 20, 30}) {
-    const PmlReflection r = pml_reflection(d);
-    std::printf(
-        "PML at normal incidence, %d points (%.1f wavelengths): entrance reflects %.3e, wall return %.3e "
-        "(designed 1e-3 there and back)\n",
-        d, r.wavelengths, r.entrance, r.wall);
-    EXPECT_GT(r.entrance, 0.0) << d;
-    EXPECT_LT(r.entrance, thinner.entrance) << d;
-    EXPECT_LT(r.wall, thinner.wall) << d;
-    if (r.wavelengths >= 4.8) {
-      EXPECT_LE(r.entrance, 1e-3) << d;
-      EXPECT_LE(r.wall, 2e-3) << d;
-      EXPECT_GE(r.wall, 5e-4) << d;
-    }
-    thinner = r;
-  }
+  seis::test::expect_layer_absorbs<Exec>("PML at normal incidence (designed 1e-3 there and back)", {}, 4.8, 1e-3, 5e-4,
+                                         2e-3);
 }
 
 // `steps` steps of `s` stay finite and, once the source has ended (by a tenth of them), do not grow: a mode with

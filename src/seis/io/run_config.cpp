@@ -125,6 +125,13 @@ void add_options(CLI::App& app, RunConfig& c) {
   app.add_option("--density", c.density,
                  "density (kg/m^3): gardner (from the velocity, 310 V^0.25) | FILE (as --model's); without it, "
                  "constant (the equation's density form where it varies: docs/seis-wave.md)");
+  const std::string as_model =
+      " | FILE (as --model's); without it, 0 (any of the four: the pseudo-acoustic TTI step, "
+      "docs/seis-wave.md)";
+  app.add_option("--epsilon", c.epsilon, "Thomsen's epsilon: NUMBER" + as_model);
+  app.add_option("--delta", c.delta, "Thomsen's delta (<= epsilon): NUMBER" + as_model);
+  app.add_option("--tilt", c.tilt, "the symmetry axis' tilt from the vertical (degrees): NUMBER" + as_model);
+  app.add_option("--azimuth", c.azimuth, "the symmetry axis' azimuth from x (degrees): NUMBER" + as_model);
   app.add_option("--source", c.sources, "source position X,Y,Z (m); repeat for more (default: top centre)");
   app.add_option("--receivers", c.receivers,
                  "N receivers on a line X0,Y0,Z0:X1,Y1,Z1:N (m), or NY lines of NX from Y0 to Y1: ...:NXxNY (default: "
@@ -379,6 +386,9 @@ void check_together(const RunConfig& c) {
   require(!c.density_image || (!c.migrate.empty() && c.imaging_condition == imaging::ImagingCondition::adjoint),
           "--density-image is the exact adjoint's image in the density: it needs --migrate and --imaging-condition "
           "adjoint");
+  require(!c.anisotropic() || (c.migrate.empty() && !c.born_modelling() && c.invert.empty()),
+          "--epsilon, --delta, --tilt and --azimuth model shots: migration, Born modelling and inversion run in "
+          "isotropic media only");
 }
 
 void check_syntax(const std::string& key, const RunConfig& c) {

@@ -20,10 +20,13 @@ struct RunConfig {
   double spacing = wave::Grid{}.h;        // m
   std::string model = "layered";          // homogeneous:V | layered | FILE (.sgy/.segy: SEG-Y, else raw float32)
   std::string density;                    // empty: constant | gardner | FILE (kg/m^3, read as --model's files)
-  std::vector<std::string> sources;       // "X,Y,Z" in m; empty: one at the top centre
-  std::string receivers;                  // "X0,Y0,Z0:X1,Y1,Z1:N"; empty: a line along x near the top
-  double duration = 1.5;                  // s
-  double f0 = wave::Acquisition{}.f0;     // Hz
+  // Thomsen's epsilon and delta, the symmetry axis' tilt from the vertical and its azimuth from x (degrees): each
+  // empty (zero) | NUMBER | FILE (read as --model's files); any given, the TTI step.
+  std::string epsilon, delta, tilt, azimuth;
+  std::vector<std::string> sources;    // "X,Y,Z" in m; empty: one at the top centre
+  std::string receivers;               // "X0,Y0,Z0:X1,Y1,Z1:N"; empty: a line along x near the top
+  double duration = 1.5;               // s
+  double f0 = wave::Acquisition{}.f0;  // Hz
   wave::WaveletKind wavelet = wave::Acquisition{}.wavelet;
   int radius = wave::Numerics{}.radius;
   wave::Boundary boundary = wave::Numerics{}.boundary;
@@ -92,6 +95,8 @@ struct RunConfig {
   bool born_modelling() const { return !born.empty() || !born_density.empty(); }
   // An inversion of the density too (check_together: both density bounds then set, and a starting density).
   bool inverts_density() const { return !invert.empty() && density_max > 0; }
+  // Whether the medium is anisotropic: any of Thomsen's parameters or the axis given.
+  bool anisotropic() const { return !epsilon.empty() || !delta.empty() || !tilt.empty() || !azimuth.empty(); }
 };
 
 // Parses argv (Kokkos' own --kokkos-* options removed first). Returns false when the caller should exit 0 at once

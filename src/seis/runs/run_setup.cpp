@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -19,6 +20,13 @@ namespace {
 // Steps of one run: beyond it the step counter and the traces' sample index would overflow long before the run
 // could end.
 constexpr double max_steps = 1e9;
+
+// A whole number's text (an anisotropy parameter given everywhere), not a file's name.
+bool is_number(const std::string& text) {
+  char* end = nullptr;
+  std::strtod(text.c_str(), &end);
+  return !text.empty() && end != text.c_str() && *end == '\0';
+}
 
 bool ends_with(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
@@ -41,6 +49,22 @@ std::vector<float> load_model(const std::string& model, const wave::Subdomain& p
     return io::read_velocity_segy(model, part, &bytes_read, what);
   return io::read_velocity_raw(model, part, &bytes_read, what);
 }
+
+namespace {
+// An anisotropy parameter over the part: a number everywhere, or a model file read and extended as the velocity is;
+// `scale` converts its unit (degrees to radians for the angles).
+std::vector<float> anisotropy_values(const std::string& text, const wave::Setup& s, const wave::Subdomain& part,
+                                     double scale, const std::string& what, std::size_t& bytes_read) {
+  if (text.empty()) return {};
+  if (is_number(text)) return std::vector<float>(part.points(), static_cast<float>(std::stod(text) * scale));
+  const wave::Subdomain read = wave::model_part_of(s, part);
+  std::size_t bytes = 0;
+  std::vector<float> values = wave::extend(s, part, read, load_model(text, read, bytes, what), wave::Fill::edge);
+  bytes_read += bytes;
+  for (float& v : values) v = static_cast<float>(v * scale);
+  return values;
+}
+}  // namespace
 
 std::string grid_text(const wave::Setup& s) {
   const std::array<int, 3> n = wave::model_points(s);
@@ -115,6 +139,11 @@ wave::Setup make_setup(const io::RunConfig& c, const std::function<wave::Subdoma
       s.density = wave::extend(s, held, from, wave::gardner_density(model(from, density_bytes)), wave::Fill::edge);
     model_bytes_read += density_bytes;
   }
+  const double degrees = std::acos(-1.0) / 180;
+  s.anisotropy.epsilon = anisotropy_values(c.epsilon, s, part, 1.0, "epsilon model", model_bytes_read);
+  s.anisotropy.delta = anisotropy_values(c.delta, s, part, 1.0, "delta model", model_bytes_read);
+  s.anisotropy.tilt = anisotropy_values(c.tilt, s, part, degrees, "tilt model", model_bytes_read);
+  s.anisotropy.azimuth = anisotropy_values(c.azimuth, s, part, degrees, "azimuth model", model_bytes_read);
   // Decided once for the whole model, so that every rank runs (or refuses) the same equation and the checks that
   // follow ask no further pass over the values.
   // An inverted density steps the density form whatever its start (inversion/scaled_objective.hpp).
@@ -192,10 +221,16 @@ std::string grid_fingerprint(const io::RunConfig& c, const wave::Setup& s, const
     << "\nboundary " << wave::to_string(s.boundary) << "\nndamp " << s.ndamp << "\ntop " << wave::to_string(s.top)
     << "\nstrategy " << wave::to_string(s.strategy) << "\nkernel " << wave::to_string(s.shape) << "\nmodel " << c.model
     << "\nmodel_crc32 " << digest;
-  // A density names itself (no line without one: fingerprints of constant-density runs stay as they were).
+  // A density names itself (no line without one: fingerprints of constant-density runs stay as they were); so does
+  // each anisotropy parameter, a file with its CRC-32.
   if (!c.density.empty())
     f << "\ndensity " << c.density << "\ndensity_crc32 "
       << (c.density == "gardner" ? std::string("from the velocity") : std::to_string(io::file_crc32(c.density)));
+  const std::pair<const char*, const std::string*> anisotropy[] = {
+      {"epsilon", &c.epsilon}, {"delta", &c.delta}, {"tilt", &c.tilt}, {"azimuth", &c.azimuth}};
+  for (const auto& [name, text] : anisotropy)
+    if (!text->empty())
+      f << "\n" << name << " " << *text << (is_number(*text) ? "" : " crc32 " + std::to_string(io::file_crc32(*text)));
   return f.str();
 }
 

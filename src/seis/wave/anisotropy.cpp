@@ -1,5 +1,6 @@
 #include "seis/wave/anisotropy.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "seis/core/error.hpp"
@@ -20,6 +21,13 @@ TtiCoefficients tti_coefficients(double epsilon, double delta, double tilt, doub
 double tti_stable_dt(int radius, double h, double vmax, double epsilon_max, double delta_max) {
   const double lambda = 1.0 + epsilon_max + std::sqrt(epsilon_max * epsilon_max + 1.0 + 2.0 * delta_max);
   return stable_dt(radius, h, vmax) / std::sqrt(lambda);
+}
+
+AnisotropyBounds anisotropy_bounds(const Anisotropy& a) {
+  const auto largest = [](const std::vector<float>& v) {
+    return v.empty() ? 0.0 : double(*std::max_element(v.begin(), v.end()));
+  };
+  return {largest(a.epsilon), largest(a.delta)};
 }
 
 void check_anisotropy(const Anisotropy& a, int nx, int ny, int nz) {

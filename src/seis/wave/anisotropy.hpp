@@ -28,6 +28,13 @@ TtiCoefficients tti_coefficients(double epsilon, double delta, double tilt, doub
 // where epsilon = delta = 0.
 double tti_stable_dt(int radius, double h, double vmax, double epsilon_max, double delta_max);
 
+// The largest epsilon and delta (0 where none are given): what the time step's bound (tti_stable_dt) takes, the
+// parameter matrix's largest eigenvalue growing with both.
+struct AnisotropyBounds {
+  double epsilon_max = 0, delta_max = 0;
+};
+AnisotropyBounds anisotropy_bounds(const Anisotropy& a);
+
 // Refuses, naming the first offending point (i, j, k) and its values: vectors that are neither empty nor `points`
 // long, values that are not finite, delta <= -1/2 (sqrt(1 + 2 delta) not real), and epsilon < delta, where the step's
 // parameter matrix [[1 + 2 epsilon, sqrt(1 + 2 delta)], [sqrt(1 + 2 delta), 1]] is indefinite and its energy is not

@@ -87,8 +87,8 @@ class Injection {
     }
   }
 
-  // next += the sources of step n, q scaling each point.
-  void inject(const ExecSpace& exec, const float* q, float* next, int n) const {
+  // next += the sources of step n, q (and `by`, where given) scaling each point.
+  void inject(const ExecSpace& exec, const float* q, float* next, int n, const float* by = nullptr) const {
     const auto step = std::size_t(n), steps = steps_;
     const auto offset = offset_;
     const auto first = first_;
@@ -99,8 +99,9 @@ class Injection {
         "seis::wave::inject", Kokkos::RangePolicy<ExecSpace>(exec, 0, count_), KOKKOS_LAMBDA(const int p) {
           const index_t o = offset(p);
           float sum = 0.0f;
+          const float scale = by != nullptr ? by[o] : 1.0f;
           for (int e = first(p); e < first(p + 1); ++e)
-            sum += weight(e) * q[o] * amplitude(std::size_t(owner(e)) * steps + step);
+            sum += weight(e) * q[o] * scale * amplitude(std::size_t(owner(e)) * steps + step);
           next[o] += sum;
         });
   }

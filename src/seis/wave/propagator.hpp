@@ -6,6 +6,7 @@
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -25,6 +26,7 @@
 #include "seis/wave/shape.hpp"
 #include "seis/wave/shape_kernels.hpp"
 #include "seis/wave/step_term.hpp"
+#include "seis/wave/tti.hpp"
 #include "seis/wave/update.hpp"
 #include "seis/wave/wavefield.hpp"
 
@@ -44,13 +46,14 @@ struct WaveOccupancy {
 template <class ExecSpace>
 using WaveLauncher = TileKernelLauncher<ExecSpace, WaveSources, WaveOccupancy>;
 
-// q = v^2 dt^2 (the double product rounded to float, as the host rounds it) at every interior point of the part,
-// computed where q lives from the model's planes, staged a slab of at most 2^24 floats at a time where the device
-// cannot read the host: neither a padded host field nor a second whole model on the device. The host's
-// single-threaded pass over 512^3 points took about a second of a survey's first shot on the H100s (perf/NOTES.md
-// 110-111).
-template <class ExecSpace>
-void fill_q(const Setup& s, const Subdomain& part, const FieldLayout& layout, float* q) {
+// A field f(value) of the model's values (model_box's points, velocity's order) at every interior point of the
+// part, computed where the field lives from the model's planes, staged a slab of at most 2^24 floats at a time where
+// the device cannot read the host: neither a padded host field nor a second whole model on the device. The host's
+// single-threaded pass of q over 512^3 points took about a second of a survey's first shot on the H100s
+// (perf/NOTES.md 110-111).
+template <class ExecSpace, class F>
+void fill_from_model(const Setup& s, const Subdomain& part, const FieldLayout& layout, const float* model, float* out,
+                     const F& f) {
   using Memory = typename ExecSpace::memory_space;
   const Subdomain box = model_box(s);
   const int* o = part.offset;
@@ -65,12 +68,11 @@ void fill_q(const Setup& s, const Subdomain& part, const FieldLayout& layout, fl
   constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible;
   Kokkos::View<float*, Memory> staging;
   if (!host) staging = Kokkos::View<float*, Memory>("seis::wave::model slab", std::size_t(slab - 1) * plane + span);
-  const double dt2 = s.dt * s.dt;
   for (int k0 = 0; k0 < n[2]; k0 += slab) {
     const int k1 = std::min(n[2], k0 + slab);
     const std::size_t begin = std::size_t(k0 + o[2] - box.offset[2]) * plane + first;
     const std::size_t count = std::size_t(k1 - k0 - 1) * plane + span;
-    const float* values = s.velocity.data() + begin;
+    const float* values = model + begin;
     if constexpr (!host) {
       Kokkos::View<const float*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> source(values, count);
       Kokkos::deep_copy(Kokkos::subview(staging, std::make_pair(std::size_t(0), count)), source);
@@ -78,11 +80,40 @@ void fill_q(const Setup& s, const Subdomain& part, const FieldLayout& layout, fl
     }
     using Policy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>>;
     Kokkos::parallel_for(
-        "seis::wave::q", Policy({0, 0, k0}, {n[0], n[1], k1}), KOKKOS_LAMBDA(const int i, const int j, const int k) {
-          const double v = values[std::size_t(k - k0) * plane + std::size_t(j) * row + std::size_t(i)];
-          q[layout.offset(i, j, k)] = static_cast<float>(v * v * dt2);
+        "seis::wave::model_field", Policy({0, 0, k0}, {n[0], n[1], k1}),
+        KOKKOS_LAMBDA(const int i, const int j, const int k) {
+          out[layout.offset(i, j, k)] = f(values[std::size_t(k - k0) * plane + std::size_t(j) * row + std::size_t(i)]);
         });
     Kokkos::fence();
+  }
+}
+
+// q = v^2 dt^2 (the double product rounded to float, as the host rounds it).
+template <class ExecSpace>
+void fill_q(const Setup& s, const Subdomain& part, const FieldLayout& layout, float* q) {
+  const double dt2 = s.dt * s.dt;
+  fill_from_model<ExecSpace>(
+      s, part, layout, s.velocity.data(), q,
+      KOKKOS_LAMBDA(float v) { return static_cast<float>(double(v) * v * dt2); });
+}
+
+// The TTI step's coefficient fields (1 + 2 epsilon, sqrt(1 + 2 delta), the axis' three components) at every interior
+// point of the part, each computed on the host by tti_coefficients (the same bits on every backend) into one model-
+// sized array at a time, then placed as q is.
+template <class ExecSpace>
+void fill_tti(const Setup& s, const Subdomain& part, const FieldLayout& layout, float* const (&out)[5]) {
+  const Anisotropy& a = s.anisotropy;
+  const auto value = [](const std::vector<float>& v, std::size_t n) { return v.empty() ? 0.0 : double(v[n]); };
+  std::vector<float> values = host_floats(s.velocity.size());
+  for (int c = 0; c < 5; ++c) {
+    host_parallel_for(values.size(), [&](std::size_t begin, std::size_t end) {
+      for (std::size_t n = begin; n < end; ++n) {
+        const TtiCoefficients t =
+            tti_coefficients(value(a.epsilon, n), value(a.delta, n), value(a.tilt, n), value(a.azimuth, n));
+        values[n] = c == 0 ? t.horizontal : c == 1 ? t.coupling : t.axis[c - 2];
+      }
+    });
+    fill_from_model<ExecSpace>(s, part, layout, values.data(), out[c], [] KOKKOS_FUNCTION(float v) { return v; });
   }
 }
 
@@ -175,6 +206,9 @@ class Propagator {
   const compat::Instances<ExecSpace>& instances() const { return instances_; }
   const float* q() const { return q_.data(); }
   const float* rho() const { return rho_.data(); }  // where the density varies, else null
+  // What the TTI step's sources add to p for each they add to r, sqrt(1 + 2 delta) at each point (tti.hpp); null for
+  // the other steps, whose sources fire into u alone.
+  const float* source_direction() const { return tti_ ? tti_fields_[1].data() : nullptr; }
   // The shape's tile as its launches use it (after fitting the backend's limits); zero for the tile engine.
   const TileShape& tile() const { return tile_; }
   StepFields<Memory> fields(const Wavefield<Memory>& w) const {
@@ -194,6 +228,7 @@ class Propagator {
   // its own over the part before a code shape's or the variable-density kernel's update (a driver's term: one part,
   // so one region).
   void step(const Wavefield<Memory>& w, const Box& region, const ExecSpace& main, const ImageTerm& image) {
+    if (tti_) return tti_update(w, main);
     const bool varies = rho_.data() != nullptr, imaging = image.weight != nullptr;
     const bool carries_image = n_.shape == Shape::tile && !varies;  // the tile engine's epilogue
     if (imaging && !carries_image) add_image(main, image, layout_, w.u.data());
@@ -214,6 +249,12 @@ class Propagator {
   Field<Memory> rho_;                                   // the density where it varies (density.hpp), else none
   std::array<double, max_radius> staggered_weights_{};  // its staggered difference, unit spacing
   Floats eta_[3], gradient_[3];                         // AxisDamping of x, y, z
+  // The TTI step (tti.hpp): whether it runs, its coefficient fields (1 + 2 epsilon, sqrt(1 + 2 delta), the axis'
+  // components), its scratch of rotated derivatives and its weights.
+  bool tti_ = false;
+  Field<Memory> tti_fields_[5], rotated_[2];
+  std::array<float, max_radius + 1> second_weights_{};
+  std::array<float, max_radius> first_weights_{};
   compat::Instances<ExecSpace> instances_{step_instances, halo_instance};
   WaveLauncher<ExecSpace> launcher_{TileShape{32, 8, 32}};
   TileShape tile_{};
@@ -230,6 +271,30 @@ class Propagator {
             gradient_[2].data() + profile_lead,
             pml_,
             true};
+  }
+
+  // The whole part by the TTI step, its layer's damping the PML's profile (eta, d dt).
+  void tti_update(const Wavefield<Memory>& w, const ExecSpace& main) const {
+    with_radius(n_.radius, [&](auto r) {
+      constexpr int R = decltype(r)::value;
+      TtiStep<R> t{layout_,
+                   w.u.data(),
+                   w.r.data(),
+                   w.u_prev.data(),
+                   w.r_prev.data(),
+                   q_.data(),
+                   tti_fields_[0].data(),
+                   tti_fields_[1].data(),
+                   {tti_fields_[2].data(), tti_fields_[3].data(), tti_fields_[4].data()},
+                   {eta_[0].data() + profile_lead, eta_[1].data() + profile_lead, eta_[2].data() + profile_lead},
+                   rotated_[0].data(),
+                   rotated_[1].data(),
+                   {},
+                   {}};
+      for (int m = 0; m <= R; ++m) t.w2[m] = second_weights_[std::size_t(m)];
+      for (int m = 0; m < R; ++m) t.w1[m] = first_weights_[std::size_t(m)];
+      tti_step(main, t);
+    });
   }
 
   // The points of `region` by the variable-density kernel, one launch in every strategy.
@@ -346,6 +411,21 @@ Propagator<ExecSpace>::Propagator(const Setup& setup, const Subdomain& part, con
   coefficients_ = make_coefficients(n_.radius, h_, h_, h_);
   q_ = Field<Memory>("seis::wave::q", layout_);
   Kokkos::deep_copy(q_.span(), 0.0f);  // halo and padding: whole vectors read them (fill_q writes the interior)
+  if (tti_medium(setup)) {
+    tti_ = true;
+    // Zero beyond the part's points: the step reads the axis and the rotated derivatives there (its zero walls) and
+    // writes neither.
+    for (Field<Memory>& f : tti_fields_) f = Field<Memory>("seis::wave::tti coefficient", layout_);
+    for (Field<Memory>& f : rotated_) f = Field<Memory>("seis::wave::rotated derivative", layout_);
+    for (Field<Memory>* f : {&tti_fields_[0], &tti_fields_[1], &tti_fields_[2], &tti_fields_[3], &tti_fields_[4],
+                             &rotated_[0], &rotated_[1]})
+      Kokkos::deep_copy(f->span(), 0.0f);
+    const std::vector<double> w2 = second_derivative_weights(n_.radius),
+                              w1 = centred_first_derivative_weights(n_.radius);
+    for (int m = 0; m <= n_.radius; ++m)
+      second_weights_[std::size_t(m)] = static_cast<float>(w2[std::size_t(m)] / (h_ * h_));
+    for (int m = 0; m < n_.radius; ++m) first_weights_[std::size_t(m)] = static_cast<float>(w1[std::size_t(m)] / h_);
+  }
   if (variable_density(setup)) {
     with_radius(n_.radius, [](auto r) { check_density_step_limits<ExecSpace, decltype(r)::value>(); });
     require(layout_.halo >= 2 * n_.radius - 1, "the variable-density step reads 2R - 1 = ", 2 * n_.radius - 1,
@@ -359,13 +439,18 @@ Propagator<ExecSpace>::Propagator(const Setup& setup, const Subdomain& part, con
 template <class ExecSpace>
 void Propagator<ExecSpace>::set_model(const Setup& setup, const Subdomain& part) {
   fill_q<ExecSpace>(setup, part, layout_, q_.data());
+  if (tti_)
+    fill_tti<ExecSpace>(setup, part, layout_,
+                        {tti_fields_[0].data(), tti_fields_[1].data(), tti_fields_[2].data(), tti_fields_[3].data(),
+                         tti_fields_[4].data()});
   if (variable_density(setup)) {
     if (rho_.data() == nullptr) rho_ = Field<Memory>("seis::wave::density", layout_);
     const Field<Memory> rho = density_field<Memory>(setup, part, layout_);
     Kokkos::deep_copy(rho_.span(), rho.span());  // in place: step terms hold views of it
   }
-  const float vmax = model_vmax(setup);
-  const double scale = damping_scale(setup.dt, vmax, pml_.thickness, h_);
+  // The same profile for the TTI step's damping layer: designed for a faster speed, v sqrt(1 + 2 epsilon) across an
+  // axis, it reflected more at its entrance and no less from deeper (perf/NOTES.md 144).
+  const double scale = damping_scale(setup.dt, model_vmax(setup), pml_.thickness, h_);
   for (int axis = 0; axis < 3; ++axis) {
     const AxisDamping d =
         axis_damping(damping_profile(part.global[axis], pml_.thickness, scale, axis == 2 ? pml_.top : -1),

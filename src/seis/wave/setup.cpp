@@ -84,6 +84,9 @@ std::size_t required_bytes(const Setup& s, const Subdomain& part) {
   // through a map of the grid's columns.
   if (steps_per_launch(s.shape) == 2)
     return 5 * field + 2 * phi + traces + std::size_t(part.size[0]) * part.size[1] * sizeof(int);
+  // The TTI step: r and r_prev, 1 + 2 epsilon, sqrt(1 + 2 delta), the axis' three components and the rotated
+  // derivatives of p and r, and no phi (its layer is a damping term).
+  if (tti_medium(s)) return 12 * field + traces;
   // A density that varies: its field, a fourth.
   return (variable_density(s) ? 4 : 3) * field + phi + traces;
 }
@@ -138,6 +141,11 @@ VelocityRange check_velocities(const Setup& s) {
                     k = p / (std::size_t(box.size[0]) * box.size[1]);
   fail("velocity ", s.velocity[p], " m/s at grid point (", i + box.offset[0], ", ", j + box.offset[1], ", ",
        k + box.offset[2], ") must be finite and in [", min_velocity, ", ", max_velocity, "] m/s");
+}
+
+bool tti_medium(const Medium& m) {
+  const Anisotropy& a = m.anisotropy;
+  return m.anisotropic || !a.epsilon.empty() || !a.delta.empty() || !a.tilt.empty() || !a.azimuth.empty();
 }
 
 bool variable_density(const Medium& m) {
@@ -228,6 +236,12 @@ double density_stable_dt(int radius, double h, double vmax, double rho_low, doub
 }
 
 double stable_dt(const Setup& s) {
+  if (tti_medium(s)) {
+    const Subdomain box = model_box(s);
+    check_anisotropy(s.anisotropy, box.size[0], box.size[1], box.size[2]);  // before they enter the bound
+    const AnisotropyBounds b = anisotropy_bounds(s.anisotropy);
+    return tti_stable_dt(s.radius, s.h, model_vmax(s), b.epsilon_max, b.delta_max);
+  }
   if (s.density.empty() || !variable_density(s)) return stable_dt(s.radius, s.h, model_vmax(s));
   check_densities(s);  // before they enter the bound
   return density_stable_dt(s);
@@ -280,6 +294,25 @@ void validate_shot(const Setup& s) { validate_shot(s, s, s.dt); }
 
 double default_dt(const Setup& s, double cfl) { return cfl * stable_dt(s); }
 
+namespace {
+// What the TTI step takes: its medium's values in range, one part, the tile kernel's one launch, a constant density
+// and absorbing faces (tti.hpp).
+void check_tti(const Setup& s, const Subdomain& part) {
+  const Subdomain box = model_box(s);
+  check_anisotropy(s.anisotropy, box.size[0], box.size[1], box.size[2]);
+  require(!variable_density(s), "an anisotropic medium steps at constant density: the TTI step has no density form");
+  require(s.top == Top::absorbing,
+          "an anisotropic medium's top is absorbing: the TTI step has no free surface (--top absorbing)");
+  require(part.whole(),
+          "the TTI step runs the whole grid in one part: its halos would carry two fields and their "
+          "rotated derivatives; run it without a decomposition");
+  require(s.shape == Shape::tile, "kernel '", to_string(s.shape),
+          "' is an isotropic kernel: an anisotropic medium runs the TTI step (--kernel tile)");
+  require(s.strategy == Strategy::unified, "the TTI step is one kernel over the grid: strategy '",
+          to_string(s.strategy), "' splits the isotropic step's layer from its inner region (--strategy unified)");
+}
+}  // namespace
+
 void validate(const Setup& s, std::size_t available_bytes) { validate(s, whole_grid(s), available_bytes); }
 
 void validate(const Setup& s, const Subdomain& part, std::size_t available_bytes) {
@@ -319,11 +352,17 @@ void validate(const Setup& s, const Subdomain& part, std::size_t available_bytes
             "the kernels need >= ",
             phi_alignment, " (nx >= 2 ndamp + ", phi_alignment, ")");
   }
-  const bool varies = !s.density.empty() && variable_density(s);
+  const bool varies = !s.density.empty() && variable_density(s), tti = tti_medium(s);
   if (!s.density.empty()) check_densities(s);
-  const double bound = varies ? density_stable_dt(s) : stable_dt(s.radius, s.h, vmax);
+  if (tti) check_tti(s, part);
+  double bound = varies ? density_stable_dt(s) : stable_dt(s.radius, s.h, vmax);
+  if (tti) {
+    const AnisotropyBounds b = anisotropy_bounds(s.anisotropy);
+    bound = tti_stable_dt(s.radius, s.h, vmax, b.epsilon_max, b.delta_max);
+  }
   require(s.dt > 0 && s.dt <= bound, "time step dt = ", s.dt, " s is above the stability bound ", bound,
-          " s (h = ", s.h, " m, vmax = ", vmax, " m/s, R = ", s.radius, varies ? ", the density's contrasts" : "", ")");
+          " s (h = ", s.h, " m, vmax = ", vmax, " m/s, R = ", s.radius, varies ? ", the density's contrasts" : "",
+          tti ? ", the anisotropy's largest epsilon and delta" : "", ")");
   if (varies) {
     require(s.shape == Shape::tile, "kernel '", to_string(s.shape),
             "' is a constant-density kernel: a density that varies runs its own step (--kernel tile)");
@@ -462,10 +501,12 @@ void require_same_scheme(const Setup& s, const Setup& model) {
   same("strategy", s.strategy, model.strategy);
   same("kernel", s.shape, model.shape);
   same("density form", variable_density(s), variable_density(model));
+  same("anisotropy (the TTI step or not)", tti_medium(s), tti_medium(model));
 }
 
 Setup without_model(const Setup& s) {
-  return Setup{static_cast<const Grid&>(s), Medium{{}, s.model_part, model_vmax(s), {}, variable_density(s)},
+  return Setup{static_cast<const Grid&>(s),
+               Medium{{}, s.model_part, model_vmax(s), {}, variable_density(s), {}, tti_medium(s)},
                static_cast<const Acquisition&>(s), static_cast<const Numerics&>(s)};
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "seis/kernels/launch_options.hpp"
+#include "seis/wave/anisotropy.hpp"
 #include "seis/wave/shape.hpp"
 #include "seis/wave/subdomain.hpp"
 
@@ -73,6 +74,11 @@ struct Medium {
   // Whether the density varies: what without_model keeps of it; set, the density form whatever the values (an
   // inversion's density, which its iterates change).
   bool density_varies = false;
+  // Thomsen's epsilon and delta and the symmetry axis's tilt and azimuth (radians) at velocity's points, each empty
+  // for zero everywhere (anisotropy.hpp). Any of them given: the pseudo-acoustic TTI step (tti.hpp), whatever the
+  // values; its absorbing layer a damping term of the PML's profile.
+  Anisotropy anisotropy;
+  bool anisotropic = false;  // what without_model keeps of it; set, the TTI step
 };
 
 // One shot: where it fires, what, and where it is recorded.
@@ -110,8 +116,9 @@ int layer_points(const Setup& s);
 int top_layer_points(const Setup& s);
 
 // Everything needed to continue a run bit for bit: the two time levels and phi as stored (u and u_prev in the
-// padded layout, halo included), and the receivers' weighted corner values recorded so far
-// ([receiver][corner][sample], setup.steps samples each, the first `step` of them filled).
+// padded layout, halo included; the TTI step's two fields p and r one after the other), and the receivers' weighted
+// corner values recorded so far ([receiver][corner][sample], setup.steps samples each, the first `step` of them
+// filled).
 struct State {
   int step = 0;
   std::vector<float> u, u_prev, phi, traces;
@@ -122,7 +129,8 @@ struct State {
 double stable_dt(int radius, double h, double vmax, double cfl = 1.0);
 // The stability bound of a run: stable_dt at the model's largest velocity (model_vmax), or where the density varies
 // the bound of its operator, 2 / sqrt(the largest Gershgorin row sum of V^2 rho L_b), which a density contrast
-// lowers (a point beside a lighter medium reads its larger buoyancy).
+// lowers (a point beside a lighter medium reads its larger buoyancy); in an anisotropic medium tti_stable_dt at the
+// largest epsilon and delta.
 double stable_dt(const Setup& s);
 // A bound that holds for every model with velocities up to vmax and densities within [rho_low, rho_high] (kg/m^3):
 // in the row of point i, rho_i b_half is at most kappa = 2 rho_high / (rho_high + rho_low) at the two half points
@@ -186,6 +194,10 @@ VelocityRange check_velocities(const Setup& s);
 inline constexpr float min_density = 0.1f, max_density = 1.0e5f;
 // Whether the setup's density varies (density_varies, or two of its values differ).
 bool variable_density(const Medium& m);
+// Whether the medium steps the TTI step (anisotropic, or any of the anisotropy's values given).
+bool tti_medium(const Medium& m);
+// The wavefields a step carries: 1, 2 for the TTI step (p and r).
+inline int wavefield_count(const Medium& m) { return tti_medium(m) ? 2 : 1; }
 // The range without the check, NaNs passed over.
 VelocityRange velocity_range(const Medium& m);
 // What validate checks of the shot alone (its sources, receivers and f0), cheap enough for every shot of a survey:

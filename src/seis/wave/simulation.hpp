@@ -101,9 +101,9 @@ class Simulation {
   // yardstick streams from memory as its step does (compat::host_copy_bytes).
   double copy_bandwidth(int repeats = 10, std::size_t bytes = 0);
   // Compulsory bytes of one time step of this part: 16 per inner point, 24 per PML point (4 more each where the
-  // density varies: its field); the 3.5D shapes read
-  // and write each field once per two steps (u_prev, u, q read, two u written: 10 per point and step; phi read
-  // and written too: 14 in the layer).
+  // density varies: its field); the 3.5D shapes read and write each field once per two steps (u_prev, u, q read,
+  // two u written: 10 per point and step; phi read and written too: 14 in the layer); the TTI step 48 at every
+  // point (two fields at two steps, q and five coefficients read, two fields written).
   double bytes_per_step() const;
   // Point updates computed per point and step: 1, more for the 3.5D shapes, whose widened tiles compute step
   // n + 1 again where they overlap (the redundant halo work).

@@ -37,7 +37,8 @@ struct Simulation<ExecSpace>::Impl {
 
   Impl(const Setup& setup, const Subdomain& part, const FieldLayout& layout, const PmlGeometry& pml, HaloExchange* halo)
       : propagator(setup, part, layout, pml),
-        wavefield(layout, pml.stored(), steps_per_launch(setup.shape) == 2),
+        // The TTI step's layer is a damping term: no phi.
+        wavefield(layout, tti_medium(setup) ? 0 : pml.stored(), steps_per_launch(setup.shape) == 2, tti_medium(setup)),
         halos(part, layout, layout.halo, default_window(setup.radius), halo),
         surface(setup, part, layout) {}
 };
@@ -130,6 +131,7 @@ template <class ExecSpace>
 void Simulation<ExecSpace>::advance(int steps, StepTerm<memory_space>& term) {
   require(!impl_->halos.exchanges() && steps_per_launch(setup_.shape) == 1,
           "a driver's term in the step needs one part and a one-step kernel (", to_string(setup_.shape), ")");
+  require(!tti_medium(setup_), "a driver's term in the step (Born, imaging) is not available in anisotropic media");
   Impl& m = *impl_;
   const ProfilingRegion advancing("seis::wave::advance");
   const int last = std::min(setup_.steps, step_ + std::max(steps, 0));
@@ -204,7 +206,9 @@ void Simulation<ExecSpace>::finish_step() {
     if (beside) m.propagator.instances().order(0, boundary_instance);
   }
   compat::check_last_launch("wave step");
-  m.sources.inject(main, m.propagator.q(), m.wavefield.u_prev.data(), step_);
+  m.sources.inject(main, m.propagator.q(), m.wavefield.u_prev.data(), step_, m.propagator.source_direction());
+  if (m.propagator.source_direction() != nullptr)
+    m.sources.inject(main, m.propagator.q(), m.wavefield.r_prev.data(), step_);
   m.surface.apply(main, m.wavefield.u_prev.data());
   m.wavefield.next_step();
   ++step_;
@@ -226,9 +230,13 @@ State Simulation<ExecSpace>::state() const {
   const Impl& m = *impl_;
   State s;
   s.step = step_;
-  s.u = to_host_vector(m.wavefield.u.span(), layout_.size);
-  s.u_prev = to_host_vector(m.wavefield.u_prev.span(), layout_.size);
-  s.phi = to_host_vector(m.wavefield.phi, pml_.stored());
+  for (bool previous : {false, true})
+    for (const Field<memory_space>* field : m.wavefield.fields(previous)) {
+      const std::vector<float> values = to_host_vector(field->span(), layout_.size);
+      std::vector<float>& to = previous ? s.u_prev : s.u;
+      to.insert(to.end(), values.begin(), values.end());
+    }
+  s.phi = to_host_vector(m.wavefield.phi, m.wavefield.phi_stored);
   s.traces = corner_traces();
   return s;
 }
@@ -239,18 +247,25 @@ void Simulation<ExecSpace>::restore(const State& s) {
   const std::size_t traces = setup_.receivers.size() * 8 * std::size_t(setup_.steps);
   require(s.step >= 0 && s.step <= setup_.steps, "checkpoint step ", s.step, " is outside this run's 0..",
           setup_.steps);
-  require(s.u.size() == layout_.size && s.u_prev.size() == layout_.size, "checkpoint fields hold ", s.u.size(),
-          " floats, this run's layout ", layout_.size);
-  require(s.phi.size() == pml_.stored(), "checkpoint PML holds ", s.phi.size(), " floats, this run's ", pml_.stored());
+  const std::size_t fields = std::size_t(wavefield_count(setup_)) * layout_.size;
+  require(s.u.size() == fields && s.u_prev.size() == fields, "checkpoint fields hold ", s.u.size(),
+          " floats, this run's ", wavefield_count(setup_), " x its layout's ", layout_.size);
+  require(s.phi.size() == m.wavefield.phi_stored, "checkpoint PML holds ", s.phi.size(), " floats, this run's ",
+          m.wavefield.phi_stored);
   require(s.traces.size() == traces, "checkpoint traces hold ", s.traces.size(), " samples, this run's ", traces);
-  auto copy = [](const auto& view, const std::vector<float>& in) {
-    Kokkos::View<const float*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> source(in.data(), in.size());
-    Kokkos::deep_copy(Kokkos::subview(view, std::make_pair(std::size_t(0), in.size())), source);
+  auto copy = [](const auto& view, const float* in, std::size_t size) {
+    Kokkos::View<const float*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> source(in, size);
+    Kokkos::deep_copy(Kokkos::subview(view, std::make_pair(std::size_t(0), size)), source);
   };
-  copy(m.wavefield.u.span(), s.u);
-  copy(m.wavefield.u_prev.span(), s.u_prev);
-  copy(m.wavefield.phi, s.phi);
-  copy(m.receivers.traces(), s.traces);
+  for (bool previous : {false, true}) {
+    const float* from = (previous ? s.u_prev : s.u).data();
+    for (const Field<memory_space>* field : m.wavefield.fields(previous)) {
+      copy(field->span(), from, layout_.size);
+      from += layout_.size;
+    }
+  }
+  copy(m.wavefield.phi, s.phi.data(), s.phi.size());
+  copy(m.receivers.traces(), s.traces.data(), s.traces.size());
   step_ = s.step;
   Kokkos::fence();
 }
@@ -274,7 +289,9 @@ void Simulation<ExecSpace>::drop_kept() {
 
 template <class ExecSpace>
 std::size_t Simulation<ExecSpace>::kept_bytes() const {
-  return (2 * layout_.size + pml_.stored() + setup_.receivers.size() * 8 * std::size_t(setup_.steps)) * sizeof(float);
+  return (2 * std::size_t(wavefield_count(setup_)) * layout_.size + impl_->wavefield.phi_stored +
+          setup_.receivers.size() * 8 * std::size_t(setup_.steps)) *
+         sizeof(float);
 }
 
 template <class ExecSpace>
@@ -370,6 +387,9 @@ double Simulation<ExecSpace>::copy_bandwidth(int repeats, std::size_t bytes) {
 
 template <class ExecSpace>
 double Simulation<ExecSpace>::bytes_per_step() const {
+  // The TTI step reads p, r, their previous steps, q and five coefficient fields and writes p and r: 48 bytes at
+  // every point (its layer's damping is three profiles).
+  if (tti_medium(setup_)) return 48.0 * static_cast<double>(layout_.interior_points());
   const double pml_points = static_cast<double>(pml_.points());
   const double inner = static_cast<double>(layout_.interior_points()) - pml_points;
   if (steps_per_launch(setup_.shape) == 2) return 10.0 * inner + 14.0 * pml_points;
