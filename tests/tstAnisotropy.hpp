@@ -315,6 +315,50 @@ TEST(TEST_CATEGORY, TtiCarriesAPulseAtThomsensVelocities) {
   expect("TTI across the axis", tti[1], tti_want[1]);
 }
 
+// Turning the symmetry axis turns the wavefront with it. On a cube centred on the source (zero walls, the absorbing
+// layer on every face alike) the medium tilted 90 degrees towards x (axis (1, 0, 0)) is the VTI medium with x and z
+// exchanged, and towards y (azimuth 90 degrees, axis (0, 1, 0)) with y and z exchanged: each run's p is the VTI run's
+// with its indices exchanged, up to rounding, since the step sums its axes' terms in one order (x, y, z) and the
+// rounding of one of them moves to another place. The difference is the rounding of K = 6R + 20 operations a point
+// and step (the energy test's count) on terms no larger than the update's, 2^-24 of them each; in the energy norm
+// the step neither grows nor shrinks such a perturbation (the energy balance, below), so N steps leave at most
+// N K 2^-24 of the field's norm; that of the difference is held to it in the L2 norm. An axis component put in the
+// wrong place, a derivative along the wrong axis or a damping profile on the wrong face fails it by O(1).
+TEST(TEST_CATEGORY, TtiTurnsItsWavefrontWithItsAxis) {
+  const int n = 31, radius = 4, steps = 90, thickness = 6;
+  const double epsilon = 0.2, delta = 0.1, v = 2000.0, h = 10.0, pi = std::acos(-1.0);
+  const double dt = 0.9 * seis::wave::tti_stable_dt(radius, h, v, epsilon, delta);
+  const auto run = [&](double tilt, double azimuth) {
+    TtiRun r(radius, n, h, dt, 25.0, {float(v)}, {seis::wave::tti_coefficients(epsilon, delta, tilt, azimuth)});
+    r.absorb(thickness, v * std::sqrt(1 + 2 * epsilon));
+    for (int s = 0; s < steps; ++s) r.step();
+    return std::make_pair(r.p(), r.layout());
+  };
+  const auto [vti, L] = run(0.0, 0.0);
+  const double allowed = steps * (6.0 * radius + 20) * std::ldexp(1.0, -24);
+  struct Turn {
+    const char* what;
+    double tilt, azimuth;
+    int from[3];  // the VTI point's index along x, y, z: which of (i, j, k) of the turned run's point
+  };
+  for (const Turn& t :
+       {Turn{"axis along x", pi / 2, 0.0, {2, 1, 0}}, Turn{"axis along y", pi / 2, pi / 2, {0, 2, 1}}}) {
+    const std::vector<float> turned = run(t.tilt, t.azimuth).first;
+    double difference = 0, norm = 0;
+    for (int k = 0; k < n; ++k)
+      for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) {
+          const int at[3] = {i, j, k};
+          const double a = turned[std::size_t(L.offset(i, j, k))];
+          const double b = vti[std::size_t(L.offset(at[t.from[0]], at[t.from[1]], at[t.from[2]]))];
+          difference += (a - b) * (a - b), norm += b * b;
+        }
+    const double relative = std::sqrt(difference / norm);
+    EXPECT_LE(relative, allowed) << t.what;
+    std::printf("%s: |p - the VTI run's, turned| %.3g of |p|, allowed %.3g\n", t.what, relative, allowed);
+  }
+}
+
 // The energy of a long run under tilts and parameters that change sharply from point to point (random at every
 // point: tilt, azimuth, velocity 1500-2500 m/s, delta in [-0.2, 0.2], epsilon 0.05-0.35 above it) on an n^3 grid with
 // an absorbing layer of `thickness` points (0: none). For f'' = M H f (f = (p, r), M = q [[1 + 2 epsilon, s], [s, 1]]

@@ -2,19 +2,34 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 #include "seis/core/error.hpp"
 #include "seis/wave/setup.hpp"
 
 namespace seis::wave {
 
+float tti_coefficient(int component, double epsilon, double delta, double tilt, double azimuth) {
+  switch (component) {
+    case 0:
+      return static_cast<float>(1.0 + 2.0 * epsilon);
+    case 1:
+      return static_cast<float>(std::sqrt(1.0 + 2.0 * delta));
+    case 2:
+      return static_cast<float>(std::sin(tilt) * std::cos(azimuth));
+    case 3:
+      return static_cast<float>(std::sin(tilt) * std::sin(azimuth));
+    case 4:
+      return static_cast<float>(std::cos(tilt));
+  }
+  throw InvalidArgument("the TTI step has coefficients 0 to 4, not " + std::to_string(component));
+}
+
 TtiCoefficients tti_coefficients(double epsilon, double delta, double tilt, double azimuth) {
   TtiCoefficients c;
-  c.horizontal = static_cast<float>(1.0 + 2.0 * epsilon);
-  c.coupling = static_cast<float>(std::sqrt(1.0 + 2.0 * delta));
-  c.axis[0] = static_cast<float>(std::sin(tilt) * std::cos(azimuth));
-  c.axis[1] = static_cast<float>(std::sin(tilt) * std::sin(azimuth));
-  c.axis[2] = static_cast<float>(std::cos(tilt));
+  c.horizontal = tti_coefficient(0, epsilon, delta, tilt, azimuth);
+  c.coupling = tti_coefficient(1, epsilon, delta, tilt, azimuth);
+  for (int a = 0; a < 3; ++a) c.axis[a] = tti_coefficient(2 + a, epsilon, delta, tilt, azimuth);
   return c;
 }
 

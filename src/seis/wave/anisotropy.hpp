@@ -20,6 +20,9 @@ struct TtiCoefficients {
   float axis[3] = {0, 0, 1};
 };
 TtiCoefficients tti_coefficients(double epsilon, double delta, double tilt, double azimuth);
+// One of them, as tti_coefficients rounds it: 0 horizontal, 1 coupling, 2 + a the axis' component a (a field is
+// filled one component at a time, and the trigonometry of the others would be wasted).
+float tti_coefficient(int component, double epsilon, double delta, double tilt, double azimuth);
 
 // A time step under which the TTI step is stable for velocities up to vmax and epsilon, delta up to these: the
 // isotropic bound (stable_dt, Gershgorin's on L) over sqrt(lambda), lambda = 1 + epsilon + sqrt(epsilon^2 + 1 + 2

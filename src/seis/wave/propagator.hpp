@@ -98,7 +98,7 @@ void fill_q(const Setup& s, const Subdomain& part, const FieldLayout& layout, fl
 }
 
 // The TTI step's coefficient fields (1 + 2 epsilon, sqrt(1 + 2 delta), the axis' three components) at every interior
-// point of the part, each computed on the host by tti_coefficients (the same bits on every backend) into one model-
+// point of the part, each computed on the host by tti_coefficient (the same bits on every backend) into one model-
 // sized array at a time, then placed as q is.
 template <class ExecSpace>
 void fill_tti(const Setup& s, const Subdomain& part, const FieldLayout& layout, float* const (&out)[5]) {
@@ -107,11 +107,8 @@ void fill_tti(const Setup& s, const Subdomain& part, const FieldLayout& layout, 
   std::vector<float> values = host_floats(s.velocity.size());
   for (int c = 0; c < 5; ++c) {
     host_parallel_for(values.size(), [&](std::size_t begin, std::size_t end) {
-      for (std::size_t n = begin; n < end; ++n) {
-        const TtiCoefficients t =
-            tti_coefficients(value(a.epsilon, n), value(a.delta, n), value(a.tilt, n), value(a.azimuth, n));
-        values[n] = c == 0 ? t.horizontal : c == 1 ? t.coupling : t.axis[c - 2];
-      }
+      for (std::size_t n = begin; n < end; ++n)
+        values[n] = tti_coefficient(c, value(a.epsilon, n), value(a.delta, n), value(a.tilt, n), value(a.azimuth, n));
     });
     fill_from_model<ExecSpace>(s, part, layout, values.data(), out[c], [] KOKKOS_FUNCTION(float v) { return v; });
   }

@@ -235,13 +235,18 @@ double density_stable_dt(int radius, double h, double vmax, double rho_low, doub
   return 2.0 * h / (vmax * std::sqrt(12 * sum_c * reach));
 }
 
+namespace {
+// The TTI step's bound for velocities up to vmax, its parameters checked before they enter it.
+double tti_bound(const Setup& s, double vmax) {
+  const Subdomain box = model_box(s);
+  check_anisotropy(s.anisotropy, box.size[0], box.size[1], box.size[2]);
+  const AnisotropyBounds b = anisotropy_bounds(s.anisotropy);
+  return tti_stable_dt(s.radius, s.h, vmax, b.epsilon_max, b.delta_max);
+}
+}  // namespace
+
 double stable_dt(const Setup& s) {
-  if (tti_medium(s)) {
-    const Subdomain box = model_box(s);
-    check_anisotropy(s.anisotropy, box.size[0], box.size[1], box.size[2]);  // before they enter the bound
-    const AnisotropyBounds b = anisotropy_bounds(s.anisotropy);
-    return tti_stable_dt(s.radius, s.h, model_vmax(s), b.epsilon_max, b.delta_max);
-  }
+  if (tti_medium(s)) return tti_bound(s, model_vmax(s));
   if (s.density.empty() || !variable_density(s)) return stable_dt(s.radius, s.h, model_vmax(s));
   check_densities(s);  // before they enter the bound
   return density_stable_dt(s);
@@ -295,11 +300,9 @@ void validate_shot(const Setup& s) { validate_shot(s, s, s.dt); }
 double default_dt(const Setup& s, double cfl) { return cfl * stable_dt(s); }
 
 namespace {
-// What the TTI step takes: its medium's values in range, one part, the tile kernel's one launch, a constant density
-// and absorbing faces (tti.hpp).
+// What the TTI step takes besides its medium's values (tti_bound): one part, the tile kernel's one launch, a constant
+// density and absorbing faces (tti.hpp).
 void check_tti(const Setup& s, const Subdomain& part) {
-  const Subdomain box = model_box(s);
-  check_anisotropy(s.anisotropy, box.size[0], box.size[1], box.size[2]);
   require(!variable_density(s), "an anisotropic medium steps at constant density: the TTI step has no density form");
   require(s.top == Top::absorbing,
           "an anisotropic medium's top is absorbing: the TTI step has no free surface (--top absorbing)");
@@ -355,11 +358,7 @@ void validate(const Setup& s, const Subdomain& part, std::size_t available_bytes
   const bool varies = !s.density.empty() && variable_density(s), tti = tti_medium(s);
   if (!s.density.empty()) check_densities(s);
   if (tti) check_tti(s, part);
-  double bound = varies ? density_stable_dt(s) : stable_dt(s.radius, s.h, vmax);
-  if (tti) {
-    const AnisotropyBounds b = anisotropy_bounds(s.anisotropy);
-    bound = tti_stable_dt(s.radius, s.h, vmax, b.epsilon_max, b.delta_max);
-  }
+  const double bound = tti ? tti_bound(s, vmax) : varies ? density_stable_dt(s) : stable_dt(s.radius, s.h, vmax);
   require(s.dt > 0 && s.dt <= bound, "time step dt = ", s.dt, " s is above the stability bound ", bound,
           " s (h = ", s.h, " m, vmax = ", vmax, " m/s, R = ", s.radius, varies ? ", the density's contrasts" : "",
           tti ? ", the anisotropy's largest epsilon and delta" : "", ")");
@@ -419,8 +418,13 @@ std::size_t host_bytes(const Setup& s, const Subdomain& part, bool fields_on_hos
   // the run, while the model is still held.
   const std::size_t fields = fields_on_host ? required_bytes(s, part) : 0;
   const std::size_t yardstick = fields_on_host ? copy_yardstick(s, part, true).bytes : 0;
-  const std::size_t start = process + interior + fields + (yardstick > 2 * field ? yardstick : 0);
-  return std::max(start, process + interior + field + interior + traces + fields);
+  // An anisotropic medium holds its parameters beside the velocity (as many as it was given), and one coefficient at
+  // a time on its way to the fields (the propagator's fill_tti).
+  const Anisotropy& a = s.anisotropy;
+  const std::size_t parameters = (a.epsilon.size() + a.delta.size() + a.tilt.size() + a.azimuth.size()) * sizeof(float);
+  const std::size_t model = interior + parameters, filling = tti_medium(s) ? interior : 0;
+  const std::size_t start = process + model + filling + fields + (yardstick > 2 * field ? yardstick : 0);
+  return std::max(start, process + model + field + interior + traces + fields);
 }
 
 void check_host_memory(const Setup& s, const Subdomain& part, bool fields_on_host, std::size_t available_bytes) {
