@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end test of seis-wave's anisotropic media: Thomsen's epsilon from a model file and delta, tilt and azimuth as
-# numbers (degrees) reach the TTI step as meant, and what it cannot run is refused, naming the value.
+# numbers (degrees) reach the TTI step as meant, the source zone takes the S wave away, and what it cannot run is
+# refused, naming the value.
 # usage: seis_wave_anisotropy.sh SEIS_WAVE WORKDIR
 set -euo pipefail
 exe=$1 work=$2
@@ -16,8 +17,9 @@ rm -rf "$work" && mkdir -p "$work"
 /usr/bin/python3 -c "
 import numpy as np
 np.full(81 * 9 * 61, 0.2, dtype=np.float32).tofile('$work/epsilon.bin')"
-base=(--grid 81x9x61 --spacing 10 --model homogeneous:2000 --epsilon "$work/epsilon.bin" --f0 18 --duration 0.32
-      --ndamp 16 --source 100,40,300 --receivers 400,40,300:600,40,300:2 --quiet)
+shot=(--grid 81x9x61 --spacing 10 --model homogeneous:2000 --epsilon "$work/epsilon.bin" --f0 18 --duration 0.32
+      --ndamp 16 --source 100,40,300 --quiet)
+base=("${shot[@]}" --receivers 400,40,300:600,40,300:2)
 common=("${base[@]}" --delta 0.2)
 "$exe" "${common[@]}" --output "$work/vti" > /dev/null
 "$exe" "${common[@]}" --tilt 90 --output "$work/along" > /dev/null
@@ -36,6 +38,25 @@ for run, want in [("vti", fast), ("along", slow), ("across", fast)]:
     assert abs(speed / want - 1) < 0.05, (run, speed, want)
 PY
 
+# The source zone: epsilon 0.2 (the file), delta 0, two receivers 42 and 85 m from the source at 45 degrees to the
+# axis, where the S wave's diamond, slow, comes after the P wave. After the P wave has passed them (its tail by
+# 0.15 s), the traces with the default zone must hold under a tenth of what they hold with --source-zone 0 (rms).
+near=(--delta 0 --receivers 130,40,330:160,40,360:2)
+"$exe" "${shot[@]}" "${near[@]}" --source-zone 0 --output "$work/unzoned" > /dev/null
+"$exe" "${shot[@]}" "${near[@]}" --output "$work/zoned" > /dev/null
+/usr/bin/python3 - "$work" <<'PY' || { echo "FAIL: the source zone" >&2; exit 1; }
+import sys
+import numpy as np
+import segyio
+left = {}
+for run in ["unzoned", "zoned"]:
+    with segyio.open(f"{sys.argv[1]}/{run}/seismogram.sgy", ignore_geometry=True) as f:
+        late = int(0.15 / (segyio.tools.dt(f) * 1e-6))
+        left[run] = np.sqrt(np.mean(segyio.tools.collect(f.trace[:])[:, late:] ** 2))
+print(f"source zone: after the P wave {left['zoned']:.3g} with it, {left['unzoned']:.3g} without")
+assert left["zoned"] < 0.1 * left["unzoned"], left
+PY
+
 expect_refusal() {  # expect_refusal TEXT ARGS...: exit code 2 and TEXT in the message
   local text=$1; shift
   set +e; "$exe" "$@" > "$work/refusal.log" 2>&1; local rc=$?; set -e
@@ -46,6 +67,8 @@ expect_refusal "has epsilon 0.2 < delta 0.3" "${base[@]}" --delta 0.3 --output "
 expect_refusal "migration, Born modelling and inversion run in isotropic media only" "${common[@]}" \
   --migrate "$work/vti/seismogram.sgy" --output "$work/x"
 expect_refusal "no free surface" "${common[@]}" --top free --output "$work/x"
+expect_refusal "source-zone -5 m must be >= 0" "${common[@]}" --source-zone -5 --output "$work/x"
+expect_refusal "the zone of an anisotropic medium" --grid 20 --source-zone 30 --output "$work/x"
 expect_refusal "constant density" "${common[@]/homogeneous:2000/layered}" --density gardner --output "$work/x"
 expect_refusal "epsilon model $work/missing.bin" "${common[@]/$work\/epsilon.bin/$work/missing.bin}" --output "$work/x"
-echo "anisotropy: speeds as the medium's, 5 refusals"
+echo "anisotropy: speeds as the medium's, the source zone, 7 refusals"

@@ -63,6 +63,10 @@ void check_ranges(const RunConfig& c) {
   require(
       std::isfinite(c.layer_thickness) && c.layer_thickness >= 0 && c.layer_thickness <= double(max_points) * c.spacing,
       "--layer-thickness ", c.layer_thickness, " m must be >= 0 and at most ", max_points, " points (0: --ndamp)");
+  require(c.source_zone == wave::automatic_source_zone || (std::isfinite(c.source_zone) && c.source_zone >= 0),
+          "--source-zone ", c.source_zone, " m must be >= 0 (0: none)");
+  require(c.source_zone == wave::automatic_source_zone || c.anisotropic(),
+          "--source-zone is the zone of an anisotropic medium (--epsilon, --delta, --tilt, --azimuth)");
   require(c.window >= 0 && c.window <= max_points, "--nw ", c.window, " must be in 0..", max_points,
           " (0: the kernel's)");
   require(c.snapshot_every >= 0, "--snapshot-every ", c.snapshot_every, " must be >= 0 (0: at the end only)");
@@ -132,6 +136,9 @@ void add_options(CLI::App& app, RunConfig& c) {
   app.add_option("--delta", c.delta, "Thomsen's delta (<= epsilon): NUMBER" + as_model);
   app.add_option("--tilt", c.tilt, "the symmetry axis' tilt from the vertical (degrees): NUMBER" + as_model);
   app.add_option("--azimuth", c.azimuth, "the symmetry axis' azimuth from x (degrees): NUMBER" + as_model);
+  app.add_option("--source-zone", c.source_zone,
+                 "anisotropic media: the radius (m) of the zone around each source where epsilon is taken to delta, "
+                 "so that the source starts no S wave (0: none); without it, 1.5 P wavelengths at the source");
   app.add_option("--source", c.sources, "source position X,Y,Z (m); repeat for more (default: top centre)");
   app.add_option("--receivers", c.receivers,
                  "N receivers on a line X0,Y0,Z0:X1,Y1,Z1:N (m), or NY lines of NX from Y0 to Y1: ...:NXxNY (default: "

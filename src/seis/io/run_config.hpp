@@ -23,10 +23,11 @@ struct RunConfig {
   // Thomsen's epsilon and delta, the symmetry axis' tilt from the vertical and its azimuth from x (degrees): each
   // empty (zero) | NUMBER | FILE (read as --model's files); any given, the TTI step.
   std::string epsilon, delta, tilt, azimuth;
-  std::vector<std::string> sources;    // "X,Y,Z" in m; empty: one at the top centre
-  std::string receivers;               // "X0,Y0,Z0:X1,Y1,Z1:N"; empty: a line along x near the top
-  double duration = 1.5;               // s
-  double f0 = wave::Acquisition{}.f0;  // Hz
+  double source_zone = wave::automatic_source_zone;  // m: epsilon taken to delta around each source (0: none)
+  std::vector<std::string> sources;                  // "X,Y,Z" in m; empty: one at the top centre
+  std::string receivers;                             // "X0,Y0,Z0:X1,Y1,Z1:N"; empty: a line along x near the top
+  double duration = 1.5;                             // s
+  double f0 = wave::Acquisition{}.f0;                // Hz
   wave::WaveletKind wavelet = wave::Acquisition{}.wavelet;
   int radius = wave::Numerics{}.radius;
   wave::Boundary boundary = wave::Numerics{}.boundary;

@@ -144,6 +144,7 @@ wave::Setup make_setup(const io::RunConfig& c, const std::function<wave::Subdoma
   s.anisotropy.delta = anisotropy_values(c.delta, s, part, 1.0, "delta model", model_bytes_read);
   s.anisotropy.tilt = anisotropy_values(c.tilt, s, part, degrees, "tilt model", model_bytes_read);
   s.anisotropy.azimuth = anisotropy_values(c.azimuth, s, part, degrees, "azimuth model", model_bytes_read);
+  s.anisotropy.source_zone = c.source_zone;
   // Decided once for the whole model, so that every rank runs (or refuses) the same equation and the checks that
   // follow ask no further pass over the values.
   // An inverted density steps the density form whatever its start (inversion/scaled_objective.hpp).
@@ -231,6 +232,8 @@ std::string grid_fingerprint(const io::RunConfig& c, const wave::Setup& s, const
   for (const auto& [name, text] : anisotropy)
     if (!text->empty())
       f << "\n" << name << " " << *text << (is_number(*text) ? "" : " crc32 " + std::to_string(io::file_crc32(*text)));
+  if (c.anisotropic() && c.source_zone == wave::automatic_source_zone) f << "\nsource_zone automatic";
+  if (c.anisotropic() && c.source_zone != wave::automatic_source_zone) f << "\nsource_zone " << c.source_zone;
   return f.str();
 }
 

@@ -7,10 +7,16 @@
 
 namespace seis::wave {
 
+// A source zone's radius that says: 1.5 P wavelengths along the axis at the source (source_zone.hpp).
+inline constexpr double automatic_source_zone = -1;
+
 // The model's anisotropy at its points (x fastest, then y, then z, as the velocity), angles in radians. Empty
 // vectors: zero everywhere (an isotropic medium through the anisotropic step).
 struct Anisotropy {
   std::vector<float> epsilon, delta, tilt, azimuth;
+  // The radius (m) of the zone around each source where the step takes epsilon to delta, so that the source starts
+  // no S mode (source_zone.hpp); 0: none.
+  double source_zone = automatic_source_zone;
 };
 
 // What the step multiplies at a point: 1 + 2 epsilon, sqrt(1 + 2 delta) and the symmetry axis

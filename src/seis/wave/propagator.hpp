@@ -25,6 +25,7 @@
 #include "seis/wave/setup.hpp"
 #include "seis/wave/shape.hpp"
 #include "seis/wave/shape_kernels.hpp"
+#include "seis/wave/source_zone.hpp"
 #include "seis/wave/step_term.hpp"
 #include "seis/wave/tti.hpp"
 #include "seis/wave/update.hpp"
@@ -97,21 +98,21 @@ void fill_q(const Setup& s, const Subdomain& part, const FieldLayout& layout, fl
       KOKKOS_LAMBDA(float v) { return static_cast<float>(double(v) * v * dt2); });
 }
 
-// The TTI step's coefficient fields (1 + 2 epsilon, sqrt(1 + 2 delta), the axis' three components) at every interior
-// point of the part, each computed on the host by tti_coefficient (the same bits on every backend) into one model-
-// sized array at a time, then placed as q is.
+// One of the TTI step's coefficient fields (tti_coefficient's `component`: 1 + 2 epsilon, with the sources' zones
+// (source_zone.hpp), sqrt(1 + 2 delta), the axis' three components) at every interior point of the part, computed on
+// the host (the same bits on every backend) into a model-sized array, then placed as q is.
 template <class ExecSpace>
-void fill_tti(const Setup& s, const Subdomain& part, const FieldLayout& layout, float* const (&out)[5]) {
+void fill_tti(const Setup& s, const Subdomain& part, const FieldLayout& layout, int component, float* out) {
   const Anisotropy& a = s.anisotropy;
   const auto value = [](const std::vector<float>& v, std::size_t n) { return v.empty() ? 0.0 : double(v[n]); };
   std::vector<float> values = host_floats(s.velocity.size());
-  for (int c = 0; c < 5; ++c) {
-    host_parallel_for(values.size(), [&](std::size_t begin, std::size_t end) {
-      for (std::size_t n = begin; n < end; ++n)
-        values[n] = tti_coefficient(c, value(a.epsilon, n), value(a.delta, n), value(a.tilt, n), value(a.azimuth, n));
-    });
-    fill_from_model<ExecSpace>(s, part, layout, values.data(), out[c], [] KOKKOS_FUNCTION(float v) { return v; });
-  }
+  host_parallel_for(values.size(), [&](std::size_t begin, std::size_t end) {
+    for (std::size_t n = begin; n < end; ++n)
+      values[n] =
+          tti_coefficient(component, value(a.epsilon, n), value(a.delta, n), value(a.tilt, n), value(a.azimuth, n));
+  });
+  if (component == 0) apply_source_zones(s, values);
+  fill_from_model<ExecSpace>(s, part, layout, values.data(), out, [] KOKKOS_FUNCTION(float v) { return v; });
 }
 
 // Which launch of a step: one slab (Slab), or these.
@@ -198,6 +199,10 @@ class Propagator {
   Propagator(const Setup& setup, const Subdomain& part, const FieldLayout& layout, const PmlGeometry& pml);
   // The coefficients of another model of the same grid and scheme (Simulation::set_model), in the same memory.
   void set_model(const Setup& setup, const Subdomain& part);
+  // The TTI step's 1 + 2 epsilon with the zones of the setup's sources (another shot's), where it runs.
+  void place_source_zones(const Setup& setup, const Subdomain& part) {
+    if (tti_) fill_tti<ExecSpace>(setup, part, layout_, 0, tti_fields_[0].data());
+  }
 
   const ExecSpace& main() const { return instances_[0]; }
   const compat::Instances<ExecSpace>& instances() const { return instances_; }
@@ -436,10 +441,7 @@ Propagator<ExecSpace>::Propagator(const Setup& setup, const Subdomain& part, con
 template <class ExecSpace>
 void Propagator<ExecSpace>::set_model(const Setup& setup, const Subdomain& part) {
   fill_q<ExecSpace>(setup, part, layout_, q_.data());
-  if (tti_)
-    fill_tti<ExecSpace>(setup, part, layout_,
-                        {tti_fields_[0].data(), tti_fields_[1].data(), tti_fields_[2].data(), tti_fields_[3].data(),
-                         tti_fields_[4].data()});
+  for (int c = 0; tti_ && c < 5; ++c) fill_tti<ExecSpace>(setup, part, layout_, c, tti_fields_[c].data());
   if (variable_density(setup)) {
     if (rho_.data() == nullptr) rho_ = Field<Memory>("seis::wave::density", layout_);
     const Field<Memory> rho = density_field<Memory>(setup, part, layout_);

@@ -313,6 +313,9 @@ void check_tti(const Setup& s, const Subdomain& part) {
           "' is an isotropic kernel: an anisotropic medium runs the TTI step (--kernel tile)");
   require(s.strategy == Strategy::unified, "the TTI step is one kernel over the grid: strategy '",
           to_string(s.strategy), "' splits the isotropic step's layer from its inner region (--strategy unified)");
+  const double zone = s.anisotropy.source_zone;
+  require(zone == automatic_source_zone || (std::isfinite(zone) && zone >= 0), "source zone ", zone,
+          " m: its radius must be >= 0 (0: none), or automatic");
 }
 }  // namespace
 
@@ -510,7 +513,13 @@ void require_same_scheme(const Setup& s, const Setup& model) {
 
 Setup without_model(const Setup& s) {
   return Setup{static_cast<const Grid&>(s),
-               Medium{{}, s.model_part, model_vmax(s), {}, variable_density(s), {}, tti_medium(s)},
+               Medium{{},
+                      s.model_part,
+                      model_vmax(s),
+                      {},
+                      variable_density(s),
+                      Anisotropy{{}, {}, {}, {}, s.anisotropy.source_zone},
+                      tti_medium(s)},
                static_cast<const Acquisition&>(s), static_cast<const Numerics&>(s)};
 }
 

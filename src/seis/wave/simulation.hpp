@@ -50,8 +50,12 @@ class Simulation {
   void finish_step();
   // Starts again at step 0 with other sources, receivers and wavelet (a survey's next shot): the fields are zeroed;
   // the model, PML, launch configuration and halo connection are kept. What follows is bitwise what a new
-  // Simulation of the same setup would compute. Refuses sources or receivers outside the grid.
+  // Simulation of the same setup would compute. Refuses sources or receivers outside the grid. Where the TTI step
+  // runs with source zones (source_zone.hpp) the zones move with the sources, which takes the medium: new_shot(Setup).
   void new_shot(const Acquisition& shot);
+  // The same with `shot`'s medium (this simulation's: set_model replaces it) for the source zones of an anisotropic
+  // one.
+  void new_shot(const Setup& shot);
   // The same with a trace per source ([source][sample], setup().steps samples each, in the wavelet's units) in place
   // of the wavelet: recorded data injected at the receivers' positions, as reverse-time migration does. Refused for
   // the 3.5D shapes, whose fused two steps inject one wavelet. `as` adjoint_data: each point's injection also times
@@ -124,7 +128,8 @@ class Simulation {
 
   // The shot checked against the grid, then the fields zeroed, step 0 and its sources (each firing its own row of
   // `source_traces`, or all the wavelet where null) and receivers placed (new_shot's two forms).
-  void restart_shot(const Acquisition& shot, const std::vector<float>* source_traces, Injected as);
+  // `medium` null: a shot without one, refused where source zones move (new_shot(Acquisition)).
+  void restart_shot(const Acquisition& shot, const std::vector<float>* source_traces, Injected as, const Setup* medium);
   void two_steps();  // steps n + 1 and n + 2 in one launch (3.5D shapes)
 };
 

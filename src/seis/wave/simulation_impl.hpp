@@ -56,7 +56,12 @@ Simulation<ExecSpace>::Simulation(const Setup& setup, const Subdomain& part, Hal
 
 template <class ExecSpace>
 void Simulation<ExecSpace>::new_shot(const Acquisition& shot) {
-  restart_shot(shot, nullptr, Injected::sources);
+  restart_shot(shot, nullptr, Injected::sources, nullptr);
+}
+
+template <class ExecSpace>
+void Simulation<ExecSpace>::new_shot(const Setup& shot) {
+  restart_shot(shot, nullptr, Injected::sources, &shot);
 }
 
 template <class ExecSpace>
@@ -67,14 +72,17 @@ void Simulation<ExecSpace>::new_shot(const std::vector<Point>& sources, const st
   const std::size_t samples = sources.size() * std::size_t(setup_.steps);
   require(source_traces.size() == samples, "source traces hold ", source_traces.size(), " samples, ", sources.size(),
           " sources x ", setup_.steps, " steps need ", samples);
-  restart_shot(Acquisition{sources, receivers, setup_.wavelet, setup_.f0}, &source_traces, as);
+  restart_shot(Acquisition{sources, receivers, setup_.wavelet, setup_.f0}, &source_traces, as, nullptr);
 }
 
 template <class ExecSpace>
-void Simulation<ExecSpace>::restart_shot(const Acquisition& shot, const std::vector<float>* source_traces,
-                                         Injected as) {
+void Simulation<ExecSpace>::restart_shot(const Acquisition& shot, const std::vector<float>* source_traces, Injected as,
+                                         const Setup* medium) {
   // The shot against the grid alone: the Nyquist check of f0 against dt is the run's (validate).
   validate_shot(setup_, shot, 0.0);
+  require(medium != nullptr || !tti_medium(setup_) || setup_.anisotropy.source_zone == 0,
+          "a new shot in an anisotropic medium moves the zones around its sources where epsilon is taken to delta: "
+          "give the medium (new_shot with the setup), or source_zone 0 for none");
   static_cast<Acquisition&>(setup_) = shot;
   Impl& m = *impl_;
   Kokkos::fence();
@@ -82,6 +90,7 @@ void Simulation<ExecSpace>::restart_shot(const Acquisition& shot, const std::vec
   m.sources.place(setup_, part_, layout_, source_traces);
   if (as == Injected::adjoint_data && m.propagator.rho() != nullptr) m.sources.scale_by(m.propagator.rho());
   m.receivers.place(setup_, part_, layout_);
+  if (medium != nullptr) m.propagator.place_source_zones(*medium, part_);
   image_ = {};
   step_ = 0;
   m.halos.reset_seconds();

@@ -1,0 +1,26 @@
+#pragma once
+// The source zone of an anisotropic medium. Where epsilon > delta the pseudo-acoustic step (tti.hpp) carries a slow
+// S mode, and no source direction starts the P wave alone: a point source in such a medium leaves a diamond of S
+// around itself ten times the P wave's amplitude. Where epsilon = delta the medium is elliptical and has no S mode,
+// so the step takes epsilon to delta around each source, by the weight source_zone_weight, and the P wave leaves the
+// zone through a taper too gradual to convert much of it (measured in perf/NOTES.md 146). The price: the P wave is
+// slower across the axis inside the zone than the medium says.
+#include <vector>
+
+#include "seis/wave/setup.hpp"
+
+namespace seis::wave {
+
+// How far epsilon goes to delta at `distance` from a source whose zone has this radius (both in m): all the way
+// within a third of the radius, then by a cosine taper to none at the radius.
+double source_zone_weight(double distance, double radius);
+
+// The radius (m) of the zone around `source`: the anisotropy's source_zone, or where that is automatic 1.5 P
+// wavelengths along the axis, the velocity at the model point nearest the source over f0.
+double source_zone_radius(const Setup& s, const Point& source);
+
+// Applies the zones of the setup's sources to `horizontal`, 1 + 2 epsilon at model_box's points (tti_coefficient's
+// component 0): 1 + 2 (epsilon - w (epsilon - delta)), w the largest weight of any source there.
+void apply_source_zones(const Setup& s, std::vector<float>& horizontal);
+
+}  // namespace seis::wave
