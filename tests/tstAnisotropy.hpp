@@ -728,7 +728,8 @@ TEST(TEST_CATEGORY, TtiSourceZoneStartsNoShearWave) {
 }
 
 // A survey's next shot moves the zone with its source: new_shot with the setup computes bitwise what a new
-// Simulation of that shot computes (and not what it would without the zone); without the medium it is refused.
+// Simulation of that shot computes (and not what it would without the zone); without the medium, or with a setup
+// that holds none (the simulation's own), it is refused.
 TEST(TEST_CATEGORY, TtiSourceZoneMovesWithTheShot) {
   std::mt19937 rng(seis::test::test_seed());
   RandomTti t = random_tti(20, 2, 4, false, rng);
@@ -744,6 +745,7 @@ TEST(TEST_CATEGORY, TtiSourceZoneMovesWithTheShot) {
   EXPECT_NE(plain.traces(), fresh.traces());
   seis::test::expect_error_mentioning([&] { sim.new_shot(static_cast<const seis::wave::Acquisition&>(second)); },
                                       "give the medium");
+  seis::test::expect_error_mentioning([&] { sim.new_shot(sim.setup()); }, "carries the medium for its source zones");
 }
 
 // The medium's refusals name the point and the value.

@@ -80,9 +80,14 @@ void Simulation<ExecSpace>::restart_shot(const Acquisition& shot, const std::vec
                                          const Setup* medium) {
   // The shot against the grid alone: the Nyquist check of f0 against dt is the run's (validate).
   validate_shot(setup_, shot, 0.0);
-  require(medium != nullptr || !tti_medium(setup_) || setup_.anisotropy.source_zone == 0,
+  const bool zones = tti_medium(setup_);
+  require(medium != nullptr || !zones || setup_.anisotropy.source_zone == 0,
           "a new shot in an anisotropic medium moves the zones around its sources where epsilon is taken to delta: "
           "give the medium (new_shot with the setup), or source_zone 0 for none");
+  require(medium == nullptr || !zones || medium->velocity.size() == model_box(*medium).points(),
+          "a new shot's setup in an anisotropic medium carries the medium for its source zones: it holds ",
+          medium == nullptr ? 0 : medium->velocity.size(), " velocities, its model box ",
+          medium == nullptr ? 0 : model_box(*medium).points(), " points");
   static_cast<Acquisition&>(setup_) = shot;
   Impl& m = *impl_;
   Kokkos::fence();
@@ -90,7 +95,7 @@ void Simulation<ExecSpace>::restart_shot(const Acquisition& shot, const std::vec
   m.sources.place(setup_, part_, layout_, source_traces);
   if (as == Injected::adjoint_data && m.propagator.rho() != nullptr) m.sources.scale_by(m.propagator.rho());
   m.receivers.place(setup_, part_, layout_);
-  if (medium != nullptr) m.propagator.place_source_zones(*medium, part_);
+  if (medium != nullptr && zones) m.propagator.place_source_zones(*medium, part_);
   image_ = {};
   step_ = 0;
   m.halos.reset_seconds();
