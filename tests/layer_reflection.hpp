@@ -47,6 +47,7 @@ LayerReflection layer_reflection(int d, const std::optional<Vti>& vti = {}) {
     if (vti) {
       s.anisotropy.epsilon.assign(s.velocity.size(), float(vti->epsilon));
       s.anisotropy.delta.assign(s.velocity.size(), float(vti->delta));
+      s.anisotropy.source_zone = 0;  // the layer's reflections alone: the zone's change of epsilon reflects too
     }
     s.ndamp = d;
     s.f0 = f0;

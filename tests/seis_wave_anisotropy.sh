@@ -57,6 +57,17 @@ print(f"source zone: after the P wave {left['zoned']:.3g} with it, {left['unzone
 assert left["zoned"] < 0.1 * left["unzoned"], left
 PY
 
+# A free surface: zero pressure on it (a receiver there records nothing at all) and the wave below it.
+"$exe" "${shot[@]}" --delta 0.2 --top free --receivers 400,40,0:400,40,100:2 --output "$work/free" > /dev/null
+/usr/bin/python3 - "$work" <<'PY' || { echo "FAIL: the free surface" >&2; exit 1; }
+import sys
+import numpy as np
+import segyio
+with segyio.open(f"{sys.argv[1]}/free/seismogram.sgy", ignore_geometry=True) as f:
+    surface, below = f.trace[0], f.trace[1]
+print(f"free surface: max |p| {np.abs(surface).max():.3g} on it, {np.abs(below).max():.3g} 100 m below")
+assert np.all(surface == 0) and np.abs(below).max() > 0
+PY
 expect_refusal() {  # expect_refusal TEXT ARGS...: exit code 2 and TEXT in the message
   local text=$1; shift
   set +e; "$exe" "$@" > "$work/refusal.log" 2>&1; local rc=$?; set -e
@@ -66,9 +77,8 @@ expect_refusal() {  # expect_refusal TEXT ARGS...: exit code 2 and TEXT in the m
 expect_refusal "has epsilon 0.2 < delta 0.3" "${base[@]}" --delta 0.3 --output "$work/x"
 expect_refusal "migration, Born modelling and inversion run in isotropic media only" "${common[@]}" \
   --migrate "$work/vti/seismogram.sgy" --output "$work/x"
-expect_refusal "no free surface" "${common[@]}" --top free --output "$work/x"
 expect_refusal "source-zone -5 m must be >= 0" "${common[@]}" --source-zone -5 --output "$work/x"
 expect_refusal "the zone of an anisotropic medium" --grid 20 --source-zone 30 --output "$work/x"
 expect_refusal "constant density" "${common[@]/homogeneous:2000/layered}" --density gardner --output "$work/x"
 expect_refusal "epsilon model $work/missing.bin" "${common[@]/$work\/epsilon.bin/$work/missing.bin}" --output "$work/x"
-echo "anisotropy: speeds as the medium's, the source zone, 7 refusals"
+echo "anisotropy: speeds as the medium's, the source zone, the free surface, 6 refusals"

@@ -10,6 +10,7 @@
 #include <random>
 #include <string>
 
+#include "image_source.hpp"
 #include "layer_reflection.hpp"
 #include "local_exchange.hpp"
 #include "seis/core/host_parallel.hpp"
@@ -154,28 +155,15 @@ TEST(TEST_CATEGORY, WaveFreeSurfaceIsTheImageSource) {
     s->steps = 200;
   }
   free.top = seis::wave::Top::free;
-  const double top = (n - 1) * h;  // the surface's depth in the mirrored grid
   const seis::wave::Point source{191.3, 172.6, 47.3};
-  const std::vector<seis::wave::Point> receivers{{250.7, 180.0, 3.1}, {121.0, 150.4, 98.9}, {191.3, 172.6, 152.2}};
-  free.receivers = receivers;
-  for (const auto& r : receivers) mirrored.receivers.push_back({r.x, r.y, r.z + top});
-  std::vector<float> wavelet(std::size_t(free.steps));
-  for (int t = 0; t < free.steps; ++t)
-    wavelet[std::size_t(t)] = float(seis::wave::wavelet(free.wavelet, free.f0, t * free.dt));
-  std::vector<float> with_image = wavelet;
-  for (float w : wavelet) with_image.push_back(-w);
-  Simulation<Exec> a(free), b(mirrored);
-  a.new_shot({source}, wavelet, free.receivers);
-  b.new_shot({{source.x, source.y, top + source.z}, {source.x, source.y, top - source.z}}, with_image,
-             mirrored.receivers);
-  a.advance(free.steps);
-  b.advance(mirrored.steps);
-  const auto ta = a.traces(), tb = b.traces(), ua = a.wavefield(), ub = b.wavefield();
+  free.receivers = {{250.7, 180.0, 3.1}, {121.0, 150.4, 98.9}, {191.3, 172.6, 152.2}};
+  const seis::test::ImageRuns runs = seis::test::image_source_runs<Exec>(free, mirrored, source);
+  const std::vector<float>& ta = runs.traces;
   double scale = 0, worst = 0;
-  for (float v : ua) scale = std::max(scale, double(std::abs(v)));
-  const std::size_t plane = std::size_t(free.nx) * free.ny, below = std::size_t(n - 1) * plane;
-  for (std::size_t p = 0; p < ua.size(); ++p) worst = std::max(worst, double(std::abs(ua[p] - ub[below + p])));
-  for (std::size_t p = 0; p < ta.size(); ++p) worst = std::max(worst, double(std::abs(ta[p] - tb[p])));
+  for (float v : runs.field) scale = std::max(scale, double(std::abs(v)));
+  for (std::size_t p = 0; p < runs.field.size(); ++p)
+    worst = std::max(worst, double(std::abs(runs.field[p] - runs.image_field[p])));
+  for (std::size_t p = 0; p < ta.size(); ++p) worst = std::max(worst, double(std::abs(ta[p] - runs.image_traces[p])));
   const double steps = free.steps;
   const double bound = 2 * steps * steps / 2 * (6 * radius + 5) * 7 * std::ldexp(1.0, -24) * scale;
   std::printf("free surface against its image source: max |difference| %.3e, bound %.3e, max |u| %.3e\n", worst, bound,
@@ -186,7 +174,7 @@ TEST(TEST_CATEGORY, WaveFreeSurfaceIsTheImageSource) {
   auto absorbing = free;
   absorbing.top = seis::wave::Top::absorbing;
   Simulation<Exec> c(absorbing);
-  c.new_shot({source}, wavelet, absorbing.receivers);
+  c.new_shot({source}, runs.wavelet, absorbing.receivers);
   c.advance(absorbing.steps);
   const auto tc = c.traces();
   const std::size_t samples = std::size_t(free.steps), deep = 2 * samples;

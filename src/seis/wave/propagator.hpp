@@ -253,7 +253,7 @@ class Propagator {
   Floats eta_[3], gradient_[3];                         // AxisDamping of x, y, z
   // The TTI step (tti.hpp): whether it runs, its coefficient fields (1 + 2 epsilon, sqrt(1 + 2 delta), the axis'
   // components), its scratch of rotated derivatives and its weights.
-  bool tti_ = false;
+  bool tti_ = false, free_top_ = false;  // free_top_: the part holds the grid's top face, a free surface
   Field<Memory> tti_fields_[5], rotated_[2];
   std::array<float, max_radius + 1> second_weights_{};
   std::array<float, max_radius> first_weights_{};
@@ -292,7 +292,8 @@ class Propagator {
                    rotated_[0].data(),
                    rotated_[1].data(),
                    {},
-                   {}};
+                   {},
+                   free_top_};
       for (int m = 0; m <= R; ++m) t.w2[m] = second_weights_[std::size_t(m)];
       for (int m = 0; m < R; ++m) t.w1[m] = first_weights_[std::size_t(m)];
       tti_step(main, t);
@@ -415,6 +416,7 @@ Propagator<ExecSpace>::Propagator(const Setup& setup, const Subdomain& part, con
   Kokkos::deep_copy(q_.span(), 0.0f);  // halo and padding: whole vectors read them (fill_q writes the interior)
   if (tti_medium(setup)) {
     tti_ = true;
+    free_top_ = setup.top == Top::free && part.offset[2] == 0;
     // Zero beyond the part's points: the step reads the axis and the rotated derivatives there (its zero walls) and
     // writes neither.
     for (Field<Memory>& f : tti_fields_) f = Field<Memory>("seis::wave::tti coefficient", layout_);

@@ -300,12 +300,10 @@ void validate_shot(const Setup& s) { validate_shot(s, s, s.dt); }
 double default_dt(const Setup& s, double cfl) { return cfl * stable_dt(s); }
 
 namespace {
-// What the TTI step takes besides its medium's values (tti_bound): one part, the tile kernel's one launch, a constant
-// density and absorbing faces (tti.hpp).
+// What the TTI step takes besides its medium's values (tti_bound): one part, the tile kernel's one launch and a
+// constant density (tti.hpp).
 void check_tti(const Setup& s, const Subdomain& part) {
   require(!variable_density(s), "an anisotropic medium steps at constant density: the TTI step has no density form");
-  require(s.top == Top::absorbing,
-          "an anisotropic medium's top is absorbing: the TTI step has no free surface (--top absorbing)");
   require(part.whole(),
           "the TTI step runs the whole grid in one part: its halos would carry two fields and their "
           "rotated derivatives; run it without a decomposition");

@@ -80,14 +80,16 @@ void Simulation<ExecSpace>::restart_shot(const Acquisition& shot, const std::vec
                                          const Setup* medium) {
   // The shot against the grid alone: the Nyquist check of f0 against dt is the run's (validate).
   validate_shot(setup_, shot, 0.0);
-  const bool zones = tti_medium(setup_);
-  require(medium != nullptr || !zones || setup_.anisotropy.source_zone == 0,
+  // The zones move where the last shot's or the next one's has any (a refill of 1 + 2 epsilon over the part).
+  const bool zones = tti_medium(setup_) &&
+                     (setup_.anisotropy.source_zone != 0 || (medium != nullptr && medium->anisotropy.source_zone != 0));
+  require(medium != nullptr || !zones,
           "a new shot in an anisotropic medium moves the zones around its sources where epsilon is taken to delta: "
           "give the medium (new_shot with the setup), or source_zone 0 for none");
-  require(medium == nullptr || !zones || medium->velocity.size() == model_box(*medium).points(),
-          "a new shot's setup in an anisotropic medium carries the medium for its source zones: it holds ",
-          medium == nullptr ? 0 : medium->velocity.size(), " velocities, its model box ",
-          medium == nullptr ? 0 : model_box(*medium).points(), " points");
+  if (medium != nullptr && zones)
+    require(medium->velocity.size() == model_box(*medium).points(),
+            "a new shot's setup in an anisotropic medium carries the medium for its source zones: it holds ",
+            medium->velocity.size(), " velocities, its model box ", model_box(*medium).points(), " points");
   static_cast<Acquisition&>(setup_) = shot;
   Impl& m = *impl_;
   Kokkos::fence();
@@ -95,7 +97,10 @@ void Simulation<ExecSpace>::restart_shot(const Acquisition& shot, const std::vec
   m.sources.place(setup_, part_, layout_, source_traces);
   if (as == Injected::adjoint_data && m.propagator.rho() != nullptr) m.sources.scale_by(m.propagator.rho());
   m.receivers.place(setup_, part_, layout_);
-  if (medium != nullptr && zones) m.propagator.place_source_zones(*medium, part_);
+  if (medium != nullptr && zones) {
+    m.propagator.place_source_zones(*medium, part_);
+    setup_.anisotropy.source_zone = medium->anisotropy.source_zone;
+  }
   image_ = {};
   step_ = 0;
   m.halos.reset_seconds();
@@ -223,7 +228,7 @@ void Simulation<ExecSpace>::finish_step() {
   m.sources.inject(main, m.propagator.q(), m.wavefield.u_prev.data(), step_, m.propagator.source_direction());
   if (m.propagator.source_direction() != nullptr)
     m.sources.inject(main, m.propagator.q(), m.wavefield.r_prev.data(), step_);
-  m.surface.apply(main, m.wavefield.u_prev.data());
+  for (const Field<memory_space>* field : m.wavefield.fields(true)) m.surface.apply(main, field->data());
   m.wavefield.next_step();
   ++step_;
   image_ = {};

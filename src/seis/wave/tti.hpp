@@ -22,7 +22,13 @@
 //   epsilon = delta (the S mode, its null vector (1, -s), is then not excited at all: p - s r stays zero), and where
 //   epsilon > delta it excites the S mode less than (1, 1) at every angle (epsilon 0.2, delta 0.1: at most 3.7% of
 //   the P mode's amplitude in p against 9.4%, from the symbol's eigenvectors).
-// Fields beyond the grid are zero (the constant-density step's zero walls, halo >= R).
+// Fields beyond the grid are zero (the constant-density step's zero walls, halo >= R), but above a free surface
+// (free_surface.hpp): there p and r are the antisymmetric mirror of the planes below (the caller's, after each step)
+// and the medium its mirror image, the axis reflected in the surface (n_z odd, the rest even), so that G f is odd
+// too and n_z G f even: the step reads n_z and G f above the surface through the mirror, unnegated, and G f on the
+// surface is zero (f is zero in its plane and n_z, odd, is zero on it; the medium's own axis there would give
+// n_z df/dz, which the mirror image does not have: a surface that kept it ran 4% of |p| away from the image
+// source). This is the discrete image source (TtiFreeSurfaceIsTheImageSource), and it keeps the operator symmetric.
 // The absorbing layer is a damping term, f_tt + 2 d f_t = ..., centred in time:
 //   f_next = (2 f - (1 - d dt) f_prev + V^2 dt^2 (...)) / (1 + d dt),
 // d the PML's profile (pml.hpp), summed over the axes. The PML is not used here: in anisotropic media it grows where a
@@ -48,10 +54,12 @@ struct TtiStep {
   float *gp, *gr;                      // scratch: G p and G r (halo zero, never written)
   float w2[R + 1];                     // the second derivative's weights over h^2
   float w1[R];                         // the centred first derivative's over h
+  bool free_top;                       // the top face a free surface
 };
 
-// One TTI step of every interior point on `space`: G p and G r, then the update.
+// One TTI step of every interior point on `space`: G p and G r, then the update, each work item walking `walk`
+// planes of a column (0: the backend's choice). The bits do not depend on the walk.
 template <class ExecSpace, int R>
-void tti_step(const ExecSpace& space, const TtiStep<R>& step);
+void tti_step(const ExecSpace& space, const TtiStep<R>& step, int walk = 0);
 
 }  // namespace seis::wave

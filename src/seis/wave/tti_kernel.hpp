@@ -1,13 +1,38 @@
 #pragma once
-// The TTI step's kernels (tti.hpp), included by its generated translation unit alone: point by point, two passes
-// (G f of both fields, then the operators and the update), every radius.
+// The TTI step's kernels (tti.hpp), included by its generated translation unit alone: two passes (G f of both
+// fields, then the operators and the update), every radius. Each work item walks a column of points along z, its
+// z neighbours in registers (a window of 2R + 1 planes, shifted one plane a step), so that a field's planes are
+// read once a walk instead of 2R + 1 times through the caches; the x and y neighbours are read where they lie.
+// The sums are the point-by-point step's, term for term.
 #include <Kokkos_Core.hpp>
+#include <type_traits>
 
 #include "seis/wave/tti.hpp"
 
 namespace seis::wave {
 
 namespace detail {
+
+// f at planes k - R .. k + R of one column, k the walk's plane.
+template <int R>
+struct ZWindow {
+  float v[2 * R + 1];
+
+  KOKKOS_INLINE_FUNCTION float operator[](int m) const { return v[R + m]; }  // plane k + m
+  // Planes k0 - R .. k0 + R - 1 of the column at o (plane k0), before the walk's first step; those above the grid
+  // (k < 0) from plane -k where `mirror`.
+  KOKKOS_INLINE_FUNCTION void start(const float* f, index_t o, index_t plane, int k0, bool mirror) {
+    for (int m = 0; m < 2 * R; ++m) {
+      const int k = k0 - R + m;
+      v[m + 1] = f[o + index_t((mirror && k < 0 ? -k : k) - k0) * plane];
+    }
+  }
+  // The next step's plane k + 1 + R enters, k - R leaves.
+  KOKKOS_INLINE_FUNCTION void push(float next) {
+    for (int m = 0; m < 2 * R; ++m) v[m] = v[m + 1];
+    v[2 * R] = next;
+  }
+};
 
 template <int R>
 KOKKOS_INLINE_FUNCTION float centred(const float* w1, const float* f, index_t o, index_t s) {
@@ -16,50 +41,101 @@ KOKKOS_INLINE_FUNCTION float centred(const float* w1, const float* f, index_t o,
   return d;
 }
 
-// Hz f at o from g = G f: sum_b D_b (n_b g).
 template <int R>
-KOKKOS_INLINE_FUNCTION float along_axis(const TtiStep<R>& t, const float* g, index_t o, const index_t* stride) {
+KOKKOS_INLINE_FUNCTION float centred(const float* w1, const ZWindow<R>& f) {
+  float d = 0.0f;
+  for (int m = 1; m <= R; ++m) d += w1[m - 1] * (f[m] - f[-m]);
+  return d;
+}
+
+// Hz f at o from g = G f: sum_b D_b (n_b g), the z term from the windows of n_z and g.
+template <int R>
+KOKKOS_INLINE_FUNCTION float along_axis(const TtiStep<R>& t, const float* g, index_t o, index_t ldx,
+                                        const ZWindow<R>& nz, const ZWindow<R>& gz) {
   float sum = 0.0f;
-  for (int b = 0; b < 3; ++b) {
+  for (int b = 0; b < 2; ++b) {
     const float* n = t.axis[b];
-    const index_t s = stride[b];
+    const index_t s = b == 0 ? 1 : ldx;
     for (int m = 1; m <= R; ++m) sum += t.w1[m - 1] * (n[o + m * s] * g[o + m * s] - n[o - m * s] * g[o - m * s]);
   }
+  for (int m = 1; m <= R; ++m) sum += t.w1[m - 1] * (nz[m] * gz[m] - nz[-m] * gz[-m]);
   return sum;
 }
 
 }  // namespace detail
 
 template <class ExecSpace, int R>
-void tti_step(const ExecSpace& space, const TtiStep<R>& t) {
-  using Points = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>>;
-  // On GPUs a team's threads take 32 neighbouring points of a row, 8 rows: whole 128-byte lines of every field.
+void tti_step(const ExecSpace& space, const TtiStep<R>& t, int walk) {
+  // The passes are latency-bound (few warps, each waiting on its loads): the registers are capped for six teams of
+  // 128 threads an SM at R <= 4 (85 a thread; eight: 10.5 ms), four above, which took the step at 512^3 on an H200
+  // from 11.5 to 8.6 ms at R = 4 and from 17.4 to 14.4 ms at R = 8 (six teams there: 26.0 ms). perf/NOTES.md 147.
+  using Bounds = std::conditional_t<(R <= 4), Kokkos::LaunchBounds<128, 6>, Kokkos::LaunchBounds<128, 4>>;
+  using Columns =
+      Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>, Bounds>;
+  // GPUs walk 64 planes: the windows' start (2R planes) a small share of a walk, and enough walks to fill the
+  // device; a team's threads take 32 neighbouring columns of a row (whole 128-byte lines of every field), 4 rows:
+  // teams of 128 threads leave fewer registers unused than teams of 256 (12.2 against 14.2 ms at R = 4). Hosts take
+  // a point at a time in the fields' order: a column's walk through the planes ran the host step 1.3-1.6 times
+  // slower.
   constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
-  const Points interior = host ? Points(space, {0, 0, 0}, {t.L.nx, t.L.ny, t.L.nz})
-                               : Points(space, {0, 0, 0}, {t.L.nx, t.L.ny, t.L.nz}, {32, 8, 1});
+  if (walk == 0) walk = host ? 1 : 64;
+  const int walks = (t.L.nz + walk - 1) / walk;
+  const Columns columns = host ? Columns(space, {0, 0, 0}, {t.L.nx, t.L.ny, walks})
+                               : Columns(space, {0, 0, 0}, {t.L.nx, t.L.ny, walks}, {32, 4, 1});
   Kokkos::parallel_for(
-      "seis::wave::tti_rotated_derivatives", interior, KOKKOS_LAMBDA(const int i, const int j, const int k) {
-        const index_t o = t.L.offset(i, j, k), stride[3] = {1, t.L.ldx, t.L.plane};
-        float gp = 0.0f, gr = 0.0f;
-        for (int a = 0; a < 3; ++a) {
-          gp += t.axis[a][o] * detail::centred<R>(t.w1, t.p, o, stride[a]);
-          gr += t.axis[a][o] * detail::centred<R>(t.w1, t.r, o, stride[a]);
+      "seis::wave::tti_rotated_derivatives", columns, KOKKOS_LAMBDA(const int i, const int j, const int w) {
+        const int k0 = w * walk, k1 = k0 + walk < t.L.nz ? k0 + walk : t.L.nz;
+        const index_t plane = t.L.plane, ldx = t.L.ldx;
+        index_t o = t.L.offset(i, j, k0);
+        detail::ZWindow<R> wp, wr;
+        wp.start(t.p, o, plane, k0, false);
+        wr.start(t.r, o, plane, k0, false);
+        for (int k = k0; k < k1; ++k, o += plane) {
+          wp.push(t.p[o + R * plane]);
+          wr.push(t.r[o + R * plane]);
+          float gp = 0.0f, gr = 0.0f;
+          gp += t.axis[0][o] * detail::centred<R>(t.w1, t.p, o, 1);
+          gr += t.axis[0][o] * detail::centred<R>(t.w1, t.r, o, 1);
+          gp += t.axis[1][o] * detail::centred<R>(t.w1, t.p, o, ldx);
+          gr += t.axis[1][o] * detail::centred<R>(t.w1, t.r, o, ldx);
+          gp += t.axis[2][o] * detail::centred<R>(t.w1, wp);
+          gr += t.axis[2][o] * detail::centred<R>(t.w1, wr);
+          const bool surface = t.free_top && k == 0;  // G f is odd about a free surface (tti.hpp)
+          t.gp[o] = surface ? 0.0f : gp;
+          t.gr[o] = surface ? 0.0f : gr;
         }
-        t.gp[o] = gp;
-        t.gr[o] = gr;
       });
   Kokkos::parallel_for(
-      "seis::wave::tti_update", interior, KOKKOS_LAMBDA(const int i, const int j, const int k) {
-        const index_t o = t.L.offset(i, j, k), stride[3] = {1, t.L.ldx, t.L.plane};
-        float lap = 3.0f * t.w2[0] * t.p[o];
-        for (int m = 1; m <= R; ++m)
-          for (int a = 0; a < 3; ++a) lap += t.w2[m] * (t.p[o - m * stride[a]] + t.p[o + m * stride[a]]);
-        const float hzp = detail::along_axis(t, t.gp, o, stride), hzr = detail::along_axis(t, t.gr, o, stride);
-        const float h0p = lap - hzp;
-        const float d = t.damping[0][i] + t.damping[1][j] + t.damping[2][k], keep = 1.0f - d, gain = 1.0f / (1.0f + d);
-        t.p_prev[o] =
-            (2.0f * t.p[o] - keep * t.p_prev[o] + t.q[o] * (t.horizontal[o] * h0p + t.coupling[o] * hzr)) * gain;
-        t.r_prev[o] = (2.0f * t.r[o] - keep * t.r_prev[o] + t.q[o] * (t.coupling[o] * h0p + hzr)) * gain;
+      "seis::wave::tti_update", columns, KOKKOS_LAMBDA(const int i, const int j, const int w) {
+        const int k0 = w * walk, k1 = k0 + walk < t.L.nz ? k0 + walk : t.L.nz;
+        const index_t plane = t.L.plane, ldx = t.L.ldx;
+        const float di = t.damping[0][i] + t.damping[1][j];
+        index_t o = t.L.offset(i, j, k0);
+        detail::ZWindow<R> wp, wn, wgp, wgr;
+        wp.start(t.p, o, plane, k0, false);  // p's halo holds its mirror already
+        wn.start(t.axis[2], o, plane, k0, t.free_top);
+        wgp.start(t.gp, o, plane, k0, t.free_top);
+        wgr.start(t.gr, o, plane, k0, t.free_top);
+        for (int k = k0; k < k1; ++k, o += plane) {
+          const index_t ahead = o + R * plane;
+          wp.push(t.p[ahead]);
+          wn.push(t.axis[2][ahead]);
+          wgp.push(t.gp[ahead]);
+          wgr.push(t.gr[ahead]);
+          float lap = 3.0f * t.w2[0] * wp[0];
+          for (int m = 1; m <= R; ++m) {
+            lap += t.w2[m] * (t.p[o - m] + t.p[o + m]);
+            lap += t.w2[m] * (t.p[o - m * ldx] + t.p[o + m * ldx]);
+            lap += t.w2[m] * (wp[-m] + wp[m]);
+          }
+          const float hzp = detail::along_axis(t, t.gp, o, ldx, wn, wgp);
+          const float hzr = detail::along_axis(t, t.gr, o, ldx, wn, wgr);
+          const float h0p = lap - hzp;
+          const float d = di + t.damping[2][k], keep = 1.0f - d, gain = 1.0f / (1.0f + d);
+          t.p_prev[o] =
+              (2.0f * wp[0] - keep * t.p_prev[o] + t.q[o] * (t.horizontal[o] * h0p + t.coupling[o] * hzr)) * gain;
+          t.r_prev[o] = (2.0f * t.r[o] - keep * t.r_prev[o] + t.q[o] * (t.coupling[o] * h0p + hzr)) * gain;
+        }
       });
 }
 
