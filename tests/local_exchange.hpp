@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstring>
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,22 +25,26 @@ class LocalExchange : public wave::HaloExchange {
     receive_ = receive;
     count_ = count;
     for (int f = 0; f < wave::face_count; ++f)
-      if (count[f] > 0) peer[f]->inbox_[f ^ 1].assign(send[f], send[f] + count[f]);  // x-/x+, y-/y+, z-/z+
+      if (count[f] > 0) peer[f]->inbox_[f ^ 1].emplace_back(send[f], send[f] + count[f]);  // x-/x+, y-/y+, z-/z+
   }
+  // The oldest message at each face, as a transport delivers them in order (a neighbour may have sent the next
+  // exchange's before this part finished this one: the TTI step's two a step).
   void finish() override {
     for (int f = 0; f < wave::face_count; ++f) {
       if (count_[f] == 0) continue;
-      require(inbox_[f].size() == count_[f], "local exchange: face ", wave::to_string(wave::Face(f)), " got ",
-              inbox_[f].size(), " floats, expected ", count_[f]);
-      std::copy(inbox_[f].begin(), inbox_[f].end(), receive_[f]);
-      inbox_[f].clear();
+      std::deque<std::vector<float>>& inbox = inbox_[f];
+      const std::size_t got = inbox.empty() ? 0 : inbox.front().size();
+      require(got == count_[f], "local exchange: face ", wave::to_string(wave::Face(f)), " got ", got,
+              " floats, expected ", count_[f]);
+      std::copy(inbox.front().begin(), inbox.front().end(), receive_[f]);
+      inbox.pop_front();
     }
   }
 
  private:
   std::array<float*, wave::face_count> receive_{};
   std::array<std::size_t, wave::face_count> count_{};
-  std::array<std::vector<float>, wave::face_count> inbox_;
+  std::array<std::deque<std::vector<float>>, wave::face_count> inbox_;
 };
 
 // The values of `box` (x fastest) from values over the whole grid.
@@ -55,8 +60,8 @@ inline std::vector<float> cut(const std::vector<float>& values, const wave::Subd
   return out;
 }
 
-// What a rank holds of a setup over the whole grid (no padding): the velocity of its part, the density of its
-// density_box, the whole model's vmax and whether its density varies (as seis::runs::make_setup makes them).
+// What a rank holds of a setup over the whole grid (no padding): the velocity of its part, the density and anisotropy
+// of its density_box, the whole model's vmax and whether its density varies (as seis::runs::make_setup makes them).
 inline wave::Setup part_setup(const wave::Setup& s, const wave::Subdomain& part) {
   wave::Setup p = s;
   p.vmax = wave::model_vmax(s);
@@ -64,6 +69,9 @@ inline wave::Setup part_setup(const wave::Setup& s, const wave::Subdomain& part)
   p.model_part = part;
   p.velocity = cut(s.velocity, part);
   if (!s.density.empty()) p.density = cut(s.density, wave::density_box(p));
+  wave::Anisotropy& a = p.anisotropy;
+  for (std::vector<float>* v : {&a.epsilon, &a.delta, &a.tilt, &a.azimuth})
+    if (!v->empty()) *v = cut(*v, wave::density_box(p));
   return p;
 }
 
@@ -97,6 +105,7 @@ struct SplitRun {
   void advance(int steps) {
     for (int n = 0; n < steps; ++n) {
       for (auto& p : part) p->begin_step();
+      for (auto& p : part) p->middle_step();
       for (auto& p : part) p->finish_step();
     }
   }

@@ -2,7 +2,7 @@
 # MPI end-to-end tests of seis-wave: every decomposition shape of 1, 2, 4 and 8 ranks over x, y and z writes a
 # seismogram byte-identical to the one-process build's (seis-wave-serial), for every strategy, radii 4 and 8 (parts
 # thinner than 2R included) and both host transports (direct through a shared-memory window, MPI messages), under
-# a free surface, and with a density that varies; a 2x2 run killed part way and restarted from its per-rank checkpoints is identical
+# a free surface, with a density that varies, and in a tilted anisotropic medium; a 2x2 run killed part way and restarted from its per-rank checkpoints is identical
 # too; a rank that fails (its checkpoint missing) or stalls (SIGSTOP) ends every rank with a message, never a hang.
 # usage: seis_wave_mpi.sh SEIS_WAVE SEIS_WAVE_SERIAL WORKDIR
 . "$(dirname "$0")/mpi_test.sh"
@@ -55,6 +55,17 @@ for shape in 2x2 1x4 2x1x2; do
   same "density-$shape" "$(ranks_of "$shape")" $shape "${density[@]}"
 done
 same "density-2x2-mpi" 4 2x2 "${density[@]}" --halo-transport mpi
+# A tilted TTI medium, under a free surface and with its layer: two exchanges a step (p and r, then their rotated
+# derivatives), the axis read R beyond each part; a source zone across the cuts.
+for top in free absorbing; do
+  reference=tti-$top
+  tti=("${small[@]}" --epsilon 0.2 --delta 0.1 --tilt 30 --azimuth 20 --source-zone 120 --top $top --source 390,350,60)
+  "$serial" "${tti[@]}" --output "$work/reference-$reference" > "$work/reference-$reference.log"
+  for shape in 2x2 1x4 2x1x2; do
+    same "tti-$top-$shape" "$(ranks_of "$shape")" $shape "${tti[@]}"
+  done
+  same "tti-$top-2x2-mpi" 4 2x2 "${tti[@]}" --halo-transport mpi
+done
 echo "bitwise: $passed runs of 1 to 8 ranks identical to the one-process seismogram"
 
 # The final wavefield's pictures, their planes gathered from parts split along x, y and z, are the one-process run's.

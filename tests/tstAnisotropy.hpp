@@ -15,6 +15,7 @@
 #include "expect_error.hpp"
 #include "image_source.hpp"
 #include "layer_reflection.hpp"
+#include "local_exchange.hpp"
 #include "seis/core/coefficients.hpp"
 #include "seis/kernels/radius_dispatch.hpp"
 #include "seis/reference/wave_step.hpp"
@@ -526,8 +527,8 @@ struct RandomTti {
   seis::wave::Setup setup;
   std::vector<TtiCoefficients> medium;
 };
-RandomTti random_tti(int n, int radius, int ndamp, bool isotropic, std::mt19937& rng) {
-  RandomTti t{seis::test::box_setup(n, n, n, 10.0, 2000.0f, radius), {}};
+RandomTti random_tti(int n, int radius, int ndamp, bool isotropic, std::mt19937& rng, int nx = 0) {
+  RandomTti t{seis::test::box_setup(nx > 0 ? nx : n, n, n, 10.0, 2000.0f, radius), {}};
   seis::wave::Setup& s = t.setup;
   seis::test::randomise_velocity(s, 1500.0f, 2500.0f, rng);
   std::uniform_real_distribution<float> angle(-3.2f, 3.2f), delta(-0.2f, 0.2f), gap(0.05f, 0.35f);
@@ -611,6 +612,33 @@ TEST(TEST_CATEGORY, TtiSimulationWithoutAnisotropyRecordsTheIsotropicTraces) {
   EXPECT_GT(peak, 0.0);
   EXPECT_LE(error, 3 * isotropic_error) << "(seed " << seis::test::test_seed() << ")";
   std::printf("traces' peak %.3g: TTI step %.3g from the oracle, isotropic step %.3g\n", peak, error, isotropic_error);
+}
+
+// Split over x, y and z, a TTI run is bitwise its undecomposed run: each step exchanges p's and r's halos for the
+// rotated derivatives, then those derivatives' for the update, and reads the axis R beyond a shared face from its
+// medium (the neighbour's); under a free surface the top parts mirror their own columns. Random media point by point,
+// a source zone across the cuts, a layer or a free top; x splits fall on 32-point granules (72: parts of 32, 32, 8).
+// An automatic source zone, whose radius one part cannot know, is refused.
+TEST(TEST_CATEGORY, TtiPartsMatchWhole) {
+  using seis::wave::Decomposition;
+  std::mt19937 rng(seis::test::test_seed());
+  const auto splits_match = [&](int radius, seis::wave::Top top, const std::vector<Decomposition>& splits) {
+    RandomTti t = random_tti(24, radius, top == seis::wave::Top::free ? 3 : 4, false, rng, 72);
+    seis::wave::Setup& s = fire(t.setup, 40);
+    s.top = top;
+    s.anisotropy.source_zone = 60.0;
+    seis::test::expect_splits_match_whole<Exec>(s, splits);
+  };
+  splits_match(
+      4, seis::wave::Top::absorbing,
+      {Decomposition{{3, 1, 1}}, Decomposition{{1, 2, 1}}, Decomposition{{1, 1, 2}}, Decomposition{{1, 2, 2}}});
+  splits_match(2, seis::wave::Top::free, {Decomposition{{3, 2, 1}}, Decomposition{{1, 1, 3}}});
+  RandomTti t = random_tti(24, 2, 4, false, rng);
+  seis::test::expect_error_mentioning(
+      [&] {
+        seis::test::SplitRun<Exec>(fire(t.setup, 4), Decomposition{{1, 2, 1}});
+      },
+      "give a decomposed anisotropic run the zone's radius in metres");
 }
 
 // A TTI run continues bit for bit from its state (both fields) and from a state kept on the device.

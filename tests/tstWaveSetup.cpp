@@ -270,7 +270,10 @@ TEST(WaveSetup, AnisotropyRefusesWhatTheTtiStepCannotRun) {
   s.strategy = seis::wave::Strategy::seven;
   refused(s, "strategy 'seven'");
   s = tti_setup();
-  EXPECT_NE(part_refusal(s).find("without a decomposition"), std::string::npos) << part_refusal(s);
+  EXPECT_NE(part_refusal(s).find("give a decomposed anisotropic run the zone's radius in metres"), std::string::npos)
+      << part_refusal(s);
+  s.anisotropy.source_zone = 100;
+  EXPECT_EQ(part_refusal(s), "");
   RunSetup other = tti_setup();
   other.anisotropy = {};
   EXPECT_THROW(seis::wave::require_same_scheme(s, other), InvalidArgument);

@@ -51,15 +51,17 @@ std::vector<float> load_model(const std::string& model, const wave::Subdomain& p
 }
 
 namespace {
-// An anisotropy parameter over the part: a number everywhere, or a model file read and extended as the velocity is;
-// `scale` converts its unit (degrees to radians for the angles).
-std::vector<float> anisotropy_values(const std::string& text, const wave::Setup& s, const wave::Subdomain& part,
-                                     double scale, const std::string& what, std::size_t& bytes_read) {
+// An anisotropy parameter over the points the setup's anisotropy holds (wave::density_box: the part's and R beyond
+// them): a number everywhere, or a model file read and extended as the velocity is; `scale` converts its unit
+// (degrees to radians for the angles).
+std::vector<float> anisotropy_values(const std::string& text, const wave::Setup& s, double scale,
+                                     const std::string& what, std::size_t& bytes_read) {
   if (text.empty()) return {};
-  if (is_number(text)) return std::vector<float>(part.points(), static_cast<float>(std::stod(text) * scale));
-  const wave::Subdomain read = wave::model_part_of(s, part);
+  const wave::Subdomain held = wave::density_box(s);
+  if (is_number(text)) return std::vector<float>(held.points(), static_cast<float>(std::stod(text) * scale));
+  const wave::Subdomain read = wave::model_part_of(s, held);
   std::size_t bytes = 0;
-  std::vector<float> values = wave::extend(s, part, read, load_model(text, read, bytes, what), wave::Fill::edge);
+  std::vector<float> values = wave::extend(s, held, read, load_model(text, read, bytes, what), wave::Fill::edge);
   bytes_read += bytes;
   for (float& v : values) v = static_cast<float>(v * scale);
   return values;
@@ -140,10 +142,10 @@ wave::Setup make_setup(const io::RunConfig& c, const std::function<wave::Subdoma
     model_bytes_read += density_bytes;
   }
   const double degrees = std::acos(-1.0) / 180;
-  s.anisotropy.epsilon = anisotropy_values(c.epsilon, s, part, 1.0, "epsilon model", model_bytes_read);
-  s.anisotropy.delta = anisotropy_values(c.delta, s, part, 1.0, "delta model", model_bytes_read);
-  s.anisotropy.tilt = anisotropy_values(c.tilt, s, part, degrees, "tilt model", model_bytes_read);
-  s.anisotropy.azimuth = anisotropy_values(c.azimuth, s, part, degrees, "azimuth model", model_bytes_read);
+  s.anisotropy.epsilon = anisotropy_values(c.epsilon, s, 1.0, "epsilon model", model_bytes_read);
+  s.anisotropy.delta = anisotropy_values(c.delta, s, 1.0, "delta model", model_bytes_read);
+  s.anisotropy.tilt = anisotropy_values(c.tilt, s, degrees, "tilt model", model_bytes_read);
+  s.anisotropy.azimuth = anisotropy_values(c.azimuth, s, degrees, "azimuth model", model_bytes_read);
   s.anisotropy.source_zone = c.source_zone;
   // Decided once for the whole model, so that every rank runs (or refuses) the same equation and the checks that
   // follow ask no further pass over the values.

@@ -23,7 +23,7 @@ class FreeSurface {
   // than the halo's depth: the mirror reads planes 1..depth of its own, which a thinner part's halo holds only after
   // the exchange.
   FreeSurface(const Setup& s, const Subdomain& part, const FieldLayout& layout)
-      : active_(s.top == Top::free && part.offset[2] == 0), layout_(layout), depth_(layout.halo) {
+      : active_(holds_free_top(s, part)), layout_(layout), depth_(layout.halo) {
     require(!active_ || part.size[2] > depth_, "a free surface needs the top part of the grid ", part.size[2],
             " planes deep to hold more than the ", depth_, " planes mirrored above it (fewer parts along z)");
   }

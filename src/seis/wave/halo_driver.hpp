@@ -1,7 +1,8 @@
 #pragma once
 // The halo exchange of a part that shares faces with its neighbours, seen from the step: which points are the
 // core (updated while the halos travel) and which the face layers (after they arrive), and the planes (as many as
-// the step reads beyond a point: halo_depth) packed from u for each neighbour and unpacked into u's halo from it,
+// the step reads beyond a point: halo_depth) packed from the fields an exchange carries (u; the TTI step's p and r,
+// then its rotated derivatives) for each neighbour and unpacked into their halos from it,
 // through the part's HaloExchange (a message transport's buffers on the device, staged through page-locked host memory
 // where the transport cannot read the device's; a direct transport owns its buffers).
 #include <Kokkos_Core.hpp>
@@ -78,10 +79,10 @@ class HaloDriver {
   using Floats = Kokkos::View<float*, Memory>;
   using Staged = Kokkos::View<float*, typename StagingSpace<Memory>::type>;
 
-  // `depth` planes are exchanged at each shared face; `window` planes are the z depth of the core's GPU tiles.
-  // `halo` (needed when the part shares a face; null otherwise) must outlive the driver.
-  HaloDriver(const Subdomain& part, const FieldLayout& layout, int depth, int window, HaloExchange* halo)
-      : part_(part), layout_(layout), halo_(halo) {
+  // `depth` planes of each of `fields` fields are exchanged at each shared face; `window` planes are the z depth of
+  // the core's GPU tiles. `halo` (needed when the part shares a face; null otherwise) must outlive the driver.
+  HaloDriver(const Subdomain& part, const FieldLayout& layout, int depth, int window, int fields, HaloExchange* halo)
+      : part_(part), layout_(layout), halo_(halo), fields_(fields) {
     bool shares_face = false;
     for (bool n : part.neighbour) shares_face = shares_face || n;
     require(!shares_face || halo != nullptr, "a part that shares a face needs a halo exchange");
@@ -91,6 +92,7 @@ class HaloDriver {
     // re-read 2R halo planes per R computed, and one-vector-wide x layers took narrow tiles; on four H100s 512^3 per
     // GPU stepped 1.010-1.014 -> 0.997-1.002 ms (1x2x2) and 1.163 -> 1.031 (2x2x1) (perf/NOTES.md 107). Face layers
     // tile the rest as the PML slabs tile the layer: z layers whole, y layers between them, x layers between those.
+    require(fields == 1 || fields == 2, "a halo exchange carries 1 or 2 fields, not ", fields);
     const int R = depth;
     const bool* nb = part.neighbour;
     int lo[3], hi[3];
@@ -121,9 +123,9 @@ class HaloDriver {
       };
       send_box_[f] = along(send0);
       receive_box_[f] = along(receive0);
-      require(!nb[f] || send_box_[f].points() <= std::size_t(std::numeric_limits<int>::max()), "a halo of ",
-              send_box_[f].points(), " points (", R, " planes of a ", nx, " x ", ny, " x ", nz,
-              " part) is over 2^31 - 1: split the grid over more ranks");
+      require(!nb[f] || send_box_[f].points() * std::size_t(fields) <= std::size_t(std::numeric_limits<int>::max()),
+              "a halo of ", send_box_[f].points() * std::size_t(fields), " floats (", R, " planes of a ", nx, " x ", ny,
+              " x ", nz, " part, ", fields, " fields) is over 2^31 - 1: split the grid over more ranks");
     }
     const bool direct = halo != nullptr && halo->path() == HaloExchange::Path::direct;
     staged_ = halo != nullptr && !direct && !halo->device_buffers() &&
@@ -131,10 +133,10 @@ class HaloDriver {
     std::array<std::size_t, face_count> count{};
     for (int f = 0; f < face_count; ++f) {
       if (!nb[f]) continue;
-      count[f] = send_box_[f].points();
+      count[f] = send_box_[f].points() * std::size_t(fields);
       if (direct) continue;
-      send_[f] = Floats("seis::wave::halo_send", send_box_[f].points());
-      receive_[f] = Floats("seis::wave::halo_receive", receive_box_[f].points());
+      send_[f] = Floats("seis::wave::halo_send", count[f]);
+      receive_[f] = Floats("seis::wave::halo_receive", count[f]);
       if (staged_) {
         send_host_[f] = Staged("seis::wave::halo_send_host", send_[f].size());
         receive_host_[f] = Staged("seis::wave::halo_receive_host", receive_[f].size());
@@ -152,16 +154,20 @@ class HaloDriver {
   double seconds() const { return seconds_; }
   void reset_seconds() { seconds_ = 0; }
 
-  // Each shared face of u at `step` packed on its own instance once the step's previous work is done (the caller
-  // has forked them from instance 0), and sent as soon as it is packed: a direct transport's pack writes into the
-  // neighbour's memory, then marks it there on the device; a message transport's waits in start().
-  void send(const compat::Instances<ExecSpace>& instances, float* u, int step) {
+  // Each shared face of the fields (as many as the driver carries) of exchange `step` (the step's number, or a
+  // count that alternates in parity as steps do: a direct transport's buffers go by it) packed on its own instance
+  // once the step's previous work is done (the caller has forked them from instance 0), and sent as soon as it is
+  // packed: a direct transport's pack writes into the neighbour's memory, then marks it there on the device; a
+  // message transport's waits in start().
+  void send(const compat::Instances<ExecSpace>& instances, const std::array<float*, 2>& fields, int step) {
     Kokkos::Timer timer;
     const bool direct = halo_->path() == HaloExchange::Path::direct;
     for (int f = 0; f < face_count; ++f) {
       if (!part_.neighbour[f]) continue;
       const ExecSpace& exec = instances[halo_instance + f];
-      copy_box<true>(exec, u, layout_, send_box_[f], direct ? halo_->outbox(f, step) : send_[f].data());
+      float* buffer = direct ? halo_->outbox(f, step) : send_[f].data();
+      for (int c = 0; c < fields_; ++c)
+        copy_box<true>(exec, fields[std::size_t(c)], layout_, send_box_[f], buffer + send_box_[f].points() * c);
       if (direct) {
         if constexpr (!is_gpu_space<ExecSpace>()) exec.fence();
         halo_->posted(f, step, compat::native_stream(exec));
@@ -183,14 +189,14 @@ class HaloDriver {
       instances[halo_instance + f].fence();
       send[f] = staged_ ? send_host_[f].data() : send_[f].data();
       receive[f] = staged_ ? receive_host_[f].data() : receive_[f].data();
-      count[f] = send_box_[f].points();
+      count[f] = send_box_[f].points() * std::size_t(fields_);
     }
     halo_->start(send, receive, count);
     seconds_ += timer.seconds();
   }
 
-  // The neighbours' planes of `step` into u's halo, on `exec`.
-  void receive(const ExecSpace& exec, float* u, int step) {
+  // The neighbours' planes of exchange `step` into the fields' halos, on `exec`.
+  void receive(const ExecSpace& exec, const std::array<float*, 2>& fields, int step) {
     const ProfilingRegion receiving("seis::wave::halo_receive");
     Kokkos::Timer timer;
     const bool direct = halo_->path() == HaloExchange::Path::direct;
@@ -199,7 +205,9 @@ class HaloDriver {
       if (!part_.neighbour[f]) continue;
       if (direct) halo_->arrived(f, step, compat::native_stream(exec));
       if (staged_) Kokkos::deep_copy(exec, receive_[f], receive_host_[f]);
-      copy_box<false>(exec, u, layout_, receive_box_[f], direct ? halo_->inbox(f, step) : receive_[f].data());
+      float* buffer = direct ? halo_->inbox(f, step) : receive_[f].data();
+      for (int c = 0; c < fields_; ++c)
+        copy_box<false>(exec, fields[std::size_t(c)], layout_, receive_box_[f], buffer + receive_box_[f].points() * c);
     }
     seconds_ += timer.seconds();
   }
@@ -208,6 +216,7 @@ class HaloDriver {
   Subdomain part_;
   FieldLayout layout_;
   HaloExchange* halo_ = nullptr;
+  int fields_ = 1;  // at most 2
   double seconds_ = 0;
   Box core_;
   Box face_layer_[face_count];

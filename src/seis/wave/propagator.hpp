@@ -47,23 +47,24 @@ struct WaveOccupancy {
 template <class ExecSpace>
 using WaveLauncher = TileKernelLauncher<ExecSpace, WaveSources, WaveOccupancy>;
 
-// A field f(value) of the model's values (model_box's points, velocity's order) at every interior point of the
-// part, computed where the field lives from the model's planes, staged a slab of at most 2^24 floats at a time where
-// the device cannot read the host: neither a padded host field nor a second whole model on the device. The host's
-// single-threaded pass of q over 512^3 points took about a second of a survey's first shot on the H100s
-// (perf/NOTES.md 110-111).
+// A field f(value) at the points of `region` (global indices) from values given over `box` (x fastest), placed in
+// the layout of `part` (its halo where the region reaches beyond the part), computed where the field lives from the
+// values' planes, staged a slab of at most 2^24 floats at a time where the device cannot read the host: neither a
+// padded host field nor a second whole model on the device. The host's single-threaded pass of q over 512^3 points
+// took about a second of a survey's first shot on the H100s (perf/NOTES.md 110-111).
 template <class ExecSpace, class F>
-void fill_from_model(const Setup& s, const Subdomain& part, const FieldLayout& layout, const float* model, float* out,
-                     const F& f) {
+void fill_from_box(const Subdomain& box, const Subdomain& region, const Subdomain& part, const FieldLayout& layout,
+                   const float* model, float* out, const F& f) {
   using Memory = typename ExecSpace::memory_space;
-  const Subdomain box = model_box(s);
-  const int* o = part.offset;
-  const int* n = part.size;
+  const int* n = region.size;
+  const int at[3] = {region.offset[0] - part.offset[0], region.offset[1] - part.offset[1],
+                     region.offset[2] - part.offset[2]};
   const std::size_t row = std::size_t(box.size[0]), plane = row * std::size_t(box.size[1]);
-  // The box's floats from the part's first point of a plane to its last: the rows between, whole.
-  const std::size_t first = std::size_t(o[1] - box.offset[1]) * row + std::size_t(o[0] - box.offset[0]);
+  // The box's floats from the region's first point of a plane to its last: the rows between, whole.
+  const std::size_t first =
+      std::size_t(region.offset[1] - box.offset[1]) * row + std::size_t(region.offset[0] - box.offset[0]);
   const std::size_t span = std::size_t(n[1] - 1) * row + std::size_t(n[0]);
-  // Planes staged at a time: 2^24 floats' worth, no more than the part has (a whole 2^24-float buffer for a small
+  // Planes staged at a time: 2^24 floats' worth, no more than the region has (a whole 2^24-float buffer for a small
   // part was 64 MiB of device memory no plan counted).
   const int slab = int(std::clamp<std::size_t>((std::size_t(1) << 24) / plane, 1, std::size_t(n[2])));
   constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible;
@@ -71,7 +72,7 @@ void fill_from_model(const Setup& s, const Subdomain& part, const FieldLayout& l
   if (!host) staging = Kokkos::View<float*, Memory>("seis::wave::model slab", std::size_t(slab - 1) * plane + span);
   for (int k0 = 0; k0 < n[2]; k0 += slab) {
     const int k1 = std::min(n[2], k0 + slab);
-    const std::size_t begin = std::size_t(k0 + o[2] - box.offset[2]) * plane + first;
+    const std::size_t begin = std::size_t(k0 + region.offset[2] - box.offset[2]) * plane + first;
     const std::size_t count = std::size_t(k1 - k0 - 1) * plane + span;
     const float* values = model + begin;
     if constexpr (!host) {
@@ -83,10 +84,18 @@ void fill_from_model(const Setup& s, const Subdomain& part, const FieldLayout& l
     Kokkos::parallel_for(
         "seis::wave::model_field", Policy({0, 0, k0}, {n[0], n[1], k1}),
         KOKKOS_LAMBDA(const int i, const int j, const int k) {
-          out[layout.offset(i, j, k)] = f(values[std::size_t(k - k0) * plane + std::size_t(j) * row + std::size_t(i)]);
+          out[layout.offset(at[0] + i, at[1] + j, at[2] + k)] =
+              f(values[std::size_t(k - k0) * plane + std::size_t(j) * row + std::size_t(i)]);
         });
     Kokkos::fence();
   }
+}
+
+// f(value) of the model's values (model_box's points, velocity's order) at every interior point of the part.
+template <class ExecSpace, class F>
+void fill_from_model(const Setup& s, const Subdomain& part, const FieldLayout& layout, const float* model, float* out,
+                     const F& f) {
+  fill_from_box<ExecSpace>(model_box(s), part, part, layout, model, out, f);
 }
 
 // q = v^2 dt^2 (the double product rounded to float, as the host rounds it).
@@ -99,20 +108,22 @@ void fill_q(const Setup& s, const Subdomain& part, const FieldLayout& layout, fl
 }
 
 // One of the TTI step's coefficient fields (tti_coefficient's `component`: 1 + 2 epsilon, with the sources' zones
-// (source_zone.hpp), sqrt(1 + 2 delta), the axis' three components) at every interior point of the part, computed on
-// the host (the same bits on every backend) into a model-sized array, then placed as q is.
+// (source_zone.hpp), sqrt(1 + 2 delta), the axis' three components) at the points the anisotropy holds (density_box:
+// the part's and, at a shared face, the R planes beyond it, where the update reads the neighbour's axis), computed on
+// the host (the same bits on every backend), then placed as q is.
 template <class ExecSpace>
 void fill_tti(const Setup& s, const Subdomain& part, const FieldLayout& layout, int component, float* out) {
   const Anisotropy& a = s.anisotropy;
+  const Subdomain held = density_box(s);
   const auto value = [](const std::vector<float>& v, std::size_t n) { return v.empty() ? 0.0 : double(v[n]); };
-  std::vector<float> values = host_floats(s.velocity.size());
+  std::vector<float> values = host_floats(held.points());
   host_parallel_for(values.size(), [&](std::size_t begin, std::size_t end) {
     for (std::size_t n = begin; n < end; ++n)
       values[n] =
           tti_coefficient(component, value(a.epsilon, n), value(a.delta, n), value(a.tilt, n), value(a.azimuth, n));
   });
   if (component == 0) apply_source_zones(s, values);
-  fill_from_model<ExecSpace>(s, part, layout, values.data(), out, [] KOKKOS_FUNCTION(float v) { return v; });
+  fill_from_box<ExecSpace>(held, held, part, layout, values.data(), out, [] KOKKOS_FUNCTION(float v) { return v; });
 }
 
 // Which launch of a step: one slab (Slab), or these.
@@ -230,7 +241,10 @@ class Propagator {
   // its own over the part before a code shape's or the variable-density kernel's update (a driver's term: one part,
   // so one region).
   void step(const Wavefield<Memory>& w, const Box& region, const ExecSpace& main, const ImageTerm& image) {
-    if (tti_) return tti_update(w, main);
+    if (tti_) {
+      tti_pass(w, TtiPass::derivatives, region, main);
+      return tti_pass(w, TtiPass::update, region, main);
+    }
     const bool varies = rho_.data() != nullptr, imaging = image.weight != nullptr;
     const bool carries_image = n_.shape == Shape::tile && !varies;  // the tile engine's epilogue
     if (imaging && !carries_image) add_image(main, image, layout_, w.u.data());
@@ -240,6 +254,34 @@ class Propagator {
   }
   // Steps n + 1 and n + 2 in one launch (3.5D shapes): into the wavefield's spares, the sources by column.
   void two_steps(const Wavefield<Memory>& w, const TwoSteps& two) const;
+  // Whether the step is the TTI step, which a decomposed part runs pass by pass (tti_pass) between the halos of its
+  // fields and of their rotated derivatives; step() runs both passes over a region, which must be the whole part.
+  bool tti() const { return tti_; }
+  float* rotated_derivative(int field) const { return rotated_[field].data(); }
+  // One pass of the TTI step over `region` on `exec`, its layer's damping the PML's profile (eta, d dt).
+  void tti_pass(const Wavefield<Memory>& w, TtiPass pass, const Box& region, const ExecSpace& exec) const {
+    with_radius(n_.radius, [&](auto r) {
+      constexpr int R = decltype(r)::value;
+      TtiStep<R> t{layout_,
+                   w.u.data(),
+                   w.r.data(),
+                   w.u_prev.data(),
+                   w.r_prev.data(),
+                   q_.data(),
+                   tti_fields_[0].data(),
+                   tti_fields_[1].data(),
+                   {tti_fields_[2].data(), tti_fields_[3].data(), tti_fields_[4].data()},
+                   {eta_[0].data() + profile_lead, eta_[1].data() + profile_lead, eta_[2].data() + profile_lead},
+                   rotated_[0].data(),
+                   rotated_[1].data(),
+                   {},
+                   {},
+                   free_top_};
+      for (int m = 0; m <= R; ++m) t.w2[m] = second_weights_[std::size_t(m)];
+      for (int m = 0; m < R; ++m) t.w1[m] = first_weights_[std::size_t(m)];
+      wave::tti_pass(exec, t, pass, region);
+    });
+  }
 
  private:
   Numerics n_;
@@ -273,31 +315,6 @@ class Propagator {
             gradient_[2].data() + profile_lead,
             pml_,
             true};
-  }
-
-  // The whole part by the TTI step, its layer's damping the PML's profile (eta, d dt).
-  void tti_update(const Wavefield<Memory>& w, const ExecSpace& main) const {
-    with_radius(n_.radius, [&](auto r) {
-      constexpr int R = decltype(r)::value;
-      TtiStep<R> t{layout_,
-                   w.u.data(),
-                   w.r.data(),
-                   w.u_prev.data(),
-                   w.r_prev.data(),
-                   q_.data(),
-                   tti_fields_[0].data(),
-                   tti_fields_[1].data(),
-                   {tti_fields_[2].data(), tti_fields_[3].data(), tti_fields_[4].data()},
-                   {eta_[0].data() + profile_lead, eta_[1].data() + profile_lead, eta_[2].data() + profile_lead},
-                   rotated_[0].data(),
-                   rotated_[1].data(),
-                   {},
-                   {},
-                   free_top_};
-      for (int m = 0; m <= R; ++m) t.w2[m] = second_weights_[std::size_t(m)];
-      for (int m = 0; m < R; ++m) t.w1[m] = first_weights_[std::size_t(m)];
-      tti_step(main, t);
-    });
   }
 
   // The points of `region` by the variable-density kernel, one launch in every strategy.
@@ -416,9 +433,10 @@ Propagator<ExecSpace>::Propagator(const Setup& setup, const Subdomain& part, con
   Kokkos::deep_copy(q_.span(), 0.0f);  // halo and padding: whole vectors read them (fill_q writes the interior)
   if (tti_medium(setup)) {
     tti_ = true;
-    free_top_ = setup.top == Top::free && part.offset[2] == 0;
-    // Zero beyond the part's points: the step reads the axis and the rotated derivatives there (its zero walls) and
-    // writes neither.
+    free_top_ = holds_free_top(setup, part);
+    // Zero beyond the part's points but where the part shares a face: the step reads the axis and the rotated
+    // derivatives there (its zero walls), writes neither, and finds them at a shared face (the neighbour's axis,
+    // fill_tti; its rotated derivatives, the halo exchange).
     for (Field<Memory>& f : tti_fields_) f = Field<Memory>("seis::wave::tti coefficient", layout_);
     for (Field<Memory>& f : rotated_) f = Field<Memory>("seis::wave::rotated derivative", layout_);
     for (Field<Memory>* f : {&tti_fields_[0], &tti_fields_[1], &tti_fields_[2], &tti_fields_[3], &tti_fields_[4],

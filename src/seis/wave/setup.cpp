@@ -238,7 +238,7 @@ double density_stable_dt(int radius, double h, double vmax, double rho_low, doub
 namespace {
 // The TTI step's bound for velocities up to vmax, its parameters checked before they enter it.
 double tti_bound(const Setup& s, double vmax) {
-  const Subdomain box = model_box(s);
+  const Subdomain box = density_box(s);
   check_anisotropy(s.anisotropy, box.size[0], box.size[1], box.size[2]);
   const AnisotropyBounds b = anisotropy_bounds(s.anisotropy);
   return tti_stable_dt(s.radius, s.h, vmax, b.epsilon_max, b.delta_max);
@@ -300,13 +300,10 @@ void validate_shot(const Setup& s) { validate_shot(s, s, s.dt); }
 double default_dt(const Setup& s, double cfl) { return cfl * stable_dt(s); }
 
 namespace {
-// What the TTI step takes besides its medium's values (tti_bound): one part, the tile kernel's one launch and a
-// constant density (tti.hpp).
+// What the TTI step takes besides its medium's values (tti_bound): the tile kernel's one launch and a constant
+// density (tti.hpp).
 void check_tti(const Setup& s, const Subdomain& part) {
   require(!variable_density(s), "an anisotropic medium steps at constant density: the TTI step has no density form");
-  require(part.whole(),
-          "the TTI step runs the whole grid in one part: its halos would carry two fields and their "
-          "rotated derivatives; run it without a decomposition");
   require(s.shape == Shape::tile, "kernel '", to_string(s.shape),
           "' is an isotropic kernel: an anisotropic medium runs the TTI step (--kernel tile)");
   require(s.strategy == Strategy::unified, "the TTI step is one kernel over the grid: strategy '",
@@ -314,6 +311,9 @@ void check_tti(const Setup& s, const Subdomain& part) {
   const double zone = s.anisotropy.source_zone;
   require(zone == automatic_source_zone || (std::isfinite(zone) && zone >= 0), "source zone ", zone,
           " m: its radius must be >= 0 (0: none), or automatic");
+  require(zone != automatic_source_zone || part.whole(),
+          "the automatic source zone's radius is the velocity at each source over f0, which one part of a decomposed "
+          "run holds: give a decomposed anisotropic run the zone's radius in metres (--source-zone METRES, 0: none)");
 }
 }  // namespace
 
@@ -420,10 +420,11 @@ std::size_t host_bytes(const Setup& s, const Subdomain& part, bool fields_on_hos
   const std::size_t fields = fields_on_host ? required_bytes(s, part) : 0;
   const std::size_t yardstick = fields_on_host ? copy_yardstick(s, part, true).bytes : 0;
   // An anisotropic medium holds its parameters beside the velocity (as many as it was given), and one coefficient at
-  // a time on its way to the fields (the propagator's fill_tti).
+  // a time on its way to the fields (the propagator's fill_tti, over the points the parameters are held at).
   const Anisotropy& a = s.anisotropy;
   const std::size_t parameters = (a.epsilon.size() + a.delta.size() + a.tilt.size() + a.azimuth.size()) * sizeof(float);
-  const std::size_t model = interior + parameters, filling = tti_medium(s) ? interior : 0;
+  const std::size_t model = interior + parameters,
+                    filling = tti_medium(s) ? density_box(s).points() * sizeof(float) : 0;
   const std::size_t start = process + model + filling + fields + (yardstick > 2 * field ? yardstick : 0);
   return std::max(start, process + model + field + interior + traces + fields);
 }

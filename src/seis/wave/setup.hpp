@@ -74,9 +74,10 @@ struct Medium {
   // Whether the density varies: what without_model keeps of it; set, the density form whatever the values (an
   // inversion's density, which its iterates change).
   bool density_varies = false;
-  // Thomsen's epsilon and delta and the symmetry axis's tilt and azimuth (radians) at velocity's points, each empty
-  // for zero everywhere (anisotropy.hpp). Any of them given: the pseudo-acoustic TTI step (tti.hpp), whatever the
-  // values; its absorbing layer a damping term of the PML's profile.
+  // Thomsen's epsilon and delta and the symmetry axis's tilt and azimuth (radians) at density_box's points (the
+  // velocity's of a whole model; a part's and R beyond them), each empty for zero everywhere (anisotropy.hpp). Any of
+  // them given: the pseudo-acoustic TTI step (tti.hpp), whatever the values; its absorbing layer a damping term of the
+  // PML's profile.
   Anisotropy anisotropy;
   bool anisotropic = false;  // what without_model keeps of it; set, the TTI step
 };
@@ -214,10 +215,12 @@ std::vector<float> sum_corners(const std::vector<float>& corners, std::size_t re
 // The part of the grid the setup's velocity holds (model_part, or the whole grid), and the whole model's largest
 // velocity (vmax, or the largest of velocity).
 Subdomain model_box(const Setup& s);
-// The part of the grid the setup's density holds: model_box grown by R on every side, within the grid (the whole
-// grid for a whole model). A part's points read the density R beyond them: the operator's fluxes and the
-// stability bound's rows at the faces it shares.
+// The part of the grid the setup's density and anisotropy hold: model_box grown by R on every side, within the grid
+// (the whole grid for a whole model). A part's points read the density R beyond them (the operator's fluxes and the
+// stability bound's rows at the faces it shares), and the TTI step the symmetry axis.
 Subdomain density_box(const Setup& s);
+// Whether `part` holds the grid's top plane under a free surface (free_surface.hpp), which its step mirrors.
+inline bool holds_free_top(const Setup& s, const Subdomain& part) { return s.top == Top::free && part.offset[2] == 0; }
 // The index into s.density (held = density_box(s)) of the density at global point (i, j, k) as the step extends it
 // beyond the grid: mirrored above a free surface, the edge value elsewhere; beyond held (deeper in a part's halo
 // than the step reads) its nearest point.

@@ -43,10 +43,13 @@ class Simulation {
   // it carries in the update's kernels, its after() once the step is done. One part only (no halo exchange),
   // one-step kernels.
   void advance(int steps, StepTerm<memory_space>& term);
-  // advance(1) in two halves, for a driver that steps several parts in one thread: begin_step records the
-  // receivers, starts the halo exchange and updates the core; finish_step completes the exchange, updates the
+  // advance(1) in three parts, for a driver that steps several parts in one thread, each part through each before
+  // any the next: begin_step records the receivers, starts the halo exchange and updates the core; middle_step
+  // (the TTI step's: nothing for the others) completes it, takes the first pass to the face layers and starts the
+  // exchange of the rotated derivatives that the second pass reads; finish_step completes the exchange, updates the
   // face layers, adds the sources and moves to the next step.
   void begin_step();
+  void middle_step();
   void finish_step();
   // Starts again at step 0 with other sources, receivers and wavelet (a survey's next shot): the fields are zeroed;
   // the model, PML, launch configuration and halo connection are kept. What follows is bitwise what a new

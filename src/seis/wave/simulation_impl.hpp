@@ -39,7 +39,8 @@ struct Simulation<ExecSpace>::Impl {
       : propagator(setup, part, layout, pml),
         // The TTI step's layer is a damping term: no phi.
         wavefield(layout, tti_medium(setup) ? 0 : pml.stored(), steps_per_launch(setup.shape) == 2, tti_medium(setup)),
-        halos(part, layout, layout.halo, default_window(setup.radius), halo),
+        // The TTI step's exchanges carry two fields: p and r, then G p and G r.
+        halos(part, layout, layout.halo, default_window(setup.radius), tti_medium(setup) ? 2 : 1, halo),
         surface(setup, part, layout) {}
 };
 
@@ -140,6 +141,7 @@ void Simulation<ExecSpace>::advance(int steps) {
       two_steps();
     } else {
       begin_step();
+      middle_step();
       finish_step();
     }
   }
@@ -199,11 +201,36 @@ void Simulation<ExecSpace>::begin_step() {
   m.receivers.record(main, u, step_);
   if (!m.halos.exchanges()) return m.propagator.step(m.wavefield, m.halos.core(), main, image_);
   // The faces are packed on their own instances once the previous step is done, and a message transport's
-  // exchange starts only after the core has been enqueued.
+  // exchange starts only after the core has been enqueued. The TTI step's two exchanges a step go by 2 n and
+  // 2 n + 1 (their parities alternate, as a direct transport's buffers need).
+  const ProfilingRegion sending("seis::wave::halo_send");
+  const bool tti = m.propagator.tti();
+  m.propagator.instances().fork();
+  m.halos.send(m.propagator.instances(), {u, m.wavefield.r.data()}, tti ? 2 * step_ : step_);
+  if (tti)
+    m.propagator.tti_pass(m.wavefield, TtiPass::derivatives, m.halos.core(), main);
+  else
+    m.propagator.step(m.wavefield, m.halos.core(), main, image_);
+  m.halos.start(m.propagator.instances());
+}
+
+template <class ExecSpace>
+void Simulation<ExecSpace>::middle_step() {
+  Impl& m = *impl_;
+  if (!m.halos.exchanges() || !m.propagator.tti()) return;
+  // p's and r's halos, then G p and G r at the face layers (the core's are under way on instance 0); the second
+  // pass's core waits for both (it reads G up to R beyond a point), and the packs of G for the core's first pass.
+  const ExecSpace& main = m.propagator.main();
+  const ExecSpace& boundary = m.propagator.instances()[boundary_instance];
+  m.halos.receive(boundary, {m.wavefield.u.data(), m.wavefield.r.data()}, 2 * step_);
+  for (int f = 0; f < face_count; ++f)
+    m.propagator.tti_pass(m.wavefield, TtiPass::derivatives, m.halos.face_layers()[f], boundary);
+  m.propagator.instances().order(0, boundary_instance);
   const ProfilingRegion sending("seis::wave::halo_send");
   m.propagator.instances().fork();
-  m.halos.send(m.propagator.instances(), u, step_);
-  m.propagator.step(m.wavefield, m.halos.core(), main, image_);
+  m.halos.send(m.propagator.instances(), {m.propagator.rotated_derivative(0), m.propagator.rotated_derivative(1)},
+               2 * step_ + 1);
+  m.propagator.tti_pass(m.wavefield, TtiPass::update, m.halos.core(), main);
   m.halos.start(m.propagator.instances());
 }
 
@@ -217,10 +244,19 @@ void Simulation<ExecSpace>::finish_step() {
     // halos; the step ends once both are done. The seven strategy forks from instance 0 and stays there.
     const bool beside = setup_.strategy != Strategy::seven;
     const ExecSpace& boundary = beside ? m.propagator.instances()[boundary_instance] : main;
-    m.halos.receive(boundary, m.wavefield.u.data(), step_);
+    const bool tti = m.propagator.tti();
+    if (tti)
+      m.halos.receive(boundary, {m.propagator.rotated_derivative(0), m.propagator.rotated_derivative(1)},
+                      2 * step_ + 1);
+    else
+      m.halos.receive(boundary, {m.wavefield.u.data(), nullptr}, step_);
     for (int f = 0; f < face_count; ++f) {
       const Box& layer = m.halos.face_layers()[f];
-      if (layer.points() > 0) m.propagator.step(m.wavefield, layer, boundary, image_);
+      if (layer.points() == 0) continue;
+      if (tti)
+        m.propagator.tti_pass(m.wavefield, TtiPass::update, layer, boundary);
+      else
+        m.propagator.step(m.wavefield, layer, boundary, image_);
     }
     if (beside) m.propagator.instances().order(0, boundary_instance);
   }

@@ -41,7 +41,7 @@ double source_zone_radius(const Setup& s, const Point& source) {
 }
 
 void apply_source_zones(const Setup& s, std::vector<float>& horizontal) {
-  const Subdomain box = model_box(s);
+  const Subdomain box = density_box(s);
   const auto value = [](const std::vector<float>& v, std::size_t n) { return v.empty() ? 0.0 : double(v[n]); };
   const Anisotropy& a = s.anisotropy;
   for (const Point& source : s.sources) {

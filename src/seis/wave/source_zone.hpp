@@ -16,10 +16,11 @@ namespace seis::wave {
 double source_zone_weight(double distance, double radius);
 
 // The radius (m) of the zone around `source`: the anisotropy's source_zone, or where that is automatic 1.5 P
-// wavelengths along the axis, the velocity at the model point nearest the source over f0.
+// wavelengths along the axis, the velocity at the model point nearest the source over f0 (a whole model's: a part
+// of a decomposed run takes a radius in metres, validate).
 double source_zone_radius(const Setup& s, const Point& source);
 
-// Applies the zones of the setup's sources to `horizontal`, 1 + 2 epsilon at model_box's points (tti_coefficient's
+// Applies the zones of the setup's sources to `horizontal`, 1 + 2 epsilon at density_box's points (tti_coefficient's
 // component 0): 1 + 2 (epsilon - w (epsilon - delta)), w the largest weight of any source there.
 void apply_source_zones(const Setup& s, std::vector<float>& horizontal);
 

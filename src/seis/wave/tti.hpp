@@ -38,6 +38,7 @@
 //   (f_next - f_prev)^T M^-1 d dt (f_next - f_prev) >= 0,   M = V^2 dt^2 [[1 + 2 epsilon, s], [s, 1]]
 // (tested to rounding). Where d = 0 the update is the undamped one bit for bit.
 #include "seis/core/layout.hpp"
+#include "seis/kernels/team_launch.hpp"  // Box
 
 namespace seis::wave {
 
@@ -57,9 +58,22 @@ struct TtiStep {
   bool free_top;                       // the top face a free surface
 };
 
-// One TTI step of every interior point on `space`: G p and G r, then the update, each work item walking `walk`
-// planes of a column (0: the backend's choice). The bits do not depend on the walk.
+// The step's two passes: G p and G r (reading p and r up to R beyond a point), then the operators and the update
+// (reading G p, G r and the axis up to R beyond it). A decomposed part starts each pass's points near its shared faces
+// once the halos it reads have arrived: p's and r's for the first, G's for the second (Propagator).
+enum class TtiPass { derivatives, update };
+
+// One pass over the points of `region` (in the part's interior) on `space`, each work item walking `walk` planes of
+// a column (0: the backend's choice). The bits depend neither on the walk nor on how the part is cut into regions.
 template <class ExecSpace, int R>
-void tti_step(const ExecSpace& space, const TtiStep<R>& step, int walk = 0);
+void tti_pass(const ExecSpace& space, const TtiStep<R>& step, TtiPass pass, const Box& region, int walk = 0);
+
+// One TTI step of every interior point: both passes over the whole part.
+template <class ExecSpace, int R>
+void tti_step(const ExecSpace& space, const TtiStep<R>& step, int walk = 0) {
+  const Box all = interior_box(step.L);
+  tti_pass(space, step, TtiPass::derivatives, all, walk);
+  tti_pass(space, step, TtiPass::update, all, walk);
+}
 
 }  // namespace seis::wave

@@ -65,7 +65,7 @@ KOKKOS_INLINE_FUNCTION float along_axis(const TtiStep<R>& t, const float* g, ind
 }  // namespace detail
 
 template <class ExecSpace, int R>
-void tti_step(const ExecSpace& space, const TtiStep<R>& t, int walk) {
+void tti_pass(const ExecSpace& space, const TtiStep<R>& t, TtiPass pass, const Box& region, int walk) {
   // The passes are latency-bound (few warps, each waiting on its loads): the registers are capped for six teams of
   // 128 threads an SM at R <= 4 (85 a thread; eight: 10.5 ms), four above, which took the step at 512^3 on an H200
   // from 11.5 to 8.6 ms at R = 4 and from 17.4 to 14.4 ms at R = 8 (six teams there: 26.0 ms). perf/NOTES.md 147.
@@ -78,36 +78,40 @@ void tti_step(const ExecSpace& space, const TtiStep<R>& t, int walk) {
   // a point at a time in the fields' order: a column's walk through the planes ran the host step 1.3-1.6 times
   // slower.
   constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+  if (region.points() == 0) return;
   if (walk == 0) walk = host ? 1 : 64;
-  const int walks = (t.L.nz + walk - 1) / walk;
-  const Columns columns = host ? Columns(space, {0, 0, 0}, {t.L.nx, t.L.ny, walks})
-                               : Columns(space, {0, 0, 0}, {t.L.nx, t.L.ny, walks}, {32, 4, 1});
-  Kokkos::parallel_for(
-      "seis::wave::tti_rotated_derivatives", columns, KOKKOS_LAMBDA(const int i, const int j, const int w) {
-        const int k0 = w * walk, k1 = k0 + walk < t.L.nz ? k0 + walk : t.L.nz;
-        const index_t plane = t.L.plane, ldx = t.L.ldx;
-        index_t o = t.L.offset(i, j, k0);
-        detail::ZWindow<R> wp, wr;
-        wp.start(t.p, o, plane, k0, false);
-        wr.start(t.r, o, plane, k0, false);
-        for (int k = k0; k < k1; ++k, o += plane) {
-          wp.push(t.p[o + R * plane]);
-          wr.push(t.r[o + R * plane]);
-          float gp = 0.0f, gr = 0.0f;
-          gp += t.axis[0][o] * detail::centred<R>(t.w1, t.p, o, 1);
-          gr += t.axis[0][o] * detail::centred<R>(t.w1, t.r, o, 1);
-          gp += t.axis[1][o] * detail::centred<R>(t.w1, t.p, o, ldx);
-          gr += t.axis[1][o] * detail::centred<R>(t.w1, t.r, o, ldx);
-          gp += t.axis[2][o] * detail::centred<R>(t.w1, wp);
-          gr += t.axis[2][o] * detail::centred<R>(t.w1, wr);
-          const bool surface = t.free_top && k == 0;  // G f is odd about a free surface (tti.hpp)
-          t.gp[o] = surface ? 0.0f : gp;
-          t.gr[o] = surface ? 0.0f : gr;
-        }
-      });
+  const int z0 = region.z0, z1 = region.z1, walks = (z1 - z0 + walk - 1) / walk;
+  const Columns columns = host ? Columns(space, {region.x0, region.y0, 0}, {region.x1, region.y1, walks})
+                               : Columns(space, {region.x0, region.y0, 0}, {region.x1, region.y1, walks}, {32, 4, 1});
+  if (pass == TtiPass::derivatives) {
+    Kokkos::parallel_for(
+        "seis::wave::tti_rotated_derivatives", columns, KOKKOS_LAMBDA(const int i, const int j, const int w) {
+          const int k0 = z0 + w * walk, k1 = k0 + walk < z1 ? k0 + walk : z1;
+          const index_t plane = t.L.plane, ldx = t.L.ldx;
+          index_t o = t.L.offset(i, j, k0);
+          detail::ZWindow<R> wp, wr;
+          wp.start(t.p, o, plane, k0, false);
+          wr.start(t.r, o, plane, k0, false);
+          for (int k = k0; k < k1; ++k, o += plane) {
+            wp.push(t.p[o + R * plane]);
+            wr.push(t.r[o + R * plane]);
+            float gp = 0.0f, gr = 0.0f;
+            gp += t.axis[0][o] * detail::centred<R>(t.w1, t.p, o, 1);
+            gr += t.axis[0][o] * detail::centred<R>(t.w1, t.r, o, 1);
+            gp += t.axis[1][o] * detail::centred<R>(t.w1, t.p, o, ldx);
+            gr += t.axis[1][o] * detail::centred<R>(t.w1, t.r, o, ldx);
+            gp += t.axis[2][o] * detail::centred<R>(t.w1, wp);
+            gr += t.axis[2][o] * detail::centred<R>(t.w1, wr);
+            const bool surface = t.free_top && k == 0;  // G f is odd about a free surface (tti.hpp)
+            t.gp[o] = surface ? 0.0f : gp;
+            t.gr[o] = surface ? 0.0f : gr;
+          }
+        });
+    return;
+  }
   Kokkos::parallel_for(
       "seis::wave::tti_update", columns, KOKKOS_LAMBDA(const int i, const int j, const int w) {
-        const int k0 = w * walk, k1 = k0 + walk < t.L.nz ? k0 + walk : t.L.nz;
+        const int k0 = z0 + w * walk, k1 = k0 + walk < z1 ? k0 + walk : z1;
         const index_t plane = t.L.plane, ldx = t.L.ldx;
         const float di = t.damping[0][i] + t.damping[1][j];
         index_t o = t.L.offset(i, j, k0);
