@@ -1,6 +1,7 @@
 #include "seis/inversion/bounded_lbfgs.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 
@@ -17,7 +18,9 @@ namespace seis::inversion {
 namespace {
 
 constexpr std::size_t text_length = 60;  // character*60 task, csave
-constexpr char state_magic[] = "seistencil L-BFGS-B state 1\n";
+// Version 2 leaves out, at an iterate, the workspace the library rewrites before it reads (kept_segments); version 1
+// (every double) is still read.
+constexpr char state_magic[] = "seistencil L-BFGS-B state 2\n", state_magic_1[] = "seistencil L-BFGS-B state 1\n";
 
 std::string padded(const std::string& text) {
   std::string out(text_length, ' ');
@@ -39,9 +42,13 @@ class Writer {
     bytes.append(reinterpret_cast<const char*>(&value), sizeof(T));
   }
   template <class T>
+  void array(const T* values, std::size_t count) {
+    scalar(std::uint64_t(count));
+    bytes.append(reinterpret_cast<const char*>(values), count * sizeof(T));
+  }
+  template <class T>
   void array(const std::vector<T>& values) {
-    scalar(std::uint64_t(values.size()));
-    bytes.append(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(T));
+    array(values.data(), values.size());
   }
   void text(const std::string& value) { array(std::vector<char>(value.begin(), value.end())); }
   std::string bytes;
@@ -57,11 +64,15 @@ class Reader {
     return value;
   }
   template <class T>
-  std::vector<T> array(std::size_t expected) {
+  void array(T* out, std::size_t expected) {
     const auto count = scalar<std::uint64_t>();
     require(count == expected, "L-BFGS-B state: an array of ", count, " values where ", expected, " belong");
-    std::vector<T> values(count);
-    take(values.data(), count * sizeof(T));
+    take(out, count * sizeof(T));
+  }
+  template <class T>
+  std::vector<T> array(std::size_t expected) {
+    std::vector<T> values(expected);
+    array(values.data(), expected);
     return values;
   }
   std::string text() {
@@ -82,6 +93,16 @@ class Reader {
 
 std::size_t workspace(int n, int m) {
   return std::size_t(2 * m + 5) * std::size_t(n) + std::size_t(11 * m * m + 8 * m);
+}
+
+// The workspace's parts a state written at an iterate holds, as (first, count): setulb lays it out as ws, wy (m n
+// each), sy, ss, wt (m^2), wn, snd (4 m^2), then z, r, d, t, xp (n each) and 8 m. From an iterate (NEW_X) mainlb reads
+// r and d (the last step's gradient and move, for the update of the corrections) before it writes them, and writes
+// z (the Cauchy point, or x), t (the break points, then x before the line search) and xp (subsm's copy of z) before
+// it reads them: those three are n doubles a point each that a restart does without (zeros), 24 of the 168 bytes.
+std::array<std::pair<std::size_t, std::size_t>, 3> kept_segments(int n, int m) {
+  const std::size_t N = std::size_t(n), z = 2 * std::size_t(m) * N + std::size_t(11 * m * m);
+  return {{{0, z}, {z + N, 2 * N}, {z + 5 * N, std::size_t(8 * m)}}};
 }
 
 }  // namespace
@@ -157,9 +178,14 @@ std::string BoundedLbfgs::message() const {
 
 std::string BoundedLbfgs::state() const {
   Writer w;
-  // Its size first: grown by doubling, the string's 170 bytes a point would be copied and faulted in again and again.
+  // Its size first: grown by doubling, the string's 144 bytes a point would be copied and faulted in again and again.
+  const bool at_iterate = want_ == Want::iterated;
   std::size_t size = sizeof(state_magic) + 64 + 2 * (8 + task_.size() + csave_.size());
-  for (const auto* v : {&x_, &lower_, &upper_, &g_, &wa_, &dsave_}) size += 8 + v->size() * sizeof(double);
+  for (const auto* v : {&x_, &lower_, &upper_, &g_, &dsave_}) size += 8 + v->size() * sizeof(double);
+  if (at_iterate)
+    for (const auto& segment : kept_segments(n_, m_)) size += 8 + segment.second * sizeof(double);
+  else
+    size += 8 + wa_.size() * sizeof(double);
   for (const auto* v : {&bound_kind_, &iwa_, &lsave_, &isave_}) size += 8 + v->size() * sizeof(int);
   w.bytes.reserve(size);
   w.bytes.append(state_magic);
@@ -169,7 +195,12 @@ std::string BoundedLbfgs::state() const {
   w.scalar(factr_);
   w.scalar(pgtol_);
   w.scalar(static_cast<int>(want_));
-  for (const auto* v : {&x_, &lower_, &upper_, &g_, &wa_, &dsave_}) w.array(*v);
+  for (const auto* v : {&x_, &lower_, &upper_, &g_}) w.array(*v);
+  if (at_iterate)
+    for (const auto& [first, count] : kept_segments(n_, m_)) w.array(wa_.data() + first, count);
+  else
+    w.array(wa_);
+  w.array(dsave_);
   for (const auto* v : {&bound_kind_, &iwa_, &lsave_, &isave_}) w.array(*v);
   w.text(task_);
   w.text(csave_);
@@ -178,7 +209,9 @@ std::string BoundedLbfgs::state() const {
 
 BoundedLbfgs BoundedLbfgs::restore(const std::string& state) {
   const std::size_t magic = sizeof(state_magic) - 1;
-  require(state.compare(0, magic, state_magic) == 0, "L-BFGS-B state: not one (its first bytes are not '",
+  static_assert(sizeof(state_magic) == sizeof(state_magic_1));
+  const bool version_1 = state.compare(0, magic, state_magic_1) == 0;
+  require(version_1 || state.compare(0, magic, state_magic) == 0, "L-BFGS-B state: not one (its first bytes are not '",
           std::string(state_magic, magic - 1), "')");
   const std::string contents = state.substr(magic);
   Reader r(contents);
@@ -194,7 +227,12 @@ BoundedLbfgs BoundedLbfgs::restore(const std::string& state) {
   o.want_ = static_cast<Want>(want);
   const std::size_t n = o.n_;
   for (auto* v : {&o.x_, &o.lower_, &o.upper_, &o.g_}) *v = r.array<double>(n);
-  o.wa_ = r.array<double>(workspace(o.n_, o.m_));
+  if (o.want_ == Want::iterated && !version_1) {
+    o.wa_.assign(workspace(o.n_, o.m_), 0.0);
+    for (const auto& [first, count] : kept_segments(o.n_, o.m_)) r.array(o.wa_.data() + first, count);
+  } else {
+    o.wa_ = r.array<double>(workspace(o.n_, o.m_));
+  }
   o.dsave_ = r.array<double>(29);
   o.bound_kind_ = r.array<int>(n);
   o.iwa_ = r.array<int>(3 * n);

@@ -41,7 +41,9 @@ class BoundedLbfgs {
   double f() const { return f_; }
   const std::vector<double>& gradient() const { return g_; }
   std::string message() const;  // the library's last task text
-  std::string state() const;    // every array and scalar of the library's state, as bytes
+  // The library's state as bytes: every array and scalar, but at an iterate the workspace it rewrites before it
+  // reads (bounded_lbfgs.cpp).
+  std::string state() const;
 
  private:
   BoundedLbfgs() = default;
