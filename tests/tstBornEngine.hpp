@@ -318,6 +318,38 @@ TEST(TEST_CATEGORY, BornWithADensityChangeIsTheModellingsDerivative) {
   EXPECT_LT(error, 1e-2);
 }
 
+// Born modelling is the modelling's derivative in a tilted anisotropic medium: (F(q + dq) - F(q - dq)) / 2 from two
+// nonlinear runs of the TTI step against B dq, dq up to 2% of q in a 60 m ball, Thomsen's parameters and the axis
+// random point by point (epsilon 0.05 to 0.35 above delta: the S mode everywhere but in the sources' zones), under
+// an absorbing top. As for the isotropic equation: the third-order term (2%)^2 / 6 = 7e-5 times the scattering's
+// nonlinearity, and the two runs' float32 rounding over their difference, 2^-24 sqrt(K) |F| / |F(q + dq) - F(q - dq)|
+// with K = N (12R + 20) ~ 6e3: up to a few 1e-4; 1% is allowed. Measured 2.7e-4 to 7.8e-4 over 12 seeds. Shown
+// failing: r's scattering source left out (p's alone), 0.82; the scattered wavefield stepped without the sources'
+// zones, 0.27. Under a free surface the same comparison errs by 1.3e-3 to 1.7e-2 (12 seeds), by about as much in
+// absolute terms with dq four times smaller: not the Taylor remainder, not understood (perf/NOTES.md 150).
+TEST(TEST_CATEGORY, BornInATiltedMediumIsTheModellingsDerivative) {
+  std::mt19937 rng(seis::test::test_seed());
+  auto s = engine_setup(4, rng);
+  seis::test::randomise_anisotropy(s, false, rng);
+  s.steps = 90;
+  s.vmax = 3100.0f;  // above every run's velocities: one damping profile for the three models
+  s.dt = 0.9 * seis::wave::stable_dt(s);
+  const double pi = std::acos(-1.0);
+  std::vector<float> dq(s.velocity.size(), 0.0f);
+  seis::wave::Setup plus = s, minus = s;
+  for_each_point_in_the_ball(s, [&](std::size_t p, double r) {
+    const double bump = 0.02 * std::pow(std::cos(pi * r / 120.0), 2);
+    plus.velocity[p] = float(s.velocity[p] * std::sqrt(1.0 + bump));
+    minus.velocity[p] = float(s.velocity[p] * std::sqrt(1.0 - bump));
+    dq[p] = float((double(plus.velocity[p]) * plus.velocity[p] - double(minus.velocity[p]) * minus.velocity[p]) * s.dt *
+                  s.dt / 2);
+  });
+  seis::imaging::Born<TEST_EXECSPACE> born(s, std::size_t(1) << 32);
+  const double error = central_difference_error(plus, minus, born.model(dq));
+  std::printf("Born in a TTI medium against the central difference of two runs: relative error %.3e\n", error);
+  EXPECT_LT(error, 1e-2) << "(seed " << seis::test::test_seed() << ")";
+}
+
 // Each refused before a step, naming the value and the limit.
 TEST(TEST_CATEGORY, BornOnTheStepEngineRefusesWhatItCannotDo) {
   using seis::test::expect_error_mentioning;
@@ -353,4 +385,11 @@ TEST(TEST_CATEGORY, BornOnTheStepEngineRefusesWhatItCannotDo) {
   expect_error_mentioning([&] { seis::imaging::Migration<TEST_EXECSPACE>(s, options, std::size_t(1) << 32); },
                           "the density image is the exact adjoint's");
   expect_error_mentioning([&] { adjoint.density_image(); }, "was not asked for the density image");
+
+  // Migration and the exact adjoint in an anisotropic medium, before any step.
+  s.density.clear();
+  seis::test::randomise_anisotropy(s, false, rng);
+  s.dt = 0.9 * seis::wave::stable_dt(s);
+  expect_error_mentioning([&] { seis::imaging::Migration<TEST_EXECSPACE>(s, options, std::size_t(1) << 32); },
+                          "migration and the exact adjoint run in isotropic media");
 }

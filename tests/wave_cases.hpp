@@ -27,6 +27,21 @@ inline void randomise_velocity(wave::Setup& s, float vmin, float vmax, std::mt19
   for (float& v : s.velocity) v = uniform(rng);
 }
 
+// Thomsen's parameters and the axis point by point: delta in [-0.2, 0.2], epsilon 0.05 to 0.35 above it (or both
+// zero where `isotropic`), tilt and azimuth in [-3.2, 3.2] radians: the TTI step's hardest stable medium.
+inline void randomise_anisotropy(wave::Setup& s, bool isotropic, std::mt19937& rng) {
+  std::uniform_real_distribution<float> angle(-3.2f, 3.2f), delta(-0.2f, 0.2f), gap(0.05f, 0.35f);
+  wave::Anisotropy& a = s.anisotropy;
+  a = {};
+  for (std::size_t m = 0; m < s.velocity.size(); ++m) {
+    const float d = isotropic ? 0.0f : delta(rng);
+    a.delta.push_back(d);
+    a.epsilon.push_back(isotropic ? 0.0f : d + gap(rng));
+    a.tilt.push_back(angle(rng));
+    a.azimuth.push_back(angle(rng));
+  }
+}
+
 inline wave::Point grid_point(const wave::Setup& s, int i, int j, int k) { return {i * s.h, j * s.h, k * s.h}; }
 
 // The free-space Green's function of the setup's wavelet (as Simulation writes it) at distance r and time t:

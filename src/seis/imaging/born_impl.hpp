@@ -28,21 +28,26 @@ void scatter(const StepTerms<Memory>& t, const Kokkos::View<float*, Memory>& du,
   ExecSpace().fence();  // the simulations step on their own instances
 }
 
-// Born modelling's terms: the background's step keeps u_{n-1} before it and shows u_n and u_{n+1} after it; the
-// scattered wavefield's step then gets dq times the background's Born weight added.
+// Born modelling's terms: the background's step keeps u_{n-1} before it and shows u_n and u_{n+1} after it (and
+// the TTI step's r beside u); the scattered wavefield's step then gets dq times the background's Born weight added,
+// field by field.
 template <class ExecSpace>
 struct BackgroundSteps : wave::StepTerm<typename ExecSpace::memory_space> {
   using Memory = typename ExecSpace::memory_space;
-  Kokkos::View<float*, Memory> previous;  // u_{n-1}
-  Kokkos::View<const float*, Memory> next, now;
+  Kokkos::View<float*, Memory> previous[2];  // u_{n-1}, r_{n-1}
+  Kokkos::View<const float*, Memory> next[2], now[2];
   StepTerms<Memory> terms;
 
-  void before(const wave::StepFields<Memory>& f) override { Kokkos::deep_copy(previous, f.u_prev); }
+  void before(const wave::StepFields<Memory>& f) override {
+    Kokkos::deep_copy(previous[0], f.u_prev);
+    if (terms.tti) Kokkos::deep_copy(previous[1], f.r_prev);
+  }
   void after(const wave::StepFields<Memory>& f) override {
-    next = f.u;
-    now = f.u_prev;
+    next[0] = f.u, now[0] = f.u_prev;
+    next[1] = f.r, now[1] = f.r_prev;
     terms = StepTerms<Memory>(f);
   }
+  bool steps_both_fields() const override { return true; }
 };
 
 template <class ExecSpace>
@@ -55,9 +60,11 @@ struct Scattering : wave::StepTerm<typename ExecSpace::memory_space> {
 
   void after(const wave::StepFields<Memory>& f) override {
     const BackgroundSteps<ExecSpace>& b = *background;
-    scatter<ExecSpace, Memory>(b.terms, f.u, dq, b.next, b.now, b.previous);
-    if (drho.data() != nullptr) scatter_density<ExecSpace, Memory>(density, f.u, drho, b.now);
+    scatter<ExecSpace, Memory>(b.terms, f.u, dq, b.next[0], b.now[0], b.previous[0]);
+    if (b.terms.tti) scatter<ExecSpace, Memory>(b.terms, f.r, dq, b.next[1], b.now[1], b.previous[1]);
+    if (drho.data() != nullptr) scatter_density<ExecSpace, Memory>(density, f.u, drho, b.now[0]);
   }
+  bool steps_both_fields() const override { return true; }
 };
 
 }  // namespace detail
@@ -76,16 +83,20 @@ struct Born<ExecSpace>::Impl {
     b.receivers.clear();
     return b;
   }
+  // The scattered wavefield steps in the background's medium, which in an anisotropic one has zones around the
+  // background's sources (wave/source_zone.hpp): its setup keeps them, and its shots fire nothing from them.
   static wave::Setup scattered_setup(const wave::Setup& s) {
     wave::Setup b = one_step_setup(s);
-    b.sources.clear();
+    if (!wave::tti_medium(s)) b.sources.clear();
     return b;
   }
 
   explicit Impl(const wave::Setup& s) : background(background_setup(s)), scattered(scattered_setup(s)) {
-    background_steps.previous =
-        Floats(Kokkos::view_alloc(std::string("seis::imaging::background before"), Kokkos::WithoutInitializing),
-               background.layout().size);
+    for (int f = 0; f < wave::wavefield_count(s); ++f)
+      background_steps.previous[f] =
+          Floats(Kokkos::view_alloc(std::string("seis::imaging::background before"), Kokkos::WithoutInitializing),
+                 background.layout().size);
+    background_steps.terms = detail::StepTerms<Memory>(background.step_fields());
     scattering.background = &background_steps;
     scattering.dq = Floats("seis::imaging::dq", background.layout().size);
     scattering.density =
@@ -146,7 +157,10 @@ std::vector<float> Born<ExecSpace>::model(const std::vector<float>& dq, const st
   }
   const wave::Setup& b = m.background.setup();
   m.background.new_shot(wave::Acquisition{b.sources, {}, b.wavelet, b.f0});
-  m.scattered.new_shot(wave::Acquisition{{}, s.receivers, s.wavelet, s.f0});
+  if (s.sources.empty())
+    m.scattered.new_shot(wave::Acquisition{{}, s.receivers, s.wavelet, s.f0});
+  else
+    m.scattered.new_shot(s.sources, std::vector<float>(s.sources.size() * std::size_t(s.steps), 0.0f), s.receivers);
   const ProfilingRegion modelling("seis::imaging::born");
   Kokkos::Timer timer;
   for (int n = 0; n < s.steps; ++n) {
@@ -157,8 +171,10 @@ std::vector<float> Born<ExecSpace>::model(const std::vector<float>& dq, const st
   if (timing != nullptr) {
     timing->seconds = timer.seconds();
     timing->steps = s.steps;
-    timing->bytes = double(s.steps) * (m.background.bytes_per_step() + m.scattered.bytes_per_step() +
-                                       (drho.empty() ? 36.0 : 60.0) * double(L.interior_points()));
+    // Born's own bytes a point: u_{n-1} kept (8) and each field's scattering (28); 24 more for the density's.
+    const double own = 36.0 * wave::wavefield_count(s) + (drho.empty() ? 0.0 : 24.0);
+    timing->bytes =
+        double(s.steps) * (m.background.bytes_per_step() + m.scattered.bytes_per_step() + own * L.interior_points());
   }
   m.scattering.drho = {};
   return m.scattered.traces();

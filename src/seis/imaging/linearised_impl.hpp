@@ -210,6 +210,9 @@ Linearised<ExecSpace>::Linearised(const wave::Setup& background) : impl_(std::ma
   require(!wave::variable_density(background),
           "the per-point Born operator (imaging::Linearised) runs the constant-density equation: a density that varies "
           "runs on the simulation's step engine (imaging::Born, imaging::Migration)");
+  require(!wave::tti_medium(background),
+          "the per-point Born operator (imaging::Linearised) runs the isotropic equation: an anisotropic medium's Born "
+          "modelling runs on the simulation's step engine (imaging::Born)");
   m.setup = background;
   const auto& s = background;
   auto& g = m.scheme;

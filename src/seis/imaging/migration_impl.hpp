@@ -208,6 +208,8 @@ template <class ExecSpace>
 Migration<ExecSpace>::Migration(const wave::Setup& model, const MigrationOptions& options,
                                 std::size_t available_bytes) {
   wave::validate(model, available_bytes);
+  require(!wave::tti_medium(model), "migration and the exact adjoint run in isotropic media: an anisotropic medium's ",
+          "Born modelling runs on imaging::Born");
   const MigrationPlan plan = plan_migration(model, options, available_bytes);
   impl_ = std::make_unique<Impl>(model, plan);
   constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Impl::Memory>::accessible;

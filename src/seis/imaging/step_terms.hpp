@@ -15,6 +15,10 @@
 // weight is the same residual, and the transpose D3 q rho L_b -> L_b rho q D3 is the engine's step again in
 // mu = D3 q rho lambda_u, with phi replaced by rho G^T xi and xi_n = (mu_{n+1} / rho + xi_{n+1}) / (1 + eta); data
 // enter mu times rho (the adjoint's injection, Simulation::new_shot) and the image is read out over D3 q rho.
+//
+// The TTI step (wave/tti.hpp) is linear in q the same way for each of its fields p and r, its sources q times the
+// wavelet added after the update: Born's weight is each field's step residual over q, and the scattered wavefield
+// takes dq times p's weight into p and r's into r.
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <utility>
@@ -33,10 +37,11 @@ struct StepTerms {
   int thickness = 0;  // the PML's points per face (0: none)
   Kokkos::View<const float*, Memory> q, eta[3], gradient[3];
   Kokkos::View<const float*, Memory> rho;  // where the density varies, else empty
+  bool tti = false;                        // the TTI step's (its damping term in place of the PML)
 
   StepTerms() = default;
   explicit StepTerms(const wave::StepFields<Memory>& f)
-      : layout(f.layout), thickness(f.pml.thickness), q(f.q), rho(f.rho) {
+      : layout(f.layout), thickness(f.pml.thickness), q(f.q), rho(f.rho), tti(f.r.data() != nullptr) {
     for (int a = 0; a < 3; ++a) eta[a] = f.eta[a], gradient[a] = f.gradient[a];
   }
 
@@ -46,9 +51,12 @@ struct StepTerms {
   KOKKOS_INLINE_FUNCTION float damping(int i, int j, int k) const {
     return eta[0](i + wave::profile_lead) + eta[1](j + wave::profile_lead) + eta[2](k + wave::profile_lead);
   }
-  // (u_{n+1} - D1 u_n + D2 u_{n-1}) / q at offset c of point (i, j, k).
+  // (u_{n+1} - D1 u_n + D2 u_{n-1}) / q at offset c of point (i, j, k); in the TTI step, of either field,
+  // (f_{n+1} - (2 f_n - (1 - d) f_{n-1}) / (1 + d)) / q, d the damping term's (tti.hpp).
   KOKKOS_INLINE_FUNCTION float born_weight(int i, int j, int k, index_t c, float next, float now, float before) const {
-    const float e = damping(i, j, k), d2 = 1.0f / (1.0f + 2.0f * e);
+    const float e = damping(i, j, k);
+    if (tti) return (next - (2.0f * now - (1.0f - e) * before) / (1.0f + e)) / q(c);
+    const float d2 = 1.0f / (1.0f + 2.0f * e);
     return (next - (2.0f + 2.0f * e - e * e) * d2 * now + d2 * before) / q(c);
   }
   // G^T xi at offset c of point (i, j, k): the transpose of the layer's gradient term, xi zero outside the layer.

@@ -233,7 +233,9 @@ class Propagator {
             q_.span(),
             {eta_[0], eta_[1], eta_[2]},
             {gradient_[0], gradient_[1], gradient_[2]},
-            rho_.span()};
+            rho_.span(),
+            w.r.span(),
+            w.r_prev.span()};
   }
 
   // One step's update of the points in `region` (the whole part, or its core or one face layer) on `main`, with

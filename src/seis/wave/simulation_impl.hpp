@@ -81,10 +81,15 @@ void Simulation<ExecSpace>::restart_shot(const Acquisition& shot, const std::vec
                                          const Setup* medium) {
   // The shot against the grid alone: the Nyquist check of f0 against dt is the run's (validate).
   validate_shot(setup_, shot, 0.0);
-  // The zones move where the last shot's or the next one's has any (a refill of 1 + 2 epsilon over the part).
+  // The zones move where the last shot's or the next one's has any (a refill of 1 + 2 epsilon over the part); a
+  // shot from the same sources may keep them without the medium (Born's scattered wavefield, whose sources fire
+  // nothing from its background's).
+  const auto same_place = [](const Point& a, const Point& b) { return a.x == b.x && a.y == b.y && a.z == b.z; };
+  const bool same_sources = shot.sources.size() == setup_.sources.size() &&
+                            std::equal(shot.sources.begin(), shot.sources.end(), setup_.sources.begin(), same_place);
   const bool zones = tti_medium(setup_) &&
                      (setup_.anisotropy.source_zone != 0 || (medium != nullptr && medium->anisotropy.source_zone != 0));
-  require(medium != nullptr || !zones,
+  require(medium != nullptr || !zones || same_sources,
           "a new shot in an anisotropic medium moves the zones around its sources where epsilon is taken to delta: "
           "give the medium (new_shot with the setup), or source_zone 0 for none");
   if (medium != nullptr && zones)
@@ -152,7 +157,9 @@ template <class ExecSpace>
 void Simulation<ExecSpace>::advance(int steps, StepTerm<memory_space>& term) {
   require(!impl_->halos.exchanges() && steps_per_launch(setup_.shape) == 1,
           "a driver's term in the step needs one part and a one-step kernel (", to_string(setup_.shape), ")");
-  require(!tti_medium(setup_), "a driver's term in the step (Born, imaging) is not available in anisotropic media");
+  require(!tti_medium(setup_) || term.steps_both_fields(),
+          "in anisotropic media a driver's term in the step must take the TTI step's two fields: Born modelling does, "
+          "migration and the exact adjoint do not");
   Impl& m = *impl_;
   const ProfilingRegion advancing("seis::wave::advance");
   const int last = std::min(setup_.steps, step_ + std::max(steps, 0));
@@ -165,7 +172,8 @@ void Simulation<ExecSpace>::advance(int steps, StepTerm<memory_space>& term) {
     if (term.waits_for_steps()) m.propagator.main().fence();
     term.after(step_fields());
     // What the term added on the surface goes too (its own instance has finished: after() fences).
-    m.surface.apply(m.propagator.main(), m.wavefield.u.data());
+    for (const Field<memory_space>* field : m.wavefield.fields(false))
+      m.surface.apply(m.propagator.main(), field->data());
   }
   m.propagator.main().fence();
 }

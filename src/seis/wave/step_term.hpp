@@ -24,6 +24,8 @@ struct StepFields {
   Kokkos::View<float*, Memory> phi;
   Kokkos::View<const float*, Memory> q, eta[3], gradient[3];
   Kokkos::View<const float*, Memory> rho;
+  // The TTI step's second field (tti.hpp) at the steps of u and u_prev; empty for the other steps.
+  Kokkos::View<float*, Memory> r, r_prev;
 };
 
 template <class Memory>
@@ -41,6 +43,9 @@ class StepTerm {
   // Whether before() and after() run work of their own that must see the step done (the simulation then waits for
   // each step on the host); a term that only carries an image lets the steps queue as advance(n)'s do.
   virtual bool waits_for_steps() const { return true; }
+  // Whether the term takes the TTI step's second field r as it takes u (an anisotropic medium's step refuses a term
+  // that would leave r out).
+  virtual bool steps_both_fields() const { return false; }
 };
 
 }  // namespace seis::wave
