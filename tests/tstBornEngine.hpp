@@ -212,16 +212,26 @@ void for_each_point_in_the_ball(const seis::wave::Setup& s, const F& f) {
       }
 }
 
-// The relative L2 distance of (F(plus) - F(minus)) / 2, from two nonlinear runs, from Born's data `linear`.
-double central_difference_error(const seis::wave::Setup& plus, const seis::wave::Setup& minus,
-                                const std::vector<float>& linear) {
+// How (F(plus) - F(minus)) / 2, from two nonlinear runs, compares with Born's data `linear`: their relative L2
+// distance, and |F(plus)| over the difference's norm (the float32 rounding of the runs, a share of |F|, is that many
+// times larger a share of their difference).
+struct CentralDifference {
+  double error, runs_over_difference;
+};
+CentralDifference central_difference(const seis::wave::Setup& plus, const seis::wave::Setup& minus,
+                                     const std::vector<float>& linear) {
   seis::wave::Simulation<TEST_EXECSPACE> up(plus), down(minus);
   up.advance(plus.steps);
   down.advance(minus.steps);
   const auto a = up.traces(), b = down.traces();
   std::vector<float> difference(a.size());
-  for (std::size_t n = 0; n < a.size(); ++n) difference[n] = (a[n] - b[n]) / 2;
-  return relative_l2(difference, std::vector<double>(linear.begin(), linear.end()));
+  double run = 0, change = 0;
+  for (std::size_t n = 0; n < a.size(); ++n) {
+    difference[n] = (a[n] - b[n]) / 2;
+    run += double(a[n]) * a[n];
+    change += double(difference[n]) * difference[n];
+  }
+  return {relative_l2(difference, std::vector<double>(linear.begin(), linear.end())), std::sqrt(run / change)};
 }
 
 // |<B x, d> - <x, B^T d>| within 5 spreads of K roundings (the bound derived above).
@@ -272,7 +282,7 @@ TEST(TEST_CATEGORY, BornWithVariableDensityIsTheModellingsDerivative) {
                   s.dt / 2);
   });
   seis::imaging::Born<TEST_EXECSPACE> born(s, std::size_t(1) << 32);
-  const double error = central_difference_error(plus, minus, born.model(dq));
+  const double error = central_difference(plus, minus, born.model(dq)).error;
   std::printf("Born with a density against the central difference of two runs: relative error %.3e\n", error);
   EXPECT_LT(error, 1e-2);
 }
@@ -313,7 +323,7 @@ TEST(TEST_CATEGORY, BornWithADensityChangeIsTheModellingsDerivative) {
   s.dt = plus.dt = minus.dt = 0.9 * std::min(seis::wave::stable_dt(plus), seis::wave::stable_dt(minus));
   seis::imaging::Born<TEST_EXECSPACE> born(s, std::size_t(1) << 32);
   const double error =
-      central_difference_error(plus, minus, born.model(std::vector<float>(s.velocity.size(), 0.0f), drho));
+      central_difference(plus, minus, born.model(std::vector<float>(s.velocity.size(), 0.0f), drho)).error;
   std::printf("Born's density change against the central difference of two runs: relative error %.3e\n", error);
   EXPECT_LT(error, 1e-2);
 }
@@ -321,33 +331,47 @@ TEST(TEST_CATEGORY, BornWithADensityChangeIsTheModellingsDerivative) {
 // Born modelling is the modelling's derivative in a tilted anisotropic medium: (F(q + dq) - F(q - dq)) / 2 from two
 // nonlinear runs of the TTI step against B dq, dq up to 2% of q in a 60 m ball, Thomsen's parameters and the axis
 // random point by point (epsilon 0.05 to 0.35 above delta: the S mode everywhere but in the sources' zones), under
-// an absorbing top. As for the isotropic equation: the third-order term (2%)^2 / 6 = 7e-5 times the scattering's
-// nonlinearity, and the two runs' float32 rounding over their difference, 2^-24 sqrt(K) |F| / |F(q + dq) - F(q - dq)|
-// with K = N (12R + 20) ~ 6e3: up to a few 1e-4; 1% is allowed. Measured 2.7e-4 to 7.8e-4 over 12 seeds. Shown
-// failing: r's scattering source left out (p's alone), 0.82; the scattered wavefield stepped without the sources'
-// zones, 0.27. Under a free surface the same comparison errs by 1.3e-3 to 1.7e-2 (12 seeds), by about as much in
-// absolute terms with dq four times smaller: not the Taylor remainder, not understood (perf/NOTES.md 150).
+// an absorbing top and a free surface (sources and receivers at it, just below it and near the ball). Two terms part
+// them. The central difference's third-order term, (2%)^2 / 6 = 7e-5 times the scattering's nonlinearity: 1% is
+// allowed for it. And the float32 rounding of the two runs, 2^-24 sqrt(K) of |F| each, K = N (12R + 20) roundings a
+// point (the step's 6R + 1 and the rotated derivatives' 6R, the update's and the axis' products), of which their
+// half difference keeps 1/sqrt(2): as a share of the difference, |F| / |F(q + dq) - F(q - dq)| times that, three
+// times allowed (its spread). With a receiver 23 m from a source (the free-surface case) the difference is 1.5e-4 of
+// |F| and the rounding term 2e-2; measured 1.7e-2 there (4.5e-7 of |F| at a receiver), and with dq four times smaller
+// about the same in absolute terms, as rounding is. Measured over 12 seeds: 2.7e-4 to 7.8e-4 under the absorbing top,
+// 1.3e-3 to 1.7e-2 under the free surface. Shown failing: r's scattering source left out (p's alone), 0.82 and 0.95;
+// the scattered wavefield stepped without the sources' zones, 0.27 and 0.75.
 TEST(TEST_CATEGORY, BornInATiltedMediumIsTheModellingsDerivative) {
-  std::mt19937 rng(seis::test::test_seed());
-  auto s = engine_setup(4, rng);
-  seis::test::randomise_anisotropy(s, false, rng);
-  s.steps = 90;
-  s.vmax = 3100.0f;  // above every run's velocities: one damping profile for the three models
-  s.dt = 0.9 * seis::wave::stable_dt(s);
-  const double pi = std::acos(-1.0);
-  std::vector<float> dq(s.velocity.size(), 0.0f);
-  seis::wave::Setup plus = s, minus = s;
-  for_each_point_in_the_ball(s, [&](std::size_t p, double r) {
-    const double bump = 0.02 * std::pow(std::cos(pi * r / 120.0), 2);
-    plus.velocity[p] = float(s.velocity[p] * std::sqrt(1.0 + bump));
-    minus.velocity[p] = float(s.velocity[p] * std::sqrt(1.0 - bump));
-    dq[p] = float((double(plus.velocity[p]) * plus.velocity[p] - double(minus.velocity[p]) * minus.velocity[p]) * s.dt *
-                  s.dt / 2);
-  });
-  seis::imaging::Born<TEST_EXECSPACE> born(s, std::size_t(1) << 32);
-  const double error = central_difference_error(plus, minus, born.model(dq));
-  std::printf("Born in a TTI medium against the central difference of two runs: relative error %.3e\n", error);
-  EXPECT_LT(error, 1e-2) << "(seed " << seis::test::test_seed() << ")";
+  for (const auto top : {seis::wave::Top::absorbing, seis::wave::Top::free}) {
+    std::mt19937 rng(seis::test::test_seed());
+    auto s = engine_setup(4, rng);
+    seis::test::randomise_anisotropy(s, false, rng);
+    s.top = top;
+    if (top == seis::wave::Top::free) {
+      s.sources = {{121.3, 102.7, 0.0}, {25.0, 30.0, 7.5}, {140.0, 120.0, 55.0}};
+      s.receivers = {{45.0, 42.0, 0.0}, {75.0, 62.0, 3.0}, {105.0, 82.0, 10.0}, {135.0, 102.0, 41.3}};
+    }
+    s.steps = 90;
+    s.vmax = 3100.0f;  // above every run's velocities: one damping profile for the three models
+    s.dt = 0.9 * seis::wave::stable_dt(s);
+    const double pi = std::acos(-1.0);
+    std::vector<float> dq(s.velocity.size(), 0.0f);
+    seis::wave::Setup plus = s, minus = s;
+    for_each_point_in_the_ball(s, [&](std::size_t p, double r) {
+      const double bump = 0.02 * std::pow(std::cos(pi * r / 120.0), 2);
+      plus.velocity[p] = float(s.velocity[p] * std::sqrt(1.0 + bump));
+      minus.velocity[p] = float(s.velocity[p] * std::sqrt(1.0 - bump));
+      dq[p] = float((double(plus.velocity[p]) * plus.velocity[p] - double(minus.velocity[p]) * minus.velocity[p]) *
+                    s.dt * s.dt / 2);
+    });
+    seis::imaging::Born<TEST_EXECSPACE> born(s, std::size_t(1) << 32);
+    const CentralDifference c = central_difference(plus, minus, born.model(dq));
+    const double k = s.steps * (12.0 * s.radius + 20);
+    const double allowed = 1e-2 + 3 * std::ldexp(std::sqrt(k / 2), -24) * c.runs_over_difference;
+    std::printf("Born in a TTI medium, top %s: %.3e of the central difference of two runs, allowed %.3e\n",
+                seis::wave::to_string(top), c.error, allowed);
+    EXPECT_LT(c.error, allowed) << "top " << seis::wave::to_string(top) << " (seed " << seis::test::test_seed() << ")";
+  }
 }
 
 // Each refused before a step, naming the value and the limit.
