@@ -116,15 +116,40 @@ PYBIND11_MODULE(_core, m) {
                      "the velocity model (m/s), an array of the grid's shape (nz, ny, nx); vmax: the velocity the "
                      "time step and the absorbing layer's damping follow (0: the model's largest; models whose data "
                      "are compared must share it); density (kg/m^3, the same shape, or None: constant density): "
-                     "where it varies the operators step the density form")
-      .def(py::init([](const Grid& g, const Floats& velocity, float vmax, const std::optional<Floats>& density) {
+                     "where it varies the operators step the density form; epsilon, delta (Thomsen's), tilt and "
+                     "azimuth (the symmetry axis', degrees), each the same shape or None for 0: any of them makes the "
+                     "medium tilted transversely isotropic (the pseudo-acoustic TTI step; velocity along the axis), "
+                     "source_zone the radius (m) around each source where epsilon is taken to delta (None: 1.5 "
+                     "wavelengths; 0: none); forward and born run there, the adjoint is isotropic only")
+      .def(py::init([](const Grid& g, const Floats& velocity, float vmax, const std::optional<Floats>& density,
+                       const std::optional<Floats>& epsilon, const std::optional<Floats>& delta,
+                       const std::optional<Floats>& tilt, const std::optional<Floats>& azimuth,
+                       std::optional<double> source_zone) {
              Medium medium;
              medium.velocity = model_values(g, velocity, "velocity");
              if (density) medium.density = model_values(g, *density, "density");
              medium.vmax = vmax;
+             // Degrees to radians as seis-wave converts them (the same floats, so the same step).
+             const double degrees = std::acos(-1.0) / 180;
+             const auto parameter = [&](const std::optional<Floats>& a, const char* what, double scale) {
+               if (!a) return std::vector<float>{};
+               std::vector<float> values = model_values(g, *a, what);
+               for (float& v : values) v = static_cast<float>(v * scale);
+               medium.anisotropic = true;
+               return values;
+             };
+             medium.anisotropy.epsilon = parameter(epsilon, "epsilon", 1.0);
+             medium.anisotropy.delta = parameter(delta, "delta", 1.0);
+             medium.anisotropy.tilt = parameter(tilt, "tilt", degrees);
+             medium.anisotropy.azimuth = parameter(azimuth, "azimuth", degrees);
+             seis::require(!source_zone || medium.anisotropic,
+                           "source_zone is the zone of an anisotropic medium (epsilon, delta, tilt or azimuth)");
+             if (source_zone) medium.anisotropy.source_zone = *source_zone;
              return medium;
            }),
-           py::arg("grid"), py::arg("velocity"), py::arg("vmax") = 0.0f, py::arg("density") = py::none());
+           py::arg("grid"), py::arg("velocity"), py::arg("vmax") = 0.0f, py::arg("density") = py::none(),
+           py::arg("epsilon") = py::none(), py::arg("delta") = py::none(), py::arg("tilt") = py::none(),
+           py::arg("azimuth") = py::none(), py::arg("source_zone") = py::none());
 
   py::class_<Numerics>(m, "Numerics", "the scheme: steps, dt (s; 0: 0.8 of the stability bound), radius R, ...")
       .def(py::init([](int steps, double dt, int radius, const std::string& boundary, const std::string& strategy,

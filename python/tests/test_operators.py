@@ -20,23 +20,29 @@ def shot():
     return st.Acquisition(sources=[[121.3, 102.7, 60.1]], receivers=receivers, f0=40.0)
 
 
-# With a density (1800 kg/m^3 over 2400 from 150 m down, a raw float32 file for seis-wave), the density form.
-@pytest.mark.parametrize("top,layered_density", [("absorbing", False), ("free", False), ("free", True)])
-def test_forward_is_seis_wave_bitwise(seis_wave, tmp_path, top, layered_density):
+# With a density (1800 kg/m^3 over 2400 from 150 m down, a raw float32 file for seis-wave), the density form; with
+# Thomsen's parameters and a tilted axis (degrees both sides), the TTI step and its source zone.
+@pytest.mark.parametrize("top,layered_density,tilted", [("absorbing", False, False), ("free", False, False),
+                                                        ("free", True, False), ("absorbing", False, True)])
+def test_forward_is_seis_wave_bitwise(seis_wave, tmp_path, top, layered_density, tilted):
     out = tmp_path / "run"
     grid = st.Grid(40, 36, 32, h=10.0, ndamp=8)
-    density, extra = None, []
+    density, extra, anisotropy = None, [], {}
     if layered_density:
         density = np.where(np.arange(32)[:, None, None] < 15, 1800.0, 2400.0) * np.ones(grid.shape)
         density = density.astype(np.float32)
         density.tofile(tmp_path / "density.f32")
         extra = ["--density", str(tmp_path / "density.f32")]
+    if tilted:
+        values = {"epsilon": 0.2, "delta": 0.1, "tilt": 30.0, "azimuth": 20.0}
+        anisotropy = {name: np.full(grid.shape, value, dtype=np.float32) for name, value in values.items()}
+        extra = [arg for name, value in values.items() for arg in (f"--{name}", str(value))]
     subprocess.run([seis_wave, "--grid", "40x36x32", "--spacing", "10", "--model", "homogeneous:2000", "--ndamp", "8",
                     "--top", top, "--dt", "0.001", "--trace-dt", "0.001", "--duration", "0.2", "--source",
                     "200,180,120", "--receivers", "100,180,100:300,180,100:11", "--f0", "15", "--output", str(out),
                     "--benchmark", "--quiet", *extra], check=True)
     gather = st.read_gather(str(out / "seismogram.sgy"))
-    medium = st.Medium(grid, np.full(grid.shape, 2000.0, dtype=np.float32), density=density)
+    medium = st.Medium(grid, np.full(grid.shape, 2000.0, dtype=np.float32), density=density, **anisotropy)
     ops = st.Acoustic(grid, medium, st.Numerics(steps=200, dt=0.001, top=top))
     # The layer added outside the model: on every face, or below and beside a free surface.
     assert ops.grid_shape == (32 + (8 if top == "free" else 16), 36 + 16, 40 + 16)
@@ -168,6 +174,38 @@ def test_set_medium_is_a_new_acoustic_bitwise():
         ops.set_medium(st.Medium(grid, velocity * np.float32(2.0)))
 
 
+# Born is the modelling's derivative in a tilted medium: (F(v + dv) - F(v - dv)) / 2 against born(dv), dv up to 1% of
+# v in a 30 m ball, epsilon, delta, tilt and azimuth random point by point. tstBornEngine.hpp derives the allowance: 1%
+# for the central difference's Taylor term, and three times the two runs' float32 rounding (2^-24 sqrt(K / 2) of |F|,
+# K = N (12R + 20)) over the difference's share of |F|. Measured 4.2e-4, allowed 1.4e-2.
+def test_born_is_the_derivative_in_a_tilted_medium():
+    rng = np.random.default_rng(13)
+    grid, velocity = random_model(rng)
+    delta = rng.uniform(-0.2, 0.2, grid.shape).astype(np.float32)
+    anisotropy = dict(epsilon=(delta + rng.uniform(0.05, 0.35, grid.shape)).astype(np.float32), delta=delta,
+                      tilt=rng.uniform(-180, 180, grid.shape).astype(np.float32),
+                      azimuth=rng.uniform(-180, 180, grid.shape).astype(np.float32))
+    z, y, x = np.meshgrid(*(np.arange(n) * grid.h for n in grid.shape), indexing="ij")
+    r = np.sqrt((x - 140.0) ** 2 + (y - 110.0) ** 2 + (z - 120.0) ** 2)
+    dv = np.where(r < 30, 0.01 * velocity * np.cos(np.pi * r / 60) ** 2, 0).astype(np.float32)
+    s, steps = shot(), 90
+    dt = st.Acoustic(grid, st.Medium(grid, velocity, vmax=3100.0, **anisotropy), st.Numerics(steps=steps)).dt
+
+    def operators(v):
+        return st.Acoustic(grid, st.Medium(grid, v, vmax=3100.0, **anisotropy), st.Numerics(steps=steps, dt=dt))
+
+    plus, minus = (operators((velocity + sign * dv).astype(np.float32)).forward(s).astype(np.float64)
+                   for sign in (1, -1))
+    difference = (plus - minus) / 2
+    linear = operators(velocity).born(s, dv)
+    error = np.linalg.norm(linear - difference) / np.linalg.norm(difference)
+    rounding = 2.0 ** -24 * np.sqrt(steps * (12 * 4 + 20) / 2) * np.linalg.norm(plus) / np.linalg.norm(difference)
+    assert np.abs(difference).max() > 0
+    assert error < 1e-2 + 3 * rounding, (error, rounding)
+    with pytest.raises(ValueError, match="migration and the exact adjoint run in isotropic media"):
+        operators(velocity).adjoint(s, np.zeros(linear.shape, np.float32))
+
+
 def test_refusals_name_the_value():
     rng = np.random.default_rng(1)
     grid, velocity = random_model(rng)
@@ -180,6 +218,10 @@ def test_refusals_name_the_value():
         ops.born(shot(), np.zeros(grid.shape, np.float32), drho=np.zeros(grid.shape, np.float32))
     with pytest.raises(ValueError, match="backend 'Fortran' is not in this build"):
         st.Acoustic(grid, st.Medium(grid, velocity), st.Numerics(steps=10), backend="Fortran")
+    with pytest.raises(ValueError, match="source_zone is the zone of an anisotropic medium"):
+        st.Medium(grid, velocity, source_zone=50.0)
+    with pytest.raises(ValueError, match=r"tilt must have the grid's shape"):
+        st.Medium(grid, velocity, tilt=velocity[:, :, :3])
     with pytest.raises(ValueError, match="unknown strategy 'fast'"):
         st.Numerics(steps=10, strategy="fast")
     assert st.backends()[0] in ("Cuda", "HIP", "OpenMP", "Serial")

@@ -71,6 +71,28 @@ Acoustic::Image cropped(const wave::Setup& s, const Acoustic::Image& on_grid) {
   return {wave::crop(s, on_grid.image), wave::crop(s, on_grid.illumination)};
 }
 
+// The medium given on the model's points (`grid`, no layer), over the setup's grid: each field extended into the
+// layer by its edge values, as seis-wave extends a model file; its size checked first, naming it.
+void place_medium(wave::Setup& s, const wave::Grid& grid, const wave::Medium& medium) {
+  const wave::Subdomain model = wave::whole_grid(grid), all = wave::whole_grid(s);
+  // Empty is allowed where the field is optional: constant density, no anisotropy parameter.
+  const auto extended = [&](const std::vector<float>& values, const char* what, bool optional = true) {
+    if (optional && values.empty()) return std::vector<float>{};
+    require(values.size() == model.points(), what, " model has ", values.size(), " values, the ", grid.nx, "x", grid.ny,
+            "x", grid.nz, " grid needs ", model.points());
+    return wave::extend(s, all, model, values, wave::Fill::edge);
+  };
+  s.velocity = extended(medium.velocity, "velocity", false);
+  s.density = extended(medium.density, "density");
+  s.density_varies =
+      !medium.density.empty() && medium.density_varies;  // the density form asked for, whatever the values
+  const wave::Anisotropy& a = medium.anisotropy;
+  s.anisotropy = {extended(a.epsilon, "epsilon"), extended(a.delta, "delta"), extended(a.tilt, "tilt"),
+                  extended(a.azimuth, "azimuth"), a.source_zone};
+  s.anisotropic = medium.anisotropic;
+  s.vmax = medium.vmax;
+}
+
 bool started_here = false;
 
 // The operators alive, whose kept engines stop_runtime frees before Kokkos is finalised (Python's exit finalises it
@@ -91,17 +113,7 @@ Acoustic::Acoustic(const wave::Grid& grid, const wave::Medium& medium, const wav
   static_cast<wave::Grid&>(setup_) =
       wave::padded_grid({grid.nx, grid.ny, grid.nz}, grid.h, grid.ndamp, numerics.boundary, numerics.top);
   static_cast<wave::Numerics&>(setup_) = numerics;
-  const wave::Subdomain model = wave::whole_grid(grid);
-  require(medium.velocity.size() == model.points(), "velocity model has ", medium.velocity.size(), " values, the ",
-          grid.nx, "x", grid.ny, "x", grid.nz, " grid needs ", model.points());
-  setup_.velocity = wave::extend(setup_, wave::whole_grid(setup_), model, medium.velocity, wave::Fill::edge);
-  if (!medium.density.empty()) {
-    require(medium.density.size() == model.points(), "density model has ", medium.density.size(), " values, the ",
-            grid.nx, "x", grid.ny, "x", grid.nz, " grid needs ", model.points());
-    setup_.density = wave::extend(setup_, wave::whole_grid(setup_), model, medium.density, wave::Fill::edge);
-    setup_.density_varies = medium.density_varies;  // the density form asked for, whatever the values
-  }
-  setup_.vmax = medium.vmax;
+  place_medium(setup_, grid, medium);
   require(setup_.steps > 0, "steps ", setup_.steps, " must be > 0");
   if (setup_.dt == 0) setup_.dt = wave::default_dt(setup_);
   wave::validate(setup_, available_bytes);
@@ -231,21 +243,10 @@ Acoustic::Image Acoustic::migrate(const std::vector<wave::Acquisition>& shots,
 
 void Acoustic::set_medium(const wave::Medium& medium) {
   const std::lock_guard<std::mutex> turn(call_);
-  const wave::Subdomain model = wave::whole_grid(grid_);
-  require(medium.velocity.size() == model.points(), "velocity model has ", medium.velocity.size(), " values, the ",
-          grid_.nx, "x", grid_.ny, "x", grid_.nz, " grid needs ", model.points());
-  require(medium.density.empty() || medium.density.size() == model.points(), "density model has ",
-          medium.density.size(), " values, the ", grid_.nx, "x", grid_.ny, "x", grid_.nz, " grid needs ",
-          model.points());
   wave::Setup next;  // the scheme's and grid's parts of setup_, not its model
   static_cast<wave::Grid&>(next) = setup_;
   static_cast<wave::Numerics&>(next) = setup_;
-  next.velocity = wave::extend(next, wave::whole_grid(next), model, medium.velocity, wave::Fill::edge);
-  next.density = medium.density.empty()
-                     ? std::vector<float>{}
-                     : wave::extend(next, wave::whole_grid(next), model, medium.density, wave::Fill::edge);
-  next.density_varies = medium.density.empty() ? false : medium.density_varies;
-  next.vmax = medium.vmax;
+  place_medium(next, grid_, medium);
   wave::require_same_scheme(setup_, next);
   wave::validate(next, std::numeric_limits<std::size_t>::max());  // the memory is had already
   engine_->set_model(next);
