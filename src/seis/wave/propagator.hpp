@@ -220,8 +220,9 @@ class Propagator {
   const float* q() const { return q_.data(); }
   const float* rho() const { return rho_.data(); }  // where the density varies, else null
   // What the TTI step's sources add to p for each they add to r, sqrt(1 + 2 delta) at each point (tti.hpp); null for
-  // the other steps, whose sources fire into u alone.
-  const float* source_direction() const { return tti_ ? tti_fields_[1].data() : nullptr; }
+  // the other steps, whose sources fire into u alone, and for the transposed step, whose sources are the data's
+  // transposed recording (into p alone).
+  const float* source_direction() const { return tti_ && !transposed_ ? tti_fields_[1].data() : nullptr; }
   // The shape's tile as its launches use it (after fitting the backend's limits); zero for the tile engine.
   const TileShape& tile() const { return tile_; }
   StepFields<Memory> fields(const Wavefield<Memory>& w) const {
@@ -243,10 +244,7 @@ class Propagator {
   // its own over the part before a code shape's or the variable-density kernel's update (a driver's term: one part,
   // so one region).
   void step(const Wavefield<Memory>& w, const Box& region, const ExecSpace& main, const ImageTerm& image) {
-    if (tti_) {
-      tti_pass(w, TtiPass::derivatives, region, main);
-      return tti_pass(w, TtiPass::update, region, main);
-    }
+    if (tti_) return with_tti_step(w, [&](const auto& t) { tti_step(main, t, region); });
     const bool varies = rho_.data() != nullptr, imaging = image.weight != nullptr;
     const bool carries_image = n_.shape == Shape::tile && !varies;  // the tile engine's epilogue
     if (imaging && !carries_image) add_image(main, image, layout_, w.u.data());
@@ -260,8 +258,28 @@ class Propagator {
   // fields and of their rotated derivatives; step() runs both passes over a region, which must be the whole part.
   bool tti() const { return tti_; }
   float* rotated_derivative(int field) const { return rotated_[field].data(); }
-  // One pass of the TTI step over `region` on `exec`, its layer's damping the PML's profile (eta, d dt).
+  // The TTI step's transpose in place of the step (tti.hpp: the exact adjoint's, in nu = q g lambda), or the step
+  // again; its operand's two fields are allocated the first time. The other steps are their own transposes in the
+  // adjoint's variable (imaging/step_terms.hpp): for them nothing changes.
+  void transpose(bool on) {
+    if (!tti_) return;
+    if (on && operand_[0].data() == nullptr)
+      for (Field<Memory>& f : operand_) {
+        f = Field<Memory>("seis::wave::transposed operand", layout_);
+        Kokkos::deep_copy(f.span(), 0.0f);  // zero walls
+      }
+    transposed_ = on;
+  }
+  bool transposed() const { return transposed_; }
+  // One pass of the TTI step over `region` on `exec`.
   void tti_pass(const Wavefield<Memory>& w, TtiPass pass, const Box& region, const ExecSpace& exec) const {
+    with_tti_step(w, [&](const auto& t) { wave::tti_pass(exec, t, pass, region); });
+  }
+
+ private:
+  // f(TtiStep<R>) of the wavefield's fields, its layer's damping the PML's profile (eta, d dt).
+  template <class F>
+  void with_tti_step(const Wavefield<Memory>& w, const F& f) const {
     with_radius(n_.radius, [&](auto r) {
       constexpr int R = decltype(r)::value;
       TtiStep<R> t{layout_,
@@ -281,11 +299,11 @@ class Propagator {
                    free_top_};
       for (int m = 0; m <= R; ++m) t.w2[m] = second_weights_[std::size_t(m)];
       for (int m = 0; m < R; ++m) t.w1[m] = first_weights_[std::size_t(m)];
-      wave::tti_pass(exec, t, pass, region);
+      if (transposed_) t.cp = operand_[0].data(), t.cr = operand_[1].data();
+      f(t);
     });
   }
 
- private:
   Numerics n_;
   double h_ = 0;
   FieldLayout layout_;
@@ -299,6 +317,8 @@ class Propagator {
   // components), its scratch of rotated derivatives and its weights.
   bool tti_ = false, free_top_ = false;  // free_top_: the part holds the grid's top face, a free surface
   Field<Memory> tti_fields_[5], rotated_[2];
+  bool transposed_ = false;  // the transposed step (transpose), its operand psi = C nu
+  Field<Memory> operand_[2];
   std::array<float, max_radius + 1> second_weights_{};
   std::array<float, max_radius> first_weights_{};
   compat::Instances<ExecSpace> instances_{step_instances, halo_instance};

@@ -70,6 +70,11 @@ class Simulation {
   // is bitwise what a new Simulation of `model` would compute from the fields as they are (a new_shot, say).
   // Refuses, naming it, a setup that differs but for its model and shot.
   void set_model(const Setup& model);
+  // The step's transpose in place of the step, or the step again (the exact adjoint's backward run): in an
+  // anisotropic medium the TTI step's transpose in nu = q g lambda (tti.hpp), its sources then the data's transposed
+  // recording, into p alone; the isotropic steps are their own transposes in the adjoint's variable
+  // (imaging/step_terms.hpp), and nothing changes for them. One part only.
+  void transpose_step(bool on);
   int step() const { return step_; }
   const Setup& setup() const { return setup_; }
   const FieldLayout& layout() const { return layout_; }

@@ -3,6 +3,7 @@
 // parts' work in order (record the receivers, send the halos, update the core, receive the halos, update the face
 // layers, inject the sources, swap).
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <utility>
 
@@ -34,6 +35,18 @@ struct Simulation<ExecSpace>::Impl {
   // one thread per resident slot of a large device (2^18), on hosts a few runs per thread.
   Floats largest{"seis::wave::largest", is_gpu_space<ExecSpace>() ? 1 << 18 : 1 << 10};
   typename Floats::HostMirror largest_host = Kokkos::create_mirror_view(largest);
+
+  // Exchange `stage` of step n: the TTI step's two (its fields p and r, then their rotated derivatives, numbered 2 n
+  // and 2 n + 1: their parities alternate, as a direct transport's buffers need), the other steps' one (u, n).
+  struct Exchange {
+    std::array<float*, 2> fields;
+    int number;
+  };
+  Exchange exchange(int stage, int n) const {
+    if (!propagator.tti()) return {{wavefield.u.data(), nullptr}, n};
+    if (stage == 0) return {{wavefield.u.data(), wavefield.r.data()}, 2 * n};
+    return {{propagator.rotated_derivative(0), propagator.rotated_derivative(1)}, 2 * n + 1};
+  }
 
   Impl(const Setup& setup, const Subdomain& part, const FieldLayout& layout, const PmlGeometry& pml, HaloExchange* halo)
       : propagator(setup, part, layout, pml),
@@ -124,6 +137,13 @@ void Simulation<ExecSpace>::set_model(const Setup& model) {
 }
 
 template <class ExecSpace>
+void Simulation<ExecSpace>::transpose_step(bool on) {
+  require(!on || !impl_->halos.exchanges(), "the transposed step runs on one part: this part shares faces");
+  Kokkos::fence();
+  impl_->propagator.transpose(on);
+}
+
+template <class ExecSpace>
 Simulation<ExecSpace>::~Simulation() = default;
 
 template <class ExecSpace>
@@ -209,13 +229,12 @@ void Simulation<ExecSpace>::begin_step() {
   m.receivers.record(main, u, step_);
   if (!m.halos.exchanges()) return m.propagator.step(m.wavefield, m.halos.core(), main, image_);
   // The faces are packed on their own instances once the previous step is done, and a message transport's
-  // exchange starts only after the core has been enqueued. The TTI step's two exchanges a step go by 2 n and
-  // 2 n + 1 (their parities alternate, as a direct transport's buffers need).
+  // exchange starts only after the core has been enqueued.
   const ProfilingRegion sending("seis::wave::halo_send");
-  const bool tti = m.propagator.tti();
+  const typename Impl::Exchange first = m.exchange(0, step_);
   m.propagator.instances().fork();
-  m.halos.send(m.propagator.instances(), {u, m.wavefield.r.data()}, tti ? 2 * step_ : step_);
-  if (tti)
+  m.halos.send(m.propagator.instances(), first.fields, first.number);
+  if (m.propagator.tti())
     m.propagator.tti_pass(m.wavefield, TtiPass::derivatives, m.halos.core(), main);
   else
     m.propagator.step(m.wavefield, m.halos.core(), main, image_);
@@ -230,14 +249,14 @@ void Simulation<ExecSpace>::middle_step() {
   // pass's core waits for both (it reads G up to R beyond a point), and the packs of G for the core's first pass.
   const ExecSpace& main = m.propagator.main();
   const ExecSpace& boundary = m.propagator.instances()[boundary_instance];
-  m.halos.receive(boundary, {m.wavefield.u.data(), m.wavefield.r.data()}, 2 * step_);
+  const typename Impl::Exchange first = m.exchange(0, step_), second = m.exchange(1, step_);
+  m.halos.receive(boundary, first.fields, first.number);
   for (int f = 0; f < face_count; ++f)
     m.propagator.tti_pass(m.wavefield, TtiPass::derivatives, m.halos.face_layers()[f], boundary);
   m.propagator.instances().order(0, boundary_instance);
   const ProfilingRegion sending("seis::wave::halo_send");
   m.propagator.instances().fork();
-  m.halos.send(m.propagator.instances(), {m.propagator.rotated_derivative(0), m.propagator.rotated_derivative(1)},
-               2 * step_ + 1);
+  m.halos.send(m.propagator.instances(), second.fields, second.number);
   m.propagator.tti_pass(m.wavefield, TtiPass::update, m.halos.core(), main);
   m.halos.start(m.propagator.instances());
 }
@@ -253,11 +272,8 @@ void Simulation<ExecSpace>::finish_step() {
     const bool beside = setup_.strategy != Strategy::seven;
     const ExecSpace& boundary = beside ? m.propagator.instances()[boundary_instance] : main;
     const bool tti = m.propagator.tti();
-    if (tti)
-      m.halos.receive(boundary, {m.propagator.rotated_derivative(0), m.propagator.rotated_derivative(1)},
-                      2 * step_ + 1);
-    else
-      m.halos.receive(boundary, {m.wavefield.u.data(), nullptr}, step_);
+    const typename Impl::Exchange last = m.exchange(tti ? 1 : 0, step_);
+    m.halos.receive(boundary, last.fields, last.number);
     for (int f = 0; f < face_count; ++f) {
       const Box& layer = m.halos.face_layers()[f];
       if (layer.points() == 0) continue;

@@ -15,7 +15,12 @@
 //   not positive, so leapfrog is stable under a dt bound. The non-self-adjoint form (n_a n_b applied after the
 //   derivatives) grows where the tilt changes sharply (Fletcher, Du and Fowler 2009; Zhang et al. 2011).
 // - Its transpose is the same operators the other way round (diag(H0, Hz) C): the exact adjoint for Born and
-//   migration.
+//   migration. The step x_(n+1) = g (2 x_n - k x_(n-1) + q C H x_n) (g = 1 / (1 + d), k = 1 - d, H = diag(H0, Hz))
+//   has the transpose lambda_n = g (2 lambda_(n+1) - k lambda_(n+2)) + H C q g lambda_(n+1), which in
+//   nu = q g lambda (a scalar a point: both fields alike) is nu_n = g (2 nu_(n+1) - k nu_(n+2) + q H C nu_(n+1)):
+//   the transposed step computes psi = C nu point by point first, then the same two passes on psi with C taken as
+//   the identity in the update. (In mu = C q g lambda the transpose would be this step itself, but C is singular
+//   where epsilon = delta, in every source zone.)
 // - Where epsilon = delta = 0, p and r started alike stay alike and p_tt = V^2 L p: the isotropic step, to rounding.
 // - Its price: the S-wave artefact of pseudo-acoustic media (a diamond around a source where epsilon > delta), and a
 //   second field. Sources add s to p for each 1 they add to r: (s, 1) spans the range of the parameter matrix where
@@ -56,24 +61,34 @@ struct TtiStep {
   float w2[R + 1];                     // the second derivative's weights over h^2
   float w1[R];                         // the centred first derivative's over h
   bool free_top;                       // the top face a free surface
+  // The transposed step's operand psi = C nu (p and r being nu), which its first pass writes, over the interior and
+  // mirrored above a free surface, and the others read; null for the step itself, whose operand is p and r.
+  float *cp = nullptr, *cr = nullptr;
 };
 
 // The step's two passes: G p and G r (reading p and r up to R beyond a point), then the operators and the update
 // (reading G p, G r and the axis up to R beyond it). A decomposed part starts each pass's points near its shared faces
-// once the halos it reads have arrived: p's and r's for the first, G's for the second (Propagator).
-enum class TtiPass { derivatives, update };
+// once the halos it reads have arrived: p's and r's for the first, G's for the second (Propagator). The transposed
+// step combines its fields into its operand first (pointwise), and its two passes read that in place of p and r.
+enum class TtiPass { combine, derivatives, update };
 
 // One pass over the points of `region` (in the part's interior) on `space`, each work item walking `walk` planes of
 // a column (0: the backend's choice). The bits depend neither on the walk nor on how the part is cut into regions.
 template <class ExecSpace, int R>
 void tti_pass(const ExecSpace& space, const TtiStep<R>& step, TtiPass pass, const Box& region, int walk = 0);
 
-// One TTI step of every interior point: both passes over the whole part.
+// One TTI step of the points of `region`, the transposed step's where cp is set: its passes in order (a region is a
+// whole part: each pass reads the previous one's results up to R beyond a point).
+template <class ExecSpace, int R>
+void tti_step(const ExecSpace& space, const TtiStep<R>& step, const Box& region, int walk = 0) {
+  if (step.cp != nullptr) tti_pass(space, step, TtiPass::combine, region, walk);
+  tti_pass(space, step, TtiPass::derivatives, region, walk);
+  tti_pass(space, step, TtiPass::update, region, walk);
+}
+
 template <class ExecSpace, int R>
 void tti_step(const ExecSpace& space, const TtiStep<R>& step, int walk = 0) {
-  const Box all = interior_box(step.L);
-  tti_pass(space, step, TtiPass::derivatives, all, walk);
-  tti_pass(space, step, TtiPass::update, all, walk);
+  tti_step(space, step, interior_box(step.L), walk);
 }
 
 }  // namespace seis::wave

@@ -1,8 +1,9 @@
 #pragma once
 // The TTI step's kernels (tti.hpp), included by its generated translation unit alone: two passes (G f of both
-// fields, then the operators and the update), every radius. Each work item walks a column of points along z, its
-// z neighbours in registers (a window of 2R + 1 planes, shifted one plane a step), so that a field's planes are
-// read once a walk instead of 2R + 1 times through the caches; the x and y neighbours are read where they lie.
+// fields, then the operators and the update), the transposed step's pointwise combination before them, every
+// radius. Each work item walks a column of points along z, its z neighbours in registers (a window of 2R + 1
+// planes, shifted one plane a step), so that a field's planes are read once a walk instead of 2R + 1 times through
+// the caches; the x and y neighbours are read where they lie.
 // The sums are the point-by-point step's, term for term.
 #include <Kokkos_Core.hpp>
 #include <type_traits>
@@ -64,8 +65,9 @@ KOKKOS_INLINE_FUNCTION float along_axis(const TtiStep<R>& t, const float* g, ind
 
 }  // namespace detail
 
-template <class ExecSpace, int R>
-void tti_pass(const ExecSpace& space, const TtiStep<R>& t, TtiPass pass, const Box& region, int walk) {
+// The passes of the step (Transposed false) or of its transpose.
+template <bool Transposed, class ExecSpace, int R>
+void tti_pass_of(const ExecSpace& space, const TtiStep<R>& t, TtiPass pass, const Box& region, int walk) {
   // The passes are latency-bound (few warps, each waiting on its loads): the registers are capped for six teams of
   // 128 threads an SM at R <= 4 (85 a thread; eight: 10.5 ms), four above, which took the step at 512^3 on an H200
   // from 11.5 to 8.6 ms at R = 4 and from 17.4 to 14.4 ms at R = 8 (six teams there: 26.0 ms). perf/NOTES.md 147.
@@ -83,6 +85,32 @@ void tti_pass(const ExecSpace& space, const TtiStep<R>& t, TtiPass pass, const B
   const int z0 = region.z0, z1 = region.z1, walks = (z1 - z0 + walk - 1) / walk;
   const Columns columns = host ? Columns(space, {region.x0, region.y0, 0}, {region.x1, region.y1, walks})
                                : Columns(space, {region.x0, region.y0, 0}, {region.x1, region.y1, walks}, {32, 4, 1});
+  // What the operators act on: p and r, or the transposed step's psi = C nu.
+  constexpr bool transposed = Transposed;
+  const float* const fp = transposed ? t.cp : t.p;
+  const float* const fr = transposed ? t.cr : t.r;
+  if (pass == TtiPass::combine) {
+    if constexpr (Transposed) {  // the step itself has no combination
+      Kokkos::parallel_for(
+          "seis::wave::tti_combine", columns, KOKKOS_LAMBDA(const int i, const int j, const int w) {
+            const int k0 = z0 + w * walk, k1 = k0 + walk < z1 ? k0 + walk : z1;
+            const index_t plane = t.L.plane;
+            index_t o = t.L.offset(i, j, k0);
+            for (int k = k0; k < k1; ++k, o += plane) {
+              const float cp = t.horizontal[o] * t.p[o] + t.coupling[o] * t.r[o];
+              const float cr = t.coupling[o] * t.p[o] + t.r[o];
+              t.cp[o] = cp;
+              t.cr[o] = cr;
+              // Above a free surface the passes read psi's antisymmetric mirror, as they read p's (tti.hpp).
+              if (t.free_top && k >= 1 && k <= R) {
+                t.cp[o - 2 * k * plane] = -cp;
+                t.cr[o - 2 * k * plane] = -cr;
+              }
+            }
+          });
+    }
+    return;
+  }
   if (pass == TtiPass::derivatives) {
     Kokkos::parallel_for(
         "seis::wave::tti_rotated_derivatives", columns, KOKKOS_LAMBDA(const int i, const int j, const int w) {
@@ -90,16 +118,16 @@ void tti_pass(const ExecSpace& space, const TtiStep<R>& t, TtiPass pass, const B
           const index_t plane = t.L.plane, ldx = t.L.ldx;
           index_t o = t.L.offset(i, j, k0);
           detail::ZWindow<R> wp, wr;
-          wp.start(t.p, o, plane, k0, false);
-          wr.start(t.r, o, plane, k0, false);
+          wp.start(fp, o, plane, k0, false);
+          wr.start(fr, o, plane, k0, false);
           for (int k = k0; k < k1; ++k, o += plane) {
-            wp.push(t.p[o + R * plane]);
-            wr.push(t.r[o + R * plane]);
+            wp.push(fp[o + R * plane]);
+            wr.push(fr[o + R * plane]);
             float gp = 0.0f, gr = 0.0f;
-            gp += t.axis[0][o] * detail::centred<R>(t.w1, t.p, o, 1);
-            gr += t.axis[0][o] * detail::centred<R>(t.w1, t.r, o, 1);
-            gp += t.axis[1][o] * detail::centred<R>(t.w1, t.p, o, ldx);
-            gr += t.axis[1][o] * detail::centred<R>(t.w1, t.r, o, ldx);
+            gp += t.axis[0][o] * detail::centred<R>(t.w1, fp, o, 1);
+            gr += t.axis[0][o] * detail::centred<R>(t.w1, fr, o, 1);
+            gp += t.axis[1][o] * detail::centred<R>(t.w1, fp, o, ldx);
+            gr += t.axis[1][o] * detail::centred<R>(t.w1, fr, o, ldx);
             gp += t.axis[2][o] * detail::centred<R>(t.w1, wp);
             gr += t.axis[2][o] * detail::centred<R>(t.w1, wr);
             const bool surface = t.free_top && k == 0;  // G f is odd about a free surface (tti.hpp)
@@ -116,31 +144,40 @@ void tti_pass(const ExecSpace& space, const TtiStep<R>& t, TtiPass pass, const B
         const float di = t.damping[0][i] + t.damping[1][j];
         index_t o = t.L.offset(i, j, k0);
         detail::ZWindow<R> wp, wn, wgp, wgr;
-        wp.start(t.p, o, plane, k0, false);  // p's halo holds its mirror already
+        wp.start(fp, o, plane, k0, false);  // p's (psi's) halo holds its mirror already
         wn.start(t.axis[2], o, plane, k0, t.free_top);
         wgp.start(t.gp, o, plane, k0, t.free_top);
         wgr.start(t.gr, o, plane, k0, t.free_top);
         for (int k = k0; k < k1; ++k, o += plane) {
           const index_t ahead = o + R * plane;
-          wp.push(t.p[ahead]);
+          wp.push(fp[ahead]);
           wn.push(t.axis[2][ahead]);
           wgp.push(t.gp[ahead]);
           wgr.push(t.gr[ahead]);
           float lap = 3.0f * t.w2[0] * wp[0];
           for (int m = 1; m <= R; ++m) {
-            lap += t.w2[m] * (t.p[o - m] + t.p[o + m]);
-            lap += t.w2[m] * (t.p[o - m * ldx] + t.p[o + m * ldx]);
+            lap += t.w2[m] * (fp[o - m] + fp[o + m]);
+            lap += t.w2[m] * (fp[o - m * ldx] + fp[o + m * ldx]);
             lap += t.w2[m] * (wp[-m] + wp[m]);
           }
           const float hzp = detail::along_axis(t, t.gp, o, ldx, wn, wgp);
           const float hzr = detail::along_axis(t, t.gr, o, ldx, wn, wgr);
           const float h0p = lap - hzp;
           const float d = di + t.damping[2][k], keep = 1.0f - d, gain = 1.0f / (1.0f + d);
-          t.p_prev[o] =
-              (2.0f * wp[0] - keep * t.p_prev[o] + t.q[o] * (t.horizontal[o] * h0p + t.coupling[o] * hzr)) * gain;
-          t.r_prev[o] = (2.0f * t.r[o] - keep * t.r_prev[o] + t.q[o] * (t.coupling[o] * h0p + hzr)) * gain;
+          // The step applies C after the operators; the transposed step applied it before them (its operand).
+          const float ap = transposed ? h0p : t.horizontal[o] * h0p + t.coupling[o] * hzr;
+          const float ar = transposed ? hzr : t.coupling[o] * h0p + hzr;
+          const float now = transposed ? t.p[o] : wp[0];
+          t.p_prev[o] = (2.0f * now - keep * t.p_prev[o] + t.q[o] * ap) * gain;
+          t.r_prev[o] = (2.0f * t.r[o] - keep * t.r_prev[o] + t.q[o] * ar) * gain;
         }
       });
+}
+
+template <class ExecSpace, int R>
+void tti_pass(const ExecSpace& space, const TtiStep<R>& t, TtiPass pass, const Box& region, int walk) {
+  if (t.cp != nullptr) return tti_pass_of<true>(space, t, pass, region, walk);
+  tti_pass_of<false>(space, t, pass, region, walk);
 }
 
 }  // namespace seis::wave
