@@ -40,7 +40,7 @@ struct BackgroundSteps : wave::StepTerm<typename ExecSpace::memory_space> {
 
   void before(const wave::StepFields<Memory>& f) override {
     Kokkos::deep_copy(previous[0], f.u_prev);
-    if (terms.tti) Kokkos::deep_copy(previous[1], f.r_prev);
+    if (f.r_prev.data() != nullptr) Kokkos::deep_copy(previous[1], f.r_prev);
   }
   void after(const wave::StepFields<Memory>& f) override {
     next[0] = f.u, now[0] = f.u_prev;
@@ -96,7 +96,6 @@ struct Born<ExecSpace>::Impl {
       background_steps.previous[f] =
           Floats(Kokkos::view_alloc(std::string("seis::imaging::background before"), Kokkos::WithoutInitializing),
                  background.layout().size);
-    background_steps.terms = detail::StepTerms<Memory>(background.step_fields());
     scattering.background = &background_steps;
     scattering.dq = Floats("seis::imaging::dq", background.layout().size);
     scattering.density =
