@@ -110,8 +110,8 @@ expect_refusal() {  # expect_refusal TEXT ARGS...: exit code 2 and TEXT in the m
     { echo "FAIL: '$*' exited $rc: $(cat "$work/refusal.log")" >&2; exit 1; }
 }
 expect_refusal "has epsilon 0.2 < delta 0.3" "${base[@]}" --delta 0.3 --output "$work/x"
-expect_refusal "migration and inversion run in isotropic media only" "${common[@]}" \
-  --migrate "$work/vti/seismogram.sgy" --output "$work/x"
+expect_refusal "inversion runs in isotropic media only" "${common[@]}" \
+  --invert "$work/vti/seismogram.sgy" --vmin 1500 --vmax 3000 --output "$work/x"
 expect_refusal "source-zone -5 m must be >= 0" "${common[@]}" --source-zone -5 --output "$work/x"
 expect_refusal "the zone of an anisotropic medium" --grid 20 --source-zone 30 --output "$work/x"
 expect_refusal "constant density" "${common[@]/homogeneous:2000/layered}" --density gardner --output "$work/x"

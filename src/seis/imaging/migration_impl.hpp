@@ -18,7 +18,8 @@ namespace seis::imaging {
 namespace detail {
 
 // A setup for one of the migration's two simulations: no receivers (neither records), a one-step kernel for the
-// receiver side (the 3.5D shapes inject one wavelet).
+// receiver side (the 3.5D shapes inject one wavelet), without sources (in an anisotropic medium a shot's backward
+// pass places the zones of its sources, wave/source_zone.hpp).
 inline wave::Setup simulation_setup(const wave::Setup& model, bool receiver_side) {
   wave::Setup s = model;
   s.receivers.clear();
@@ -29,17 +30,19 @@ inline wave::Setup simulation_setup(const wave::Setup& model, bool receiver_side
   return s;
 }
 
-// image += s r, illumination += s s over the padded field (zero outside the interior in both): the image that no
-// receiver step follows to carry it. A free function: CUDA's extended lambdas may not live in a private nested
-// class.
+// image += s r, illumination += s s over the padded field (zero outside the interior in both), and the same for
+// s2 and r2 where given (the TTI step's second field): the image that no receiver step carries. A free function:
+// CUDA's extended lambdas may not live in a private nested class.
 template <class ExecSpace, class Floats, class Field>
-void correlate(const Floats& image, const Floats& illumination, const Floats& s, const Field& r) {
+void correlate(const Floats& image, const Floats& illumination, const Floats& s, const Field& r, const Floats& s2 = {},
+               const Field& r2 = {}) {
+  const bool second = s2.data() != nullptr;
   Kokkos::parallel_for(
-      "seis::imaging::last_image", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::size_t>>(0, s.size()),
+      "seis::imaging::correlate", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::size_t>>(0, s.size()),
       KOKKOS_LAMBDA(const std::size_t c) {
-        const float a = s(c);
-        image(c) += a * r(c);
-        illumination(c) += a * a;
+        const float a = s(c), b = second ? s2(c) : 0.0f;
+        image(c) += a * r(c) + (second ? b * r2(c) : 0.0f);
+        illumination(c) += a * a + b * b;
       });
 }
 
@@ -66,8 +69,9 @@ struct Migration<ExecSpace>::Impl {
   wave::Simulation<ExecSpace> source, receiver;
   Floats image, illumination;
   // The current segment's source wavefields (adjoint: Born weights), one per image; with the density image, the
-  // source wavefields beside the Born weights, and that image (over the halo within R too: density_terms.hpp).
-  std::vector<Floats> snapshots, fields;
+  // source wavefields beside the Born weights, and that image (over the halo within R too: density_terms.hpp); in
+  // an anisotropic medium the adjoint's Born weights of r beside p's (snapshots_r).
+  std::vector<Floats> snapshots, snapshots_r, fields;
   Floats density_image;
   // The receiver side's terms: the image its next step carries (correlation) or the adjoint's transposed PML with
   // it; the source side's Born weights (adjoint).
@@ -79,6 +83,11 @@ struct Migration<ExecSpace>::Impl {
   long long source_steps = 0, images = 0, states_moved = 0;  // for MigrationTiming::bytes
   double copy_gb_per_s = 0, forward_seconds = 0;
   std::optional<std::vector<wave::Point>> shot_receivers;  // the shot whose forward pass awaits its backward pass
+  // An anisotropic medium (TTI step): the model, whose shots' sources move its source zones on both sides (the
+  // receiver side steps the transpose of the source side's step), and the current shot's sources.
+  bool tti = false;
+  wave::Setup medium;
+  std::vector<wave::Point> shot_sources;
 
   int steps() const { return source.setup().steps; }
 
@@ -89,12 +98,24 @@ struct Migration<ExecSpace>::Impl {
         image("seis::imaging::stack", source.layout().size),
         illumination("seis::imaging::illumination", source.layout().size),
         terms(source.step_fields()),
-        density_terms(terms, model.radius, model.h) {
-    if (adjoint()) layer.emplace(receiver.layout(), receiver.pml());
-    for (int n = 0; n < p.snapshots; ++n)
-      snapshots.emplace_back(
-          Kokkos::view_alloc(std::string("seis::imaging::source wavefield"), Kokkos::WithoutInitializing),
-          source.layout().size);
+        density_terms(terms, model.radius, model.h),
+        tti(wave::tti_medium(model)) {
+    // The exact adjoint's receiver side steps the transpose: the TTI step's, whose damping is in it, or the others'
+    // with the driver's layer term. The correlation's receiver wavefield is the step's own, its data injected as
+    // sources are (into both fields of the TTI step): the transpose's nu_p is the adjoint of p alone, which where the
+    // medium is isotropic holds the horizontal Laplacian's share of the wave, an angle filter (it moved a dipping
+    // reflector's image 11 m up where the step's own wavefield images it at its depth, perf/NOTES.md 152).
+    if (tti) medium = model;
+    if (tti && adjoint())
+      receiver.transpose_step(true);
+    else if (adjoint())
+      layer.emplace(receiver.layout(), receiver.pml());
+    const auto buffers = [&](std::vector<Floats>& kept, const char* name) {
+      for (int n = 0; n < p.snapshots; ++n)
+        kept.emplace_back(Kokkos::view_alloc(std::string(name), Kokkos::WithoutInitializing), source.layout().size);
+    };
+    buffers(snapshots, "seis::imaging::source wavefield");
+    if (tti && adjoint()) buffers(snapshots_r, "seis::imaging::Born weight of r");
     if (!p.density_image) return;
     for (int n = 0; n < p.snapshots; ++n)
       fields.emplace_back(Kokkos::view_alloc(std::string("seis::imaging::u_n"), Kokkos::WithoutInitializing),
@@ -116,32 +137,41 @@ struct Migration<ExecSpace>::Impl {
       if (plan.density_image) Kokkos::deep_copy(fields[std::size_t(j)], source.field());
       if (!adjoint()) {
         Kokkos::deep_copy(kept, source.field());
-      } else if (n + 1 < steps()) {
+        continue;
+      }
+      if (tti) born_weight.weight_r = snapshots_r[std::size_t(j)];
+      if (n + 1 < steps()) {
         born_weight.weight = kept;
         source.advance(1, born_weight);
         ++source_steps;
       } else {
         Kokkos::deep_copy(kept, 0.0f);
+        if (tti) Kokkos::deep_copy(born_weight.weight_r, 0.0f);
       }
     }
   }
 
-  // The receiver wavefield to step `target` (adjoint: each step with the transposed layer's terms); its first step
-  // carries the image armed by image_step.
+  // The receiver wavefield to step `target` (adjoint: each step with the transposed layer's terms; TTI: the
+  // transposed step alone); its first step carries the image armed by image_step.
   void advance_receiver(int target) {
+    if (tti) return receiver.advance(target - receiver.step());
     if (adjoint()) return receiver.advance(target - receiver.step(), *layer);
     receiver.advance(target - receiver.step(), carried);
   }
 
-  // The image of `kept` and the receiver wavefield now (adjoint: in mu, scaled as it is read out), and kept's
-  // illumination: added by the receiver's next step, or for a shot's last image (n = 0), which no step follows, by
-  // a pass of its own. The density image's term (from image `j`'s source wavefield) by a pass of its own.
+  // The image of `kept` and the receiver wavefield now (adjoint: in mu or nu, scaled as it is read out), and kept's
+  // illumination: added by the receiver's next step, or for a shot's last image (n = 0), which no step follows, and
+  // in the TTI step, which carries none, by a pass of its own (the adjoint's over both fields). The density image's
+  // term (from image `j`'s source wavefield) by a pass of its own.
   void image_step(int n, int j) {
     const Floats& kept = snapshots[std::size_t(j)];
     if (plan.density_image)
       detail::image_density<ExecSpace>(density_terms, density_image,
                                        Kokkos::View<const float*, Memory>(fields[std::size_t(j)]), receiver.field());
-    if (n == 0) return detail::correlate<ExecSpace>(image, illumination, kept, receiver.field());
+    if (tti && adjoint())
+      return detail::correlate<ExecSpace>(image, illumination, kept, receiver.field(), snapshots_r[std::size_t(j)],
+                                          Kokkos::View<const float*, Memory>(receiver.step_fields().r));
+    if (n == 0 || tti) return detail::correlate<ExecSpace>(image, illumination, kept, receiver.field());
     const wave::ImageTerm term{kept.data(), image.data(), illumination.data()};
     if (adjoint())
       layer->arm(term);
@@ -158,7 +188,12 @@ struct Migration<ExecSpace>::Impl {
     shot.sources = sources, shot.receivers = receivers, shot.wavelet = wavelet, shot.f0 = f0;
     wave::validate_shot(shot);
     if (adjoint()) require_inner_receivers(shot);
-    source.new_shot(wave::Acquisition{sources, record ? receivers : std::vector<wave::Point>{}, wavelet, f0});
+    const wave::Acquisition acquisition{sources, record ? receivers : std::vector<wave::Point>{}, wavelet, f0};
+    if (tti)
+      source.new_shot(shot_medium(acquisition));
+    else
+      source.new_shot(acquisition);
+    shot_sources = sources;
     // Nothing armed from an earlier shot.
     carried.arm({});
     if (layer) layer->clear(), layer->arm({});
@@ -181,6 +216,13 @@ struct Migration<ExecSpace>::Impl {
     }
     forward_seconds = timer.seconds();
     shot_receivers = receivers;
+  }
+
+  // The model with a shot's acquisition: the medium of its source zones.
+  wave::Setup shot_medium(const wave::Acquisition& shot) const {
+    wave::Setup s = medium;
+    static_cast<wave::Acquisition&>(s) = shot;
+    return s;
   }
 
   void check_injected(const std::vector<wave::Point>& receivers, const std::vector<float>& injected) const {
@@ -208,8 +250,6 @@ template <class ExecSpace>
 Migration<ExecSpace>::Migration(const wave::Setup& model, const MigrationOptions& options,
                                 std::size_t available_bytes) {
   wave::validate(model, available_bytes);
-  require(!wave::tti_medium(model), "migration and the exact adjoint run in isotropic media: an anisotropic medium's ",
-          "Born modelling runs on imaging::Born");
   const MigrationPlan plan = plan_migration(model, options, available_bytes);
   impl_ = std::make_unique<Impl>(model, plan);
   constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Impl::Memory>::accessible;
@@ -252,7 +292,13 @@ MigrationTiming Migration<ExecSpace>::backward(const std::vector<float>& injecte
   MigrationTiming timing;
   timing.steps = m.steps();
   timing.forward_seconds = m.forward_seconds;
-  m.receiver.new_shot(receivers, injected, {}, m.adjoint() ? wave::Injected::adjoint_data : wave::Injected::sources);
+  const wave::Injected as = m.adjoint() ? wave::Injected::adjoint_data : wave::Injected::sources;
+  if (m.tti) {
+    const wave::Setup zones = m.shot_medium({m.shot_sources, {}, m.source.setup().wavelet, m.source.setup().f0});
+    m.receiver.new_shot(receivers, injected, {}, as, &zones);
+  } else {
+    m.receiver.new_shot(receivers, injected, {}, as);
+  }
   Kokkos::Timer timer;
   // Backward: segments last first; within each, the receiver wavefield at step N - n meets the source's at n
   // (receiver step m holds the data of samples N - 1 ... N - m injected, time N - m); the adjoint's Born weight of
@@ -286,7 +332,11 @@ MigrationTiming Migration<ExecSpace>::backward(const std::vector<float>& injecte
   // An image: the source side kept (u copied, 8 bytes a point; the adjoint's u_{n-1} copied, then its Born weight
   // from three fields and q, one written), the receiver's step adding it (kept, image and illumination read, two
   // written). The adjoint's layer terms: 32 bytes a point near a face, phi cleared every receiver step.
-  const double image_bytes = (m.adjoint() ? 8.0 + 20.0 : 8.0) + 20.0 + (m.plan.density_image ? 8.0 + 20.0 : 0.0);
+  // In an anisotropic medium the image is a pass of its own (kept, receiver field, image and illumination read, two
+  // written: 24 bytes), the adjoint's over both fields (32 bytes, and the source side's weights of r too: 28).
+  const double image_bytes = m.tti
+                                 ? (m.adjoint() ? 2.0 * (8.0 + 20.0) + 32.0 : 8.0 + 24.0)
+                                 : (m.adjoint() ? 8.0 + 20.0 : 8.0) + 20.0 + (m.plan.density_image ? 8.0 + 20.0 : 0.0);
   const double layer_bytes = m.layer ? 32.0 * double(m.layer->points()) + 4.0 * double(m.receiver.pml().stored()) : 0.0;
   timing.bytes = double(m.source_steps) * m.source.bytes_per_step() +
                  double(m.steps()) * (m.receiver.bytes_per_step() + layer_bytes) +
@@ -300,6 +350,7 @@ void Migration<ExecSpace>::set_model(const wave::Setup& model) {
   // Neither simulation reads a model's shot: the model itself, not a copy of it without one (0.54 GB a field at
   // 512^3, 0.2 s each), but where the receiver side steps another kernel than the model's.
   m.source.set_model(model);
+  if (m.tti) m.medium = model;
   if (m.receiver.setup().shape == model.shape)
     m.receiver.set_model(model);
   else

@@ -51,16 +51,21 @@ MigrationPlan plan_migration(const wave::Setup& s, const MigrationOptions& optio
   require(options.segment >= 0 && options.segment % p.interval == 0, "segment ", options.segment,
           " steps must be a multiple of the imaging interval ", p.interval, " (0: the least memory)");
   const FieldLayout layout = make_layout(s.nx, s.ny, s.nz, wave::halo_depth(s));
-  const std::size_t phi = wave::layer_phi_floats(s, wave::whole_grid(s));
-  p.state_bytes = (2 * layout.size + phi) * sizeof(float);
-  p.snapshot_bytes = (options.density_image ? 2 : 1) * layout.size * sizeof(float);
+  const bool tti = wave::tti_medium(s), adjoint = options.condition == ImagingCondition::adjoint;
+  // A kept state: each field at two steps and the layer's memory (none in the TTI step, whose layer is a damping
+  // term). The adjoint keeps the TTI step's Born weights of both its fields, the density image the source wavefield
+  // beside the weight.
+  const std::size_t phi = tti ? 0 : wave::layer_phi_floats(s, wave::whole_grid(s));
+  p.state_bytes = (2 * std::size_t(wave::wavefield_count(s)) * layout.size + phi) * sizeof(float);
+  p.snapshot_bytes = (options.density_image || (tti && adjoint) ? 2 : 1) * layout.size * sizeof(float);
   // The source simulation records nothing; the receiver simulation injects a trace per receiver and records nothing.
   wave::Setup source = s, receiver = s;
   source.receivers.clear();
   receiver.receivers.clear();
   const std::size_t receiver_traces = s.receivers.size() * std::size_t(s.steps) * sizeof(float);
-  // The image and illumination; the adjoint's layer terms add two fields (AdjointLayer), the density image one.
-  const int fields = (options.condition == ImagingCondition::adjoint ? 4 : 2) + (options.density_image ? 1 : 0);
+  // The image and illumination; the adjoint's layer terms add two fields (AdjointLayer), the density image one; the
+  // TTI step's transpose on the adjoint's receiver side its operand's two (its layer is in the step).
+  const int fields = 2 + (adjoint ? 2 : 0) + (options.density_image ? 1 : 0);
   p.simulation_bytes = wave::required_bytes(source) + wave::required_bytes(receiver) + receiver_traces +
                        std::size_t(fields) * (layout.size + alignment_floats) * sizeof(float);
   const auto total = [&](int segment) {

@@ -18,7 +18,9 @@
 //
 // The TTI step (wave/tti.hpp) is linear in q the same way for each of its fields p and r, its sources q times the
 // wavelet added after the update: Born's weight is each field's step residual over q, and the scattered wavefield
-// takes dq times p's weight into p and r's into r.
+// takes dq times p's weight into p and r's into r. Its adjoint runs the step's transpose (tti.hpp) in nu = q g lambda,
+// g = 1 / (1 + d), whose damping needs no term of the driver; data enter nu_p times q, the step's sources' own
+// injection where d = 0, and the image is sum_n (nu_p w_p + nu_r w_r) (1 + d) / q over both fields' Born weights.
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <utility>
@@ -69,8 +71,10 @@ struct StepTerms {
              gradient[a](index[a] - 1 + wave::profile_lead) * xi(c - stride(a));
     return sum;
   }
-  // 1 / (D3 q rho): lambda_u from mu (rho one where the density does not vary: the same operations as without it).
+  // 1 / (D3 q rho): lambda_u from mu (rho one where the density does not vary: the same operations as without it);
+  // in the TTI step (1 + d) / q, lambda from nu = q g lambda (wave/tti.hpp).
   KOKKOS_INLINE_FUNCTION float adjoint_scale(int i, int j, int k, index_t c) const {
+    if (tti) return (1.0f + damping(i, j, k)) / q(c);
     return (1.0f + 2.0f * damping(i, j, k)) / (rho.data() != nullptr ? q(c) * rho(c) : q(c));
   }
   // x rho and x / rho, or x where the density does not vary.
@@ -222,17 +226,23 @@ class AdjointLayer : public CarriedImage<typename ExecSpace::memory_space> {
 };
 
 // The Born weight of the step a source-side simulation takes with this term, into `weight` (from u_{n-1} kept
-// before it, u_n and u_{n+1} after it).
+// before it, u_n and u_{n+1} after it); the TTI step's r's into `weight_r` the same way.
 template <class ExecSpace>
 class BornWeight : public wave::StepTerm<typename ExecSpace::memory_space> {
  public:
   using Memory = typename ExecSpace::memory_space;
-  Kokkos::View<float*, Memory> weight;
+  Kokkos::View<float*, Memory> weight, weight_r;
 
-  void before(const wave::StepFields<Memory>& f) override { Kokkos::deep_copy(weight, f.u_prev); }
-  void after(const wave::StepFields<Memory>& f) override {
-    born_weight<ExecSpace, Memory>(StepTerms<Memory>(f), weight, f.u, f.u_prev);
+  void before(const wave::StepFields<Memory>& f) override {
+    Kokkos::deep_copy(weight, f.u_prev);
+    if (f.r_prev.data() != nullptr) Kokkos::deep_copy(weight_r, f.r_prev);
   }
+  void after(const wave::StepFields<Memory>& f) override {
+    const StepTerms<Memory> t(f);
+    born_weight<ExecSpace, Memory>(t, weight, f.u, f.u_prev);
+    if (t.tti) born_weight<ExecSpace, Memory>(t, weight_r, f.r, f.r_prev);
+  }
+  bool steps_both_fields() const override { return true; }
 };
 
 }  // namespace seis::imaging::detail

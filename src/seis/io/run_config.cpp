@@ -393,9 +393,9 @@ void check_together(const RunConfig& c) {
   require(!c.density_image || (!c.migrate.empty() && c.imaging_condition == imaging::ImagingCondition::adjoint),
           "--density-image is the exact adjoint's image in the density: it needs --migrate and --imaging-condition "
           "adjoint");
-  require(!c.anisotropic() || (c.migrate.empty() && c.invert.empty()),
-          "--epsilon, --delta, --tilt and --azimuth model shots and their Born modelling: migration and inversion run "
-          "in isotropic media only");
+  require(!c.anisotropic() || c.invert.empty(),
+          "--epsilon, --delta, --tilt and --azimuth model, migrate and Born-model shots: inversion runs in isotropic "
+          "media only");
 }
 
 void check_syntax(const std::string& key, const RunConfig& c) {

@@ -270,6 +270,7 @@ class Propagator {
       }
     transposed_ = on;
   }
+  bool transposed() const { return transposed_; }
   // One pass of the TTI step over `region` on `exec`.
   void tti_pass(const Wavefield<Memory>& w, TtiPass pass, const Box& region, const ExecSpace& exec) const {
     with_tti_step(w, [&](const auto& t) { wave::tti_pass(exec, t, pass, region); });

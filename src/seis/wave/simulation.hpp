@@ -63,8 +63,10 @@ class Simulation {
   // of the wavelet: recorded data injected at the receivers' positions, as reverse-time migration does. Refused for
   // the 3.5D shapes, whose fused two steps inject one wavelet. `as` adjoint_data: each point's injection also times
   // the density there, where it varies (the exact adjoint's data in its variable mu, imaging/step_terms.hpp).
+  // `medium`: in an anisotropic medium with source zones, the medium whose sources' zones the step takes (a
+  // migration's receiver side injects at its receivers in the medium of the shot's sources).
   void new_shot(const std::vector<Point>& sources, const std::vector<float>& source_traces,
-                const std::vector<Point>& receivers, Injected as = Injected::sources);
+                const std::vector<Point>& receivers, Injected as = Injected::sources, const Setup* medium = nullptr);
   // Another model (velocity, and density where it varies) of the same grid, scheme and density form in place of
   // this one's (an inversion's next iterate), checked as the constructor checks it, the memory kept; what follows
   // is bitwise what a new Simulation of `model` would compute from the fields as they are (a new_shot, say).
@@ -115,7 +117,7 @@ class Simulation {
   // Compulsory bytes of one time step of this part: 16 per inner point, 24 per PML point (4 more each where the
   // density varies: its field); the 3.5D shapes read and write each field once per two steps (u_prev, u, q read,
   // two u written: 10 per point and step; phi read and written too: 14 in the layer); the TTI step 48 at every
-  // point (two fields at two steps, q and five coefficients read, two fields written).
+  // point (two fields at two steps, q and five coefficients read, two fields written), its transpose 72.
   double bytes_per_step() const;
   // Point updates computed per point and step: 1, more for the 3.5D shapes, whose widened tiles compute step
   // n + 1 again where they overlap (the redundant halo work).

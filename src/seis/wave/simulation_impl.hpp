@@ -80,13 +80,13 @@ void Simulation<ExecSpace>::new_shot(const Setup& shot) {
 
 template <class ExecSpace>
 void Simulation<ExecSpace>::new_shot(const std::vector<Point>& sources, const std::vector<float>& source_traces,
-                                     const std::vector<Point>& receivers, Injected as) {
+                                     const std::vector<Point>& receivers, Injected as, const Setup* medium) {
   require(steps_per_launch(setup_.shape) == 1, "sources with traces of their own: the ", to_string(setup_.shape),
           " kernel's fused two steps inject one wavelet; choose a one-step kernel (tile)");
   const std::size_t samples = sources.size() * std::size_t(setup_.steps);
   require(source_traces.size() == samples, "source traces hold ", source_traces.size(), " samples, ", sources.size(),
           " sources x ", setup_.steps, " steps need ", samples);
-  restart_shot(Acquisition{sources, receivers, setup_.wavelet, setup_.f0}, &source_traces, as, nullptr);
+  restart_shot(Acquisition{sources, receivers, setup_.wavelet, setup_.f0}, &source_traces, as, medium);
 }
 
 template <class ExecSpace>
@@ -178,8 +178,8 @@ void Simulation<ExecSpace>::advance(int steps, StepTerm<memory_space>& term) {
   require(!impl_->halos.exchanges() && steps_per_launch(setup_.shape) == 1,
           "a driver's term in the step needs one part and a one-step kernel (", to_string(setup_.shape), ")");
   require(!tti_medium(setup_) || term.steps_both_fields(),
-          "in anisotropic media a driver's term in the step must take the TTI step's two fields: Born modelling does, "
-          "migration and the exact adjoint do not");
+          "in anisotropic media a driver's term in the step must take the TTI step's two fields (Born modelling's "
+          "and the exact adjoint's Born weights do)");
   Impl& m = *impl_;
   const ProfilingRegion advancing("seis::wave::advance");
   const int last = std::min(setup_.steps, step_ + std::max(steps, 0));
@@ -467,8 +467,10 @@ double Simulation<ExecSpace>::copy_bandwidth(int repeats, std::size_t bytes) {
 template <class ExecSpace>
 double Simulation<ExecSpace>::bytes_per_step() const {
   // The TTI step reads p, r, their previous steps, q and five coefficient fields and writes p and r: 48 bytes at
-  // every point (its layer's damping is three profiles).
-  if (tti_medium(setup_)) return 48.0 * static_cast<double>(layout_.interior_points());
+  // every point (its layer's damping is three profiles); its transpose 24 more, the pass psi = C nu (p, r and two
+  // coefficients read, psi's two fields written).
+  if (tti_medium(setup_))
+    return (impl_->propagator.transposed() ? 72.0 : 48.0) * static_cast<double>(layout_.interior_points());
   const double pml_points = static_cast<double>(pml_.points());
   const double inner = static_cast<double>(layout_.interior_points()) - pml_points;
   if (steps_per_launch(setup_.shape) == 2) return 10.0 * inner + 14.0 * pml_points;
