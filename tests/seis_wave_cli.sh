@@ -235,12 +235,12 @@ echo "survey: shot 2 identical to its single run; a bad survey file refused with
 # data against the difference of two modelling runs: the remainder is second order, so its share of the scattered
 # data halves with the perturbation (ratio 2 up to the next order; 1.7 to 2.3 allowed) and stays small. One point
 # of both models at 2100 m/s keeps the PML's damping (set by the largest velocity) the same in every run. The
-# same data migrated by the exact adjoint (--imaging-condition adjoint) images the sphere. Both with constant
-# density and with a density file (1800 kg/m^3 over 2400 from 100 m down, the same in every run: Born perturbs the
-# velocity alone). Under the sanitizers the density's runs took the test from 153 s to 483: they run unsanitized,
+# same data migrated by the exact adjoint (--imaging-condition adjoint) images the sphere. With constant density,
+# with a density file (1800 kg/m^3 over 2400 from 100 m down, the same in every run: Born perturbs the velocity
+# alone) and in a tilted medium (the TTI step and its transpose). Under the sanitizers the density's runs took the test from 153 s to 483: they run unsanitized,
 # and the sanitizers see the density's Born and adjoint in the dot-product tests (tstBornEngine.hpp).
 base=(--grid 32x32x24 --spacing 10 --ndamp 8 --duration 0.36 --f0 14 --dt 0.0015 --source 155,155,20 --quiet)
-media=(constant layered)
+media=(constant layered tilted)
 [ "${SEIS_SANITIZED:-0}" = 1 ] && media=(constant)
 /usr/bin/python3 - "$work" <<'PY'
 import sys
@@ -258,6 +258,11 @@ PY
 for medium in "${media[@]}"; do
   born=("${base[@]}" --receivers 15,155,20:295,155,20:29)
   [ $medium = layered ] && born+=(--density "$work/rho-layers.bin")
+  # A tilted medium (epsilon 0.2, delta 0.1, the axis 30 degrees from the vertical): the TTI step, its dt bound 0.66
+  # of the isotropic one's. Without the source's zone: where epsilon = delta the equations' p - sqrt(1 + 2 delta) r
+  # does not propagate, and float rounding leaves it at about 1e-4 of the direct wave, which receivers in the zone
+  # record and the two runs' difference keeps (their remainders were 0.27 and 0.075, perf/NOTES.md 152).
+  [ $medium = tilted ] && born=("${born[@]/0.0015/0.001}" --epsilon 0.2 --delta 0.1 --tilt 30 --source-zone 0)
   for m in v0 v20 v40; do
     "$exe" "${born[@]}" --model "$work/$m.bin" --output "$work/$medium-forward-$m" > /dev/null
   done
@@ -282,17 +287,24 @@ for m in ("v20", "v40"):
     assert json.load(open(f"{work}/{medium}-born-{m}/run.json"))["performance"]["gpts_per_s"] > 0
 ratio = share["v40"] / share["v20"]
 assert share["v40"] < 0.15 and 1.7 <= ratio <= 2.3, share
-print(f"born ({medium} density): remainder {share['v20']:.4f} and {share['v40']:.4f} of the scattered data at 1% and "
+print(f"born ({medium} medium): remainder {share['v20']:.4f} and {share['v40']:.4f} of the scattered data at 1% and "
       f"2% (ratio {ratio:.2f})")
 assert json.load(open(f"{work}/{medium}-adjoint/migration.json"))["migration"]["imaging_condition"] == "adjoint"
 image = traces(f"{work}/{medium}-adjoint/image.sgy").reshape(32, 32, -1)  # [y][x][z]
+if medium == "tilted":
+    # Without its zone the source starts the S mode, ten times the P wave near it, which this small grid's image is
+    # full of: here only that the command runs; the library's dot-product test holds the adjoint, and
+    # examples/python/tti_image.py the migration's imaging.
+    assert np.all(np.isfinite(image)) and np.abs(image).max() > 0
+    print("adjoint migration (tilted medium): an image")
+    sys.exit(0)
 # One receiver line images in its vertical plane (crossline, the image spreads over circles): the x-z section under
 # the line (y planes 15 and 16), 60 m or more below the acquisition's near field.
 section = np.abs(image[15:17, :, 8:]).sum(axis=0)
 i, k = np.unravel_index(np.argmax(section), section.shape)
 found = (i, k + 8)
 assert abs(found[0] - 15.5) <= 2 and abs(found[1] - 16) <= 2, found
-print(f"adjoint migration ({medium} density): the Born data's image peaks at x, z = {found}, the sphere's centre is "
+print(f"adjoint migration ({medium} medium): the Born data's image peaks at x, z = {found}, the sphere's centre is "
       "at (15.5, 16)")
 PY
 done
