@@ -120,7 +120,7 @@ PYBIND11_MODULE(_core, m) {
                      "azimuth (the symmetry axis', degrees), each the same shape or None for 0: any of them makes the "
                      "medium tilted transversely isotropic (the pseudo-acoustic TTI step; velocity along the axis), "
                      "source_zone the radius (m) around each source where epsilon is taken to delta (None: 1.5 "
-                     "wavelengths; 0: none); forward and born run there, the adjoint is isotropic only")
+                     "wavelengths; 0: none); every operator runs there (invert takes an isotropic starting model)")
       .def(py::init([](const Grid& g, const Floats& velocity, float vmax, const std::optional<Floats>& density,
                        const std::optional<Floats>& epsilon, const std::optional<Floats>& delta,
                        const std::optional<Floats>& tilt, const std::optional<Floats>& azimuth,

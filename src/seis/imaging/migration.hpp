@@ -7,7 +7,8 @@
 // wavefield's step after each imaging step (a StepTerm it carries: no pass of its own over it). With
 // ImagingCondition::adjoint, the exact adjoint of Born modelling (born.hpp) instead: the transposed PML on the
 // receiver side, the Born weight in place of the source wavefield (migration_plan.hpp), and on request its image with
-// respect to the density (density_terms.hpp).
+// respect to the density (density_terms.hpp). In an anisotropic medium both sides step the TTI step with the zones of
+// the shot's sources, the exact adjoint's receiver side its transpose (step_terms.hpp).
 #include <memory>
 #include <vector>
 
@@ -24,7 +25,8 @@ struct MigrationTiming {
   // kept and correlated (8 + 20 bytes a padded point: copied; read by the receiver's step with the image and
   // illumination, both written; the adjoint's Born weight adds 20, the density image 28: u copied, its pass reading
   // u, mu and the density, the image read and written), each state kept and restored (read and written), and the
-  // adjoint's layer terms every receiver step.
+  // adjoint's layer terms every receiver step. In an anisotropic medium each image is a pass of its own (24 bytes a
+  // point; the adjoint's 32, over both fields, beside r's weight too) and the adjoint's transposed step 72 bytes.
   double bytes = 0;
 };
 
