@@ -84,7 +84,7 @@ struct Migration<ExecSpace>::Impl {
   double copy_gb_per_s = 0, forward_seconds = 0;
   std::optional<std::vector<wave::Point>> shot_receivers;  // the shot whose forward pass awaits its backward pass
   // An anisotropic medium (TTI step): the model, whose shots' sources move its source zones on both sides (the
-  // receiver side steps the transpose of the source side's step), and the current shot's sources.
+  // receiver side steps the source side's step, or the adjoint its transpose), and the current shot's sources.
   bool tti = false;
   wave::Setup medium;
   std::vector<wave::Point> shot_sources;
@@ -151,8 +151,8 @@ struct Migration<ExecSpace>::Impl {
     }
   }
 
-  // The receiver wavefield to step `target` (adjoint: each step with the transposed layer's terms; TTI: the
-  // transposed step alone); its first step carries the image armed by image_step.
+  // The receiver wavefield to step `target` (adjoint: each step with the transposed layer's terms; TTI: the step, or
+  // the adjoint's transpose, with no term); its first step carries the image armed by image_step.
   void advance_receiver(int target) {
     if (tti) return receiver.advance(target - receiver.step());
     if (adjoint()) return receiver.advance(target - receiver.step(), *layer);
