@@ -149,10 +149,14 @@ def test_adjoint_of_the_residual_is_the_gradient():
     assert second[-1] < 0.5 * first[-1]
 
 
-def test_migrate_stacks_the_shots_images():
+# In a tilted medium (epsilon > delta, the sources' zones) each shot's zones move with it on both sides of its
+# migration, whatever shot came before.
+@pytest.mark.parametrize("tilted", [False, True])
+def test_migrate_stacks_the_shots_images(tilted):
     rng = np.random.default_rng(3)
     grid, velocity = random_model(rng)
-    ops = st.Acoustic(grid, st.Medium(grid, velocity), st.Numerics(steps=60))
+    anisotropy = random_anisotropy(rng, grid) if tilted else {}
+    ops = st.Acoustic(grid, st.Medium(grid, velocity, **anisotropy), st.Numerics(steps=60))
     shots = [shot(), st.Acquisition(sources=[[60.0, 60.0, 60.0]], receivers=np.array([[100.0, 100.0, 60.0]]),
                                     f0=40.0)]
     observed = st.survey(ops, shots)
@@ -165,24 +169,28 @@ def test_migrate_stacks_the_shots_images():
 
 # One Acoustic stepped through models by set_medium (its engine kept) is bitwise a new Acoustic of each; release
 # frees the engine and the next call builds another, bitwise the same; a medium that would leave dt unstable is
-# refused.
-def test_set_medium_is_a_new_acoustic_bitwise():
+# refused. In a tilted medium too (the anisotropy held, the velocity changed).
+@pytest.mark.parametrize("tilted", [False, True])
+def test_set_medium_is_a_new_acoustic_bitwise(tilted):
     rng = np.random.default_rng(5)
     grid, velocity = random_model(rng)
+    anisotropy = random_anisotropy(rng, grid) if tilted else {}
     s = shot()
-    numerics = st.Numerics(steps=60, dt=st.Acoustic(grid, st.Medium(grid, velocity), st.Numerics(steps=60)).dt)
+    numerics = st.Numerics(steps=60, dt=st.Acoustic(grid, st.Medium(grid, velocity, **anisotropy),
+                                                    st.Numerics(steps=60)).dt)
     residual = rng.standard_normal((s.receiver_count, 60)).astype(np.float32)
-    ops = st.Acoustic(grid, st.Medium(grid, velocity), numerics)
+    ops = st.Acoustic(grid, st.Medium(grid, velocity, **anisotropy), numerics)
     ops.adjoint(s, residual)
     for v in [velocity * np.float32(0.95), velocity]:
-        ops.set_medium(st.Medium(grid, v))
-        fresh = st.Acoustic(grid, st.Medium(grid, v), numerics)
+        ops.set_medium(st.Medium(grid, v, **anisotropy))
+        fresh = st.Acoustic(grid, st.Medium(grid, v, **anisotropy), numerics)
         assert np.array_equal(ops.adjoint(s, residual), fresh.adjoint(s, residual))
         assert np.array_equal(ops.forward(s), fresh.forward(s))
     ops.release()
-    assert np.array_equal(ops.forward(s), st.Acoustic(grid, st.Medium(grid, velocity), numerics).forward(s))
+    assert np.array_equal(ops.forward(s),
+                          st.Acoustic(grid, st.Medium(grid, velocity, **anisotropy), numerics).forward(s))
     with pytest.raises(ValueError, match="above the stability bound"):
-        ops.set_medium(st.Medium(grid, velocity * np.float32(2.0)))
+        ops.set_medium(st.Medium(grid, velocity * np.float32(2.0), **anisotropy))
 
 
 # Born is the modelling's derivative in a tilted medium: (F(v + dv) - F(v - dv)) / 2 against born(dv), dv up to 1% of
