@@ -16,8 +16,8 @@ import seistencil as st
 out = Path(sys.argv[1] if len(sys.argv) > 1 else ".")
 out.mkdir(parents=True, exist_ok=True)
 
-# A 2D line in a thin 3D grid: 101 x 5 x 61 points of 10 m, the absorbing layer's 12 points outside each face.
-grid = st.Grid(101, 5, 61, h=10.0, ndamp=12)
+# A 2D line in a thin 3D grid: 101 x 5 x 61 points of 10 m, the absorbing layer's 8 points outside each face.
+grid = st.Grid(101, 5, 61, h=10.0, ndamp=8)
 z = np.arange(grid.nz)[:, None, None] * grid.h
 x = np.arange(grid.nx)[None, None, :] * grid.h
 y_line = 20.0
