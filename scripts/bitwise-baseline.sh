@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Bits that a refactoring must not change: a few seis-wave runs (a forward shot with its wavefield, every strategy
-# of it, one under a free surface, a survey, a migration by correlation and by the exact adjoint, Born modelling),
-# their outputs' SHA-256 listed one per line. `record` writes the list to perf/results/bitwise-baseline/COMMIT.txt;
-# `check FILE` runs them again and compares with FILE, naming each output that changed. Small grids: about a minute
-# on 2 cores.
+# of it, one under a free surface, a survey, its migration by correlation and by the exact adjoint in an isotropic
+# and in a tilted medium, Born modelling), their outputs' SHA-256 listed one per line. `record` writes the list to
+# perf/results/bitwise-baseline/COMMIT.txt; `check FILE` runs them again and compares with FILE, naming each output
+# that changed. Small grids: about a minute on 2 cores.
 # usage: scripts/bitwise-baseline.sh SEIS_WAVE record|check [FILE]
 set -euo pipefail
 exe=$(realpath "$1") mode=$2 against=${3:+$(realpath "$3")}
@@ -34,6 +34,11 @@ for condition in correlation adjoint; do
   run "migration-$condition" --survey survey.toml --receivers 300,300,140:800,600,140:6x5 --migrate survey \
     --imaging-condition "$condition" --smooth 60
 done
+# The same survey's migration in a tilted anisotropic medium: each shot moves the source zones on both sides.
+for condition in correlation adjoint; do
+  run "tti-migration-$condition" --survey survey.toml --receivers 300,300,140:800,600,140:6x5 --migrate survey \
+    --imaging-condition "$condition" --epsilon 0.25 --delta 0.1 --tilt 30 --azimuth 20
+done
 # A perturbation of 50 m/s in a box, as a raw float32 model file.
 /usr/bin/python3 - <<'PY'
 import numpy as np
@@ -45,7 +50,7 @@ run born --source 560,480,120 --receivers 300,300,140:800,600,140:6x5 --born per
 
 list=$work/list.txt
 for name in forward forward-free-surface benchmark-two benchmark-unified benchmark-seven survey \
-            migration-correlation migration-adjoint born; do
+            migration-correlation migration-adjoint tti-migration-correlation tti-migration-adjoint born; do
   find "$name" -type f \( -name '*.sgy' -o -name '*.f32' -o -name '*.bin' \) | sort | while read -r f; do
     echo "$(sha256sum < "$f" | cut -c1-64)  $f"
   done

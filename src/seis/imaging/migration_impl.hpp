@@ -83,11 +83,13 @@ struct Migration<ExecSpace>::Impl {
   long long source_steps = 0, images = 0, states_moved = 0;  // for MigrationTiming::bytes
   double copy_gb_per_s = 0, forward_seconds = 0;
   std::optional<std::vector<wave::Point>> shot_receivers;  // the shot whose forward pass awaits its backward pass
-  // An anisotropic medium (TTI step): the model, whose shots' sources move its source zones on both sides (the
-  // receiver side steps the source side's step, or the adjoint its transpose), and the current shot's sources.
+  // An anisotropic medium (TTI step) with source zones: the model, whose shots' sources move its zones on both sides
+  // (the receiver side steps the source side's step, or the adjoint its transpose), without the axis (the zones read
+  // the velocity, epsilon and delta), and the current shot.
   bool tti = false;
-  wave::Setup medium;
-  std::vector<wave::Point> shot_sources;
+  std::optional<wave::Setup> medium;
+  wave::Acquisition shot;
+  std::optional<wave::SourceZones> zones;  // of `shot`'s sources in `medium`
 
   int steps() const { return source.setup().steps; }
 
@@ -105,7 +107,11 @@ struct Migration<ExecSpace>::Impl {
     // sources are (into both fields of the TTI step): the transpose's nu_p is the adjoint of p alone, which where the
     // medium is isotropic holds the horizontal Laplacian's share of the wave, an angle filter (it moved a dipping
     // reflector's image 11 m up where the step's own wavefield images it at its depth, perf/NOTES.md 152).
-    if (tti) medium = model;
+    if (tti && model.anisotropy.source_zone != 0) {
+      medium = model;
+      medium->anisotropy.tilt = medium->anisotropy.azimuth = {};
+      zones.emplace(wave::SourceZones{*medium, shot});
+    }
     if (tti && adjoint())
       receiver.transpose_step(true);
     else if (adjoint())
@@ -184,16 +190,11 @@ struct Migration<ExecSpace>::Impl {
   // where `record` (the receivers are then the backward pass's).
   void run_forward(const std::vector<wave::Point>& sources, wave::WaveletKind wavelet, double f0,
                    const std::vector<wave::Point>& receivers, bool record) {
-    wave::Setup shot = source.setup();
-    shot.sources = sources, shot.receivers = receivers, shot.wavelet = wavelet, shot.f0 = f0;
-    wave::validate_shot(shot);
-    if (adjoint()) require_inner_receivers(shot);
-    const wave::Acquisition acquisition{sources, record ? receivers : std::vector<wave::Point>{}, wavelet, f0};
-    if (tti)
-      source.new_shot(shot_medium(acquisition));
-    else
-      source.new_shot(acquisition);
-    shot_sources = sources;
+    const wave::Setup& model = source.setup();
+    wave::validate_shot(model, {sources, receivers, wavelet, f0}, model.dt);
+    if (adjoint()) require_inner_receivers(model, receivers);
+    shot = {sources, record ? receivers : std::vector<wave::Point>{}, wavelet, f0};
+    source.new_shot(shot, shot_zones());
     // Nothing armed from an earlier shot.
     carried.arm({});
     if (layer) layer->clear(), layer->arm({});
@@ -218,12 +219,7 @@ struct Migration<ExecSpace>::Impl {
     shot_receivers = receivers;
   }
 
-  // The model with a shot's acquisition: the medium of its source zones.
-  wave::Setup shot_medium(const wave::Acquisition& shot) const {
-    wave::Setup s = medium;
-    static_cast<wave::Acquisition&>(s) = shot;
-    return s;
-  }
+  const wave::SourceZones* shot_zones() const { return zones ? &*zones : nullptr; }
 
   void check_injected(const std::vector<wave::Point>& receivers, const std::vector<float>& injected) const {
     require(injected.size() == receivers.size() * std::size_t(steps()), "the injected traces hold ", injected.size(),
@@ -293,12 +289,7 @@ MigrationTiming Migration<ExecSpace>::backward(const std::vector<float>& injecte
   timing.steps = m.steps();
   timing.forward_seconds = m.forward_seconds;
   const wave::Injected as = m.adjoint() ? wave::Injected::adjoint_data : wave::Injected::sources;
-  if (m.tti) {
-    const wave::Setup zones = m.shot_medium({m.shot_sources, {}, m.source.setup().wavelet, m.source.setup().f0});
-    m.receiver.new_shot(receivers, injected, {}, as, &zones);
-  } else {
-    m.receiver.new_shot(receivers, injected, {}, as);
-  }
+  m.receiver.new_shot(receivers, injected, {}, as, m.shot_zones());
   Kokkos::Timer timer;
   // Backward: segments last first; within each, the receiver wavefield at step N - n meets the source's at n
   // (receiver step m holds the data of samples N - 1 ... N - m injected, time N - m); the adjoint's Born weight of

@@ -17,13 +17,13 @@ ImagingCondition parse_imaging_condition(const std::string& text) {
   fail("unknown imaging condition '", text, "' (correlation, adjoint)");
 }
 
-void require_inner_receivers(const wave::Setup& s) {
+void require_inner_receivers(const wave::Setup& s, const std::vector<wave::Point>& receivers) {
   if (s.boundary != wave::Boundary::pml) return;
   const wave::PmlGeometry pml = wave::make_pml_geometry(s, wave::whole_grid(s));
-  for (std::size_t r = 0; r < s.receivers.size(); ++r) {
-    const wave::Stencil8 st = wave::trilinear(s, s.receivers[r]);
+  for (std::size_t r = 0; r < receivers.size(); ++r) {
+    const wave::Stencil8 st = wave::trilinear(s, receivers[r]);
     for (int c = 0; c < 8; ++c) {
-      const auto& p = s.receivers[r];
+      const auto& p = receivers[r];
       require(st.w[c] == 0.0 || pml.is_inner(st.i[c], st.j[c], st.k[c]),
               "the exact adjoint injects at receivers inside the PML's inner region: receiver ", r, " at (", p.x, ", ",
               p.y, ", ", p.z, ") m reaches the layer (", s.ndamp, " points from each face)");
@@ -55,8 +55,9 @@ MigrationPlan plan_migration(const wave::Setup& s, const MigrationOptions& optio
   // A kept state: each field at two steps and the layer's memory (none in the TTI step, whose layer is a damping
   // term). The adjoint keeps the TTI step's Born weights of both its fields, the density image the source wavefield
   // beside the weight.
-  const std::size_t phi = tti ? 0 : wave::layer_phi_floats(s, wave::whole_grid(s));
-  p.state_bytes = (2 * std::size_t(wave::wavefield_count(s)) * layout.size + phi) * sizeof(float);
+  p.state_bytes =
+      (2 * std::size_t(wave::wavefield_count(s)) * layout.size + wave::layer_phi_floats(s, wave::whole_grid(s))) *
+      sizeof(float);
   p.snapshot_bytes = (options.density_image || (tti && adjoint) ? 2 : 1) * layout.size * sizeof(float);
   // The source simulation records nothing; the receiver simulation injects a trace per receiver and records nothing.
   wave::Setup source = s, receiver = s;

@@ -48,9 +48,9 @@ struct MigrationPlan {
   std::size_t total_bytes = 0;
 };
 
-// The exact adjoint injects its data where the step's D3 = 1: refuses, naming it, a receiver of `s` with a corner
-// in the PML.
-void require_inner_receivers(const wave::Setup& s);
+// The exact adjoint injects its data where the step's D3 = 1: refuses, naming it, a receiver (in `s`'s grid) with a
+// corner in the PML.
+void require_inner_receivers(const wave::Setup& s, const std::vector<wave::Point>& receivers);
 
 // The largest interval whose sampling keeps the wavelet's content (wave::wavelet_upper_frequency) below Nyquist.
 int default_imaging_interval(const wave::Setup& s);

@@ -131,9 +131,9 @@ int run_inversion(const mpi::World& world, const io::RunConfig& c, const StartUp
       world, memory.fields, memory.host, memory.host_fields, part, bytes_read);
   if (c.survey.empty()) {
     wave::validate_shot(setup);
-    imaging::require_inner_receivers(setup);
+    imaging::require_inner_receivers(setup, setup.receivers);
   } else {
-    validate_shots(c, survey, setup, [](const wave::Setup& s) { imaging::require_inner_receivers(s); });
+    validate_shots(c, survey, setup, [](const wave::Setup& s) { imaging::require_inner_receivers(s, s.receivers); });
   }
   const std::array<int, 3> n = wave::model_points(setup);
   const std::vector<float> start = wave::crop(setup, setup.velocity);

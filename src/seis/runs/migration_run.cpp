@@ -398,7 +398,7 @@ int run_migration(const mpi::World& world, const io::RunConfig& config, const St
   const imaging::ImagingCondition condition = config.imaging_condition;
   // The exact adjoint injects at receivers inside the PML's inner region only.
   const auto imaging_check = [&](const wave::Setup& s) {
-    if (condition == imaging::ImagingCondition::adjoint) imaging::require_inner_receivers(s);
+    if (condition == imaging::ImagingCondition::adjoint) imaging::require_inner_receivers(s, s.receivers);
   };
   if (config.survey.empty()) {
     place_shot(config, setup);

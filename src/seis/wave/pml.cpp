@@ -65,6 +65,7 @@ PmlGeometry make_pml_geometry(const Setup& s, const Subdomain& part) {
 }
 
 std::size_t layer_phi_floats(const Setup& s, const Subdomain& part) {
+  if (tti_medium(s)) return 0;
   const int d = layer_points(s), top = top_layer_points(s);
   const bool fits = d >= 0 && 2 * d < std::min(part.global[0], part.global[1]) && d + top < part.global[2];
   return fits ? make_pml_geometry(part, d, top).stored() : 0;

@@ -104,8 +104,9 @@ inline LaunchBoxes line_aligned_boxes(const PmlGeometry& g) {
 PmlGeometry make_pml_geometry(const Subdomain& part, int thickness, int top = -1);
 // The setup's layer (layer_points, top_layer_points) as `part` sees it.
 PmlGeometry make_pml_geometry(const Setup& s, const Subdomain& part);
-// The floats of phi `part` stores (PmlGeometry::stored) for the setup's layer; 0 where the layer leaves no inner
-// region, which validate refuses: memory estimates run before it.
+// The floats of phi `part` stores (PmlGeometry::stored) for the setup's layer: none for the TTI step, whose layer is
+// a damping term (tti.hpp); 0 where the layer leaves no inner region, which validate refuses: memory estimates run
+// before it.
 std::size_t layer_phi_floats(const Setup& s, const Subdomain& part);
 
 // Zeros past a profile's end: a vector of up to 8 lanes starting at or before n - 1 reads eta(i + 1) up to n + 7.

@@ -107,14 +107,14 @@ void fill_q(const Setup& s, const Subdomain& part, const FieldLayout& layout, fl
       KOKKOS_LAMBDA(float v) { return static_cast<float>(double(v) * v * dt2); });
 }
 
-// One of the TTI step's coefficient fields (tti_coefficient's `component`: 1 + 2 epsilon, with the sources' zones
-// (source_zone.hpp), sqrt(1 + 2 delta), the axis' three components) at the points the anisotropy holds (density_box:
-// the part's and, at a shared face, the R planes beyond it, where the update reads the neighbour's axis), computed on
-// the host (the same bits on every backend), then placed as q is.
+// One of the TTI step's coefficient fields of the zones' medium (tti_coefficient's `component`: 1 + 2 epsilon, with
+// the zones of the shot's sources (source_zone.hpp), sqrt(1 + 2 delta), the axis' three components) at the points
+// the anisotropy holds (density_box: the part's and, at a shared face, the R planes beyond it, where the update reads
+// the neighbour's axis), computed on the host (the same bits on every backend), then placed as q is.
 template <class ExecSpace>
-void fill_tti(const Setup& s, const Subdomain& part, const FieldLayout& layout, int component, float* out) {
-  const Anisotropy& a = s.anisotropy;
-  const Subdomain held = density_box(s);
+void fill_tti(const SourceZones& zones, const Subdomain& part, const FieldLayout& layout, int component, float* out) {
+  const Anisotropy& a = zones.medium.anisotropy;
+  const Subdomain held = density_box(zones.medium);
   const auto value = [](const std::vector<float>& v, std::size_t n) { return v.empty() ? 0.0 : double(v[n]); };
   std::vector<float> values = host_floats(held.points());
   host_parallel_for(values.size(), [&](std::size_t begin, std::size_t end) {
@@ -122,7 +122,7 @@ void fill_tti(const Setup& s, const Subdomain& part, const FieldLayout& layout, 
       values[n] =
           tti_coefficient(component, value(a.epsilon, n), value(a.delta, n), value(a.tilt, n), value(a.azimuth, n));
   });
-  if (component == 0) apply_source_zones(s, values);
+  if (component == 0) apply_source_zones(zones, values);
   fill_from_box<ExecSpace>(held, held, part, layout, values.data(), out, [] KOKKOS_FUNCTION(float v) { return v; });
 }
 
@@ -210,9 +210,9 @@ class Propagator {
   Propagator(const Setup& setup, const Subdomain& part, const FieldLayout& layout, const PmlGeometry& pml);
   // The coefficients of another model of the same grid and scheme (Simulation::set_model), in the same memory.
   void set_model(const Setup& setup, const Subdomain& part);
-  // The TTI step's 1 + 2 epsilon with the zones of the setup's sources (another shot's), where it runs.
-  void place_source_zones(const Setup& setup, const Subdomain& part) {
-    if (tti_) fill_tti<ExecSpace>(setup, part, layout_, 0, tti_fields_[0].data());
+  // The TTI step's 1 + 2 epsilon with the zones of another shot's sources, where it runs.
+  void place_source_zones(const SourceZones& zones, const Subdomain& part) {
+    if (tti_) fill_tti<ExecSpace>(zones, part, layout_, 0, tti_fields_[0].data());
   }
 
   const ExecSpace& main() const { return instances_[0]; }
@@ -483,7 +483,8 @@ Propagator<ExecSpace>::Propagator(const Setup& setup, const Subdomain& part, con
 template <class ExecSpace>
 void Propagator<ExecSpace>::set_model(const Setup& setup, const Subdomain& part) {
   fill_q<ExecSpace>(setup, part, layout_, q_.data());
-  for (int c = 0; tti_ && c < 5; ++c) fill_tti<ExecSpace>(setup, part, layout_, c, tti_fields_[c].data());
+  for (int c = 0; tti_ && c < 5; ++c)
+    fill_tti<ExecSpace>(SourceZones{setup, setup}, part, layout_, c, tti_fields_[c].data());
   if (variable_density(setup)) {
     if (rho_.data() == nullptr) rho_ = Field<Memory>("seis::wave::density", layout_);
     const Field<Memory> rho = density_field<Memory>(setup, part, layout_);

@@ -16,6 +16,7 @@
 #include "seis/core/field.hpp"
 #include "seis/wave/pml.hpp"
 #include "seis/wave/setup.hpp"
+#include "seis/wave/source_zone.hpp"
 #include "seis/wave/step_term.hpp"
 #include "seis/wave/subdomain.hpp"
 
@@ -54,8 +55,9 @@ class Simulation {
   // Starts again at step 0 with other sources, receivers and wavelet (a survey's next shot): the fields are zeroed;
   // the model, PML, launch configuration and halo connection are kept. What follows is bitwise what a new
   // Simulation of the same setup would compute. Refuses sources or receivers outside the grid. Where the TTI step
-  // runs with source zones (source_zone.hpp) the zones move with the sources, which takes the medium: new_shot(Setup).
-  void new_shot(const Acquisition& shot);
+  // runs with source zones (source_zone.hpp) the zones move with the sources, which takes the medium: `zones` (the
+  // shot's own sources in this simulation's medium), or new_shot(Setup).
+  void new_shot(const Acquisition& shot, const SourceZones* zones = nullptr);
   // The same with `shot`'s medium (this simulation's: set_model replaces it) for the source zones of an anisotropic
   // one.
   void new_shot(const Setup& shot);
@@ -63,10 +65,11 @@ class Simulation {
   // of the wavelet: recorded data injected at the receivers' positions, as reverse-time migration does. Refused for
   // the 3.5D shapes, whose fused two steps inject one wavelet. `as` adjoint_data: each point's injection also times
   // the density there, where it varies (the exact adjoint's data in its variable mu, imaging/step_terms.hpp).
-  // `medium`: in an anisotropic medium with source zones, the medium whose sources' zones the step takes (a
-  // migration's receiver side injects at its receivers in the medium of the shot's sources).
+  // `zones`: in an anisotropic medium with source zones, the zones the step takes (a migration's receiver side
+  // injects at its receivers in the zones of the shot's sources).
   void new_shot(const std::vector<Point>& sources, const std::vector<float>& source_traces,
-                const std::vector<Point>& receivers, Injected as = Injected::sources, const Setup* medium = nullptr);
+                const std::vector<Point>& receivers, Injected as = Injected::sources,
+                const SourceZones* zones = nullptr);
   // Another model (velocity, and density where it varies) of the same grid, scheme and density form in place of
   // this one's (an inversion's next iterate), checked as the constructor checks it, the memory kept; what follows
   // is bitwise what a new Simulation of `model` would compute from the fields as they are (a new_shot, say).
@@ -138,8 +141,9 @@ class Simulation {
 
   // The shot checked against the grid, then the fields zeroed, step 0 and its sources (each firing its own row of
   // `source_traces`, or all the wavelet where null) and receivers placed (new_shot's two forms).
-  // `medium` null: a shot without one, refused where source zones move (new_shot(Acquisition)).
-  void restart_shot(const Acquisition& shot, const std::vector<float>* source_traces, Injected as, const Setup* medium);
+  // `zones` null: a shot without them, refused where source zones move.
+  void restart_shot(const Acquisition& shot, const std::vector<float>* source_traces, Injected as,
+                    const SourceZones* zones);
   void two_steps();  // steps n + 1 and n + 2 in one launch (3.5D shapes)
 };
 

@@ -69,29 +69,30 @@ Simulation<ExecSpace>::Simulation(const Setup& setup, const Subdomain& part, Hal
 }
 
 template <class ExecSpace>
-void Simulation<ExecSpace>::new_shot(const Acquisition& shot) {
-  restart_shot(shot, nullptr, Injected::sources, nullptr);
+void Simulation<ExecSpace>::new_shot(const Acquisition& shot, const SourceZones* zones) {
+  restart_shot(shot, nullptr, Injected::sources, zones);
 }
 
 template <class ExecSpace>
 void Simulation<ExecSpace>::new_shot(const Setup& shot) {
-  restart_shot(shot, nullptr, Injected::sources, &shot);
+  const SourceZones zones{shot, shot};
+  restart_shot(shot, nullptr, Injected::sources, &zones);
 }
 
 template <class ExecSpace>
 void Simulation<ExecSpace>::new_shot(const std::vector<Point>& sources, const std::vector<float>& source_traces,
-                                     const std::vector<Point>& receivers, Injected as, const Setup* medium) {
+                                     const std::vector<Point>& receivers, Injected as, const SourceZones* zones) {
   require(steps_per_launch(setup_.shape) == 1, "sources with traces of their own: the ", to_string(setup_.shape),
           " kernel's fused two steps inject one wavelet; choose a one-step kernel (tile)");
   const std::size_t samples = sources.size() * std::size_t(setup_.steps);
   require(source_traces.size() == samples, "source traces hold ", source_traces.size(), " samples, ", sources.size(),
           " sources x ", setup_.steps, " steps need ", samples);
-  restart_shot(Acquisition{sources, receivers, setup_.wavelet, setup_.f0}, &source_traces, as, medium);
+  restart_shot(Acquisition{sources, receivers, setup_.wavelet, setup_.f0}, &source_traces, as, zones);
 }
 
 template <class ExecSpace>
 void Simulation<ExecSpace>::restart_shot(const Acquisition& shot, const std::vector<float>* source_traces, Injected as,
-                                         const Setup* medium) {
+                                         const SourceZones* zones) {
   // The shot against the grid alone: the Nyquist check of f0 against dt is the run's (validate).
   validate_shot(setup_, shot, 0.0);
   // The zones move where the last shot's or the next one's has any (a refill of 1 + 2 epsilon over the part); a
@@ -100,15 +101,15 @@ void Simulation<ExecSpace>::restart_shot(const Acquisition& shot, const std::vec
   const auto same_place = [](const Point& a, const Point& b) { return a.x == b.x && a.y == b.y && a.z == b.z; };
   const bool same_sources = shot.sources.size() == setup_.sources.size() &&
                             std::equal(shot.sources.begin(), shot.sources.end(), setup_.sources.begin(), same_place);
-  const bool zones = tti_medium(setup_) &&
-                     (setup_.anisotropy.source_zone != 0 || (medium != nullptr && medium->anisotropy.source_zone != 0));
-  require(medium != nullptr || !zones || same_sources,
+  const bool moved = tti_medium(setup_) && (setup_.anisotropy.source_zone != 0 ||
+                                            (zones != nullptr && zones->medium.anisotropy.source_zone != 0));
+  require(zones != nullptr || !moved || same_sources,
           "a new shot in an anisotropic medium moves the zones around its sources where epsilon is taken to delta: "
           "give the medium (new_shot with the setup), or source_zone 0 for none");
-  if (medium != nullptr && zones)
-    require(medium->velocity.size() == model_box(*medium).points(),
+  if (zones != nullptr && moved)
+    require(zones->medium.velocity.size() == model_box(zones->medium).points(),
             "a new shot's setup in an anisotropic medium carries the medium for its source zones: it holds ",
-            medium->velocity.size(), " velocities, its model box ", model_box(*medium).points(), " points");
+            zones->medium.velocity.size(), " velocities, its model box ", model_box(zones->medium).points(), " points");
   static_cast<Acquisition&>(setup_) = shot;
   Impl& m = *impl_;
   Kokkos::fence();
@@ -116,9 +117,9 @@ void Simulation<ExecSpace>::restart_shot(const Acquisition& shot, const std::vec
   m.sources.place(setup_, part_, layout_, source_traces);
   if (as == Injected::adjoint_data && m.propagator.rho() != nullptr) m.sources.scale_by(m.propagator.rho());
   m.receivers.place(setup_, part_, layout_);
-  if (medium != nullptr && zones) {
-    m.propagator.place_source_zones(*medium, part_);
-    setup_.anisotropy.source_zone = medium->anisotropy.source_zone;
+  if (zones != nullptr && moved) {
+    m.propagator.place_source_zones(*zones, part_);
+    setup_.anisotropy.source_zone = zones->medium.anisotropy.source_zone;
   }
   image_ = {};
   step_ = 0;

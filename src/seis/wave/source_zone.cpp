@@ -28,7 +28,8 @@ std::array<double, 3> box_position(const Setup& s, const Subdomain& box, const P
 
 }  // namespace
 
-double source_zone_radius(const Setup& s, const Point& source) {
+double source_zone_radius(const SourceZones& zones, const Point& source) {
+  const Setup& s = zones.medium;
   if (s.anisotropy.source_zone != automatic_source_zone) return s.anisotropy.source_zone;
   const Subdomain box = model_box(s);
   const std::array<double, 3> g = box_position(s, box, source);
@@ -37,15 +38,16 @@ double source_zone_radius(const Setup& s, const Point& source) {
     const long nearest = std::clamp(std::lround(g[std::size_t(a)]), 0L, long(box.size[a] - 1));
     n = n * std::size_t(box.size[a]) + std::size_t(nearest);
   }
-  return 1.5 * double(s.velocity[n]) / s.f0;
+  return 1.5 * double(s.velocity[n]) / zones.shot.f0;
 }
 
-void apply_source_zones(const Setup& s, std::vector<float>& horizontal) {
+void apply_source_zones(const SourceZones& zones, std::vector<float>& horizontal) {
+  const Setup& s = zones.medium;
   const Subdomain box = density_box(s);
   const auto value = [](const std::vector<float>& v, std::size_t n) { return v.empty() ? 0.0 : double(v[n]); };
   const Anisotropy& a = s.anisotropy;
-  for (const Point& source : s.sources) {
-    const double radius = source_zone_radius(s, source);
+  for (const Point& source : zones.shot.sources) {
+    const double radius = source_zone_radius(zones, source);
     if (!(radius > 0)) continue;
     const std::array<double, 3> g = box_position(s, box, source);
     int low[3], high[3];  // the box's points within the radius, along each axis (clamped as doubles: any radius)

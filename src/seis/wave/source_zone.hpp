@@ -15,13 +15,20 @@ namespace seis::wave {
 // within a third of the radius, then by a cosine taper to none at the radius.
 double source_zone_weight(double distance, double radius);
 
-// The radius (m) of the zone around `source`: the anisotropy's source_zone, or where that is automatic 1.5 P
-// wavelengths along the axis, the velocity at the model point nearest the source over f0 (a whole model's: a part
-// of a decomposed run takes a radius in metres, validate).
-double source_zone_radius(const Setup& s, const Point& source);
+// The zones of a shot's sources (their positions, and f0 for an automatic radius) in an anisotropic medium (its grid,
+// velocity, epsilon and delta): a medium is not copied for each shot that moves them.
+struct SourceZones {
+  const Setup& medium;
+  const Acquisition& shot;
+};
 
-// Applies the zones of the setup's sources to `horizontal`, 1 + 2 epsilon at density_box's points (tti_coefficient's
-// component 0): 1 + 2 (epsilon - w (epsilon - delta)), w the largest weight of any source there.
-void apply_source_zones(const Setup& s, std::vector<float>& horizontal);
+// The radius (m) of the zone around `source`: the anisotropy's source_zone, or where that is automatic 1.5 P
+// wavelengths along the axis, the velocity at the model point nearest the source over the shot's f0 (a whole
+// model's: a part of a decomposed run takes a radius in metres, validate).
+double source_zone_radius(const SourceZones& zones, const Point& source);
+
+// Applies the zones to `horizontal`, 1 + 2 epsilon at density_box's points (tti_coefficient's component 0):
+// 1 + 2 (epsilon - w (epsilon - delta)), w the largest weight of any source there.
+void apply_source_zones(const SourceZones& zones, std::vector<float>& horizontal);
 
 }  // namespace seis::wave
