@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
+#include <string>
 #include <vector>
 
 #include "expect_error.hpp"
@@ -63,6 +65,18 @@ Want run(BoundedLbfgs& o, AtIterate at_iterate) {
 
 BoundedLbfgs rosenbrock() {
   return BoundedLbfgs(std::vector<double>(Rosenbrock::n, 3.0), Rosenbrock::lower(), Rosenbrock::upper(), {});
+}
+
+BoundedLbfgs restored(const BoundedLbfgs& o) {
+  return BoundedLbfgs::restore(o.state(), Rosenbrock::lower(), Rosenbrock::upper());
+}
+
+// An array as a state holds it: its length (8 bytes), then its values.
+template <class T>
+std::string state_array(const std::vector<T>& values) {
+  const std::uint64_t count = values.size();
+  return std::string(reinterpret_cast<const char*>(&count), sizeof(count)) +
+         std::string(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(T));
 }
 
 }  // namespace
@@ -146,7 +160,7 @@ TEST(BoundedLbfgs, ARestoredStateEndsBitwiseWhereTheRunEnds) {
   for (int stop : {1, 7, 15}) {
     BoundedLbfgs restarted = rosenbrock();
     const Want end = run(restarted, [stop](BoundedLbfgs& o) {
-      if (o.iterations() == stop) o = BoundedLbfgs::restore(std::string(o.state()));
+      if (o.iterations() == stop) o = restored(o);
     });
     EXPECT_EQ(end, Want::converged);
     EXPECT_EQ(restarted.iterations(), whole.iterations()) << "restarted at iterate " << stop;
@@ -171,8 +185,44 @@ TEST(BoundedLbfgs, RefusesWhatItCannotDo) {
   seis::test::expect_error_mentioning([&] { o.tell(1.0, {1.0}); }, "a gradient of 1 values for 3 unknowns");
   seis::test::expect_error_mentioning([&] { o.tell(std::nan(""), {0.0, 0.0, 0.0}); }, "not a number");
   const std::string state = o.state();
-  seis::test::expect_error_mentioning([&] { BoundedLbfgs::restore("a model"); }, "not one");
-  seis::test::expect_error_mentioning([&] { BoundedLbfgs::restore(state.substr(0, state.size() - 9)); },
+  seis::test::expect_error_mentioning([&] { BoundedLbfgs::restore("a model", l, u); }, "not one");
+  seis::test::expect_error_mentioning([&] { BoundedLbfgs::restore(state.substr(0, state.size() - 9), l, u); },
                                       "end before their contents");
-  seis::test::expect_error_mentioning([&] { BoundedLbfgs::restore(state + "x"); }, "bytes beyond its contents");
+  seis::test::expect_error_mentioning([&] { BoundedLbfgs::restore(state + "x", l, u); }, "bytes beyond its contents");
+  seis::test::expect_error_mentioning([&] { BoundedLbfgs::restore(state, {-1.0}, u); }, "3 unknowns but 1 lower");
+  seis::test::expect_error_mentioning(
+      [&] {
+        BoundedLbfgs::restore(state, l, {1.0, -0.5, 1.0});
+      },
+      "unknown 1 at 0 lies outside the bounds given, -1 to -0.5");
+}
+
+// A state holds no bounds (the library only reads them; a run rebuilds them from its options): 20 bytes a point
+// fewer than a state of version 2, which held them and their kinds. Such a state is still read, bitwise as it was
+// written, and its bounds must be the ones given: a version 2 state made from this version's by putting the
+// bounds and kinds back where they were goes on bitwise where the run goes, and refuses other bounds.
+TEST(BoundedLbfgs, ReadsTheStateOfTheVersionThatHeldTheBounds) {
+  const int n = Rosenbrock::n;
+  BoundedLbfgs whole = rosenbrock();
+  ASSERT_EQ(run(whole, [](BoundedLbfgs&) {}), Want::converged);
+  BoundedLbfgs o = rosenbrock();  // wants its first evaluation: the state holds the whole workspace
+  const std::string v3 = o.state();
+  const std::size_t header = 28 + 2 * 4 + 3 * 8 + 4, x_end = header + 8 + 8 * std::size_t(n),
+                    workspace = std::size_t(2 * 5 + 5) * n + 11 * 25 + 8 * 5,
+                    dsave_end = x_end + (8 + 8 * std::size_t(n)) + (8 + 8 * workspace) + (8 + 8 * 29);
+  ASSERT_EQ(v3.substr(0, 28), "seistencil L-BFGS-B state 3\n");
+  std::vector<int> kinds(n, 2);  // the library's nbd: both bounds
+  const std::string v2 = "seistencil L-BFGS-B state 2\n" + v3.substr(28, x_end - 28) +
+                         state_array(Rosenbrock::lower()) + state_array(Rosenbrock::upper()) +
+                         v3.substr(x_end, dsave_end - x_end) + state_array(kinds) + v3.substr(dsave_end);
+  EXPECT_EQ(v2.size(), v3.size() + 20 * std::size_t(n) + 3 * 8);
+  BoundedLbfgs from_v2 = BoundedLbfgs::restore(v2, Rosenbrock::lower(), Rosenbrock::upper());
+  EXPECT_EQ(from_v2.state(), v3);
+  ASSERT_EQ(run(from_v2, [](BoundedLbfgs&) {}), Want::converged);
+  EXPECT_EQ(from_v2.x(), whole.x());
+  EXPECT_EQ(from_v2.evaluations(), whole.evaluations());
+  std::vector<double> wider = Rosenbrock::upper();
+  wider[3] = 200;
+  seis::test::expect_error_mentioning([&] { BoundedLbfgs::restore(v2, Rosenbrock::lower(), wider); },
+                                      "unknown 3's bounds were -100 to 100, the bounds given -100 to 200");
 }

@@ -18,9 +18,11 @@ namespace seis::inversion {
 namespace {
 
 constexpr std::size_t text_length = 60;  // character*60 task, csave
-// Version 2 leaves out, at an iterate, the workspace the library rewrites before it reads (kept_segments); version 1
-// (every double) is still read.
-constexpr char state_magic[] = "seistencil L-BFGS-B state 2\n", state_magic_1[] = "seistencil L-BFGS-B state 1\n";
+// Version 3 leaves out the bounds and their kinds (20 bytes a point), which the library only reads: restore takes
+// them from the run. Version 2 leaves out, at an iterate, the workspace the library rewrites before it reads
+// (kept_segments). Versions 1 (every array) and 2 are still read.
+constexpr char state_magic[] = "seistencil L-BFGS-B state 3\n", state_magic_2[] = "seistencil L-BFGS-B state 2\n",
+               state_magic_1[] = "seistencil L-BFGS-B state 1\n";
 
 std::string padded(const std::string& text) {
   std::string out(text_length, ' ');
@@ -112,24 +114,16 @@ BoundedLbfgs::BoundedLbfgs(std::vector<double> x0, std::vector<double> lower, st
     : n_(static_cast<int>(x0.size())),
       m_(options.memory),
       x_(std::move(x0)),
-      lower_(std::move(lower)),
-      upper_(std::move(upper)),
       factr_(options.factr),
       pgtol_(options.pgtol) {
   require(n_ > 0 && x_.size() < std::size_t(1) << 31, "L-BFGS-B: ", x_.size(),
           " unknowns: from 1 to 2^31 - 1 are possible");
-  require(lower_.size() == x_.size() && upper_.size() == x_.size(), "L-BFGS-B: ", x_.size(), " unknowns but ",
-          lower_.size(), " lower and ", upper_.size(), " upper bounds");
   require(m_ >= 1 && m_ <= 100, "L-BFGS-B: memory ", m_, " corrections: from 1 to 100 are possible");
   require(factr_ >= 0 && pgtol_ >= 0, "L-BFGS-B: factr ", factr_, " and pgtol ", pgtol_, " must not be negative");
-  bound_kind_.resize(x_.size());
-  for (std::size_t i = 0; i < x_.size(); ++i) {
-    require(!(lower_[i] > upper_[i]), "L-BFGS-B: unknown ", i, "'s lower bound ", lower_[i], " is above its upper ",
-            upper_[i]);
-    bound_kind_[i] = bound_kind(lower_[i], upper_[i]);
+  set_bounds(std::move(lower), std::move(upper));
+  for (std::size_t i = 0; i < x_.size(); ++i)
     x_[i] =
         std::clamp(x_[i], std::isfinite(lower_[i]) ? lower_[i] : x_[i], std::isfinite(upper_[i]) ? upper_[i] : x_[i]);
-  }
   g_.assign(x_.size(), 0.0);
   wa_.assign(workspace(n_, m_), 0.0);
   iwa_.assign(3 * x_.size(), 0);
@@ -139,6 +133,18 @@ BoundedLbfgs::BoundedLbfgs(std::vector<double> x0, std::vector<double> lower, st
   task_ = padded("START");
   csave_ = padded("");
   call();
+}
+
+void BoundedLbfgs::set_bounds(std::vector<double> lower, std::vector<double> upper) {
+  require(lower.size() == x_.size() && upper.size() == x_.size(), "L-BFGS-B: ", x_.size(), " unknowns but ",
+          lower.size(), " lower and ", upper.size(), " upper bounds");
+  lower_ = std::move(lower), upper_ = std::move(upper);
+  bound_kind_.resize(x_.size());
+  for (std::size_t i = 0; i < x_.size(); ++i) {
+    require(!(lower_[i] > upper_[i]), "L-BFGS-B: unknown ", i, "'s lower bound ", lower_[i], " is above its upper ",
+            upper_[i]);
+    bound_kind_[i] = bound_kind(lower_[i], upper_[i]);
+  }
 }
 
 BoundedLbfgs::Want BoundedLbfgs::call() {
@@ -181,12 +187,12 @@ std::string BoundedLbfgs::state() const {
   // Its size first: grown by doubling, the string's 144 bytes a point would be copied and faulted in again and again.
   const bool at_iterate = want_ == Want::iterated;
   std::size_t size = sizeof(state_magic) + 64 + 2 * (8 + task_.size() + csave_.size());
-  for (const auto* v : {&x_, &lower_, &upper_, &g_, &dsave_}) size += 8 + v->size() * sizeof(double);
+  for (const auto* v : {&x_, &g_, &dsave_}) size += 8 + v->size() * sizeof(double);
   if (at_iterate)
     for (const auto& segment : kept_segments(n_, m_)) size += 8 + segment.second * sizeof(double);
   else
     size += 8 + wa_.size() * sizeof(double);
-  for (const auto* v : {&bound_kind_, &iwa_, &lsave_, &isave_}) size += 8 + v->size() * sizeof(int);
+  for (const auto* v : {&iwa_, &lsave_, &isave_}) size += 8 + v->size() * sizeof(int);
   w.bytes.reserve(size);
   w.bytes.append(state_magic);
   w.scalar(n_);
@@ -195,24 +201,25 @@ std::string BoundedLbfgs::state() const {
   w.scalar(factr_);
   w.scalar(pgtol_);
   w.scalar(static_cast<int>(want_));
-  for (const auto* v : {&x_, &lower_, &upper_, &g_}) w.array(*v);
+  for (const auto* v : {&x_, &g_}) w.array(*v);
   if (at_iterate)
     for (const auto& [first, count] : kept_segments(n_, m_)) w.array(wa_.data() + first, count);
   else
     w.array(wa_);
   w.array(dsave_);
-  for (const auto* v : {&bound_kind_, &iwa_, &lsave_, &isave_}) w.array(*v);
+  for (const auto* v : {&iwa_, &lsave_, &isave_}) w.array(*v);
   w.text(task_);
   w.text(csave_);
   return w.bytes;
 }
 
-BoundedLbfgs BoundedLbfgs::restore(const std::string& state) {
+BoundedLbfgs BoundedLbfgs::restore(const std::string& state, std::vector<double> lower, std::vector<double> upper) {
   const std::size_t magic = sizeof(state_magic) - 1;
-  static_assert(sizeof(state_magic) == sizeof(state_magic_1));
-  const bool version_1 = state.compare(0, magic, state_magic_1) == 0;
-  require(version_1 || state.compare(0, magic, state_magic) == 0, "L-BFGS-B state: not one (its first bytes are not '",
-          std::string(state_magic, magic - 1), "')");
+  static_assert(sizeof(state_magic) == sizeof(state_magic_1) && sizeof(state_magic) == sizeof(state_magic_2));
+  const bool version_1 = state.compare(0, magic, state_magic_1) == 0,
+             version_2 = state.compare(0, magic, state_magic_2) == 0;
+  require(version_1 || version_2 || state.compare(0, magic, state_magic) == 0,
+          "L-BFGS-B state: not one (its first bytes are not '", std::string(state_magic, magic - 1), "')");
   const std::string contents = state.substr(magic);
   Reader r(contents);
   BoundedLbfgs o;
@@ -226,7 +233,10 @@ BoundedLbfgs BoundedLbfgs::restore(const std::string& state) {
   require(want >= 0 && want <= static_cast<int>(Want::stopped), "L-BFGS-B state: want ", want);
   o.want_ = static_cast<Want>(want);
   const std::size_t n = o.n_;
-  for (auto* v : {&o.x_, &o.lower_, &o.upper_, &o.g_}) *v = r.array<double>(n);
+  o.x_ = r.array<double>(n);
+  std::vector<double> held_lower, held_upper;
+  if (version_1 || version_2) held_lower = r.array<double>(n), held_upper = r.array<double>(n);
+  o.g_ = r.array<double>(n);
   if (o.want_ == Want::iterated && !version_1) {
     o.wa_.assign(workspace(o.n_, o.m_), 0.0);
     for (const auto& [first, count] : kept_segments(o.n_, o.m_)) r.array(o.wa_.data() + first, count);
@@ -234,13 +244,24 @@ BoundedLbfgs BoundedLbfgs::restore(const std::string& state) {
     o.wa_ = r.array<double>(workspace(o.n_, o.m_));
   }
   o.dsave_ = r.array<double>(29);
-  o.bound_kind_ = r.array<int>(n);
+  if (version_1 || version_2) r.array<int>(n);  // the bounds' kinds, rebuilt from the bounds
   o.iwa_ = r.array<int>(3 * n);
   o.lsave_ = r.array<int>(4);
   o.isave_ = r.array<int>(44);
   o.task_ = r.text();
   o.csave_ = r.text();
   require(r.at_end(), "L-BFGS-B state: bytes beyond its contents");
+  o.set_bounds(std::move(lower), std::move(upper));
+  for (std::size_t i = 0; i < n; ++i) {
+    // The library keeps x within the bounds throughout (its line search too): a point outside them, or bounds that
+    // differ from those an older state holds, are another problem's.
+    require(!(o.x_[i] < o.lower_[i]) && !(o.x_[i] > o.upper_[i]), "L-BFGS-B state: unknown ", i, " at ", o.x_[i],
+            " lies outside the bounds given, ", o.lower_[i], " to ", o.upper_[i], ": not its problem's");
+    if (!held_lower.empty())
+      require(held_lower[i] == o.lower_[i] && held_upper[i] == o.upper_[i], "L-BFGS-B state: unknown ", i,
+              "'s bounds were ", held_lower[i], " to ", held_upper[i], ", the bounds given ", o.lower_[i], " to ",
+              o.upper_[i]);
+  }
   return o;
 }
 

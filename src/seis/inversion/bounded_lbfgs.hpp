@@ -24,8 +24,11 @@ class BoundedLbfgs {
 
   // lower and upper as long as x0; -inf or +inf where a side is unbounded. x0 is projected onto the bounds.
   BoundedLbfgs(std::vector<double> x0, std::vector<double> lower, std::vector<double> upper, Options options);
-  // The state written by state(); refuses bytes that are not one (naming what is wrong).
-  static BoundedLbfgs restore(const std::string& state);
+  // The state written by state(), of the problem with these bounds (those it was constructed with: a state does not
+  // hold them, its run rebuilds them from its options). Refuses bytes that are not a state, and bounds that are not
+  // its problem's where it can tell: a point outside them, or bounds an older state holds that differ (naming what
+  // is wrong).
+  static BoundedLbfgs restore(const std::string& state, std::vector<double> lower, std::vector<double> upper);
 
   const std::vector<double>& x() const { return x_; }
   Want want() const { return want_; }
@@ -41,13 +44,15 @@ class BoundedLbfgs {
   double f() const { return f_; }
   const std::vector<double>& gradient() const { return g_; }
   std::string message() const;  // the library's last task text
-  // The library's state as bytes: every array and scalar, but at an iterate the workspace it rewrites before it
-  // reads (bounded_lbfgs.cpp).
+  // The library's state as bytes: every array and scalar but the bounds (the problem's, which the library only
+  // reads), and at an iterate the workspace it rewrites before it reads (bounded_lbfgs.cpp).
   std::string state() const;
 
  private:
   BoundedLbfgs() = default;
   Want call();
+  // The bounds and the library's kind of each (nbd), checked against each other and x's size.
+  void set_bounds(std::vector<double> lower, std::vector<double> upper);
 
   int n_ = 0, m_ = 0;
   std::vector<double> x_, lower_, upper_, g_, wa_, dsave_;

@@ -10,13 +10,13 @@ namespace seis::inversion {
 
 std::size_t host_bytes_per_point(const InversionOptions& options) {
   // The optimiser: x, bounds, gradient and (2m + 5) workspace doubles, 16 bytes of ints; and its state's bytes, as
-  // many but 3 workspace doubles (BoundedLbfgs::state at an iterate). The objective: the start, its scaled copy, bounds
-  // and d (4 + 32), the mask (4), the start's evaluation (8); an evaluation: the sums in double (16), a shot's gradient
-  // and illumination (8), the gradient in y (8), the velocity and the operators' model over the grid (8); the outputs'
-  // change and gradient (8); a density held, the options' and the operators' (8). A density inverted doubles the
-  // unknowns, and each band's start holds it (4).
+  // many but the bounds, their kinds and 3 workspace doubles (BoundedLbfgs::state at an iterate). The objective: the
+  // start, its scaled copy, bounds and d (4 + 32), the mask (4), the start's evaluation (8); an evaluation: the sums
+  // in double (16), a shot's gradient and illumination (8), the gradient in y (8), the velocity and the operators'
+  // model over the grid (8); the outputs' change and gradient (8); a density held, the options' and the operators'
+  // (8). A density inverted doubles the unknowns, and each band's start holds it (4).
   const std::size_t optimiser = (4 + 2 * std::size_t(options.memory) + 5) * sizeof(double) + 16;
-  const std::size_t state = optimiser - 3 * sizeof(double);
+  const std::size_t state = optimiser - 5 * sizeof(double) - sizeof(int);
   const std::size_t unknowns = options.inverts_density() ? 2 : 1;
   return unknowns * (optimiser + state + 36 + 8 + 16 + 8 + 8 + 8) + 4 + 8 + (options.density.empty() ? 0 : 8) +
          (options.inverts_density() ? 4 : 0);
@@ -48,7 +48,7 @@ InversionResult invert(const wave::Grid& grid, const wave::Numerics& numerics, c
     const ScaledObjective f(grid, numerics, resumed ? start : out.velocity, filter ? filtered : shots, from, backend,
                             resumed ? &resume.scaling : nullptr, sharing, filter);
     const double scale = f.scale();
-    BoundedLbfgs optimiser = resumed ? BoundedLbfgs::restore(resume.optimiser)
+    BoundedLbfgs optimiser = resumed ? BoundedLbfgs::restore(resume.optimiser, f.lower(), f.upper())
                                      : BoundedLbfgs(f.start(), f.lower(), f.upper(), {options.memory, 1e7, 1e-5});
     require(optimiser.x().size() == f.start().size(), "inversion: a restart's optimiser of ", optimiser.x().size(),
             " values for ", f.start().size(), " unknowns");
