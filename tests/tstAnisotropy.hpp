@@ -91,8 +91,11 @@ class TtiRun {
            host_damping_[2][std::size_t(k + lead)];
   }
 
-  // One step, each work item of the kernel walking `walk` planes (0: the backend's choice).
-  void step(int walk = 0) {
+  // One step, each work item of the kernel walking `walk` planes (0: the backend's choice); the transposed step's
+  // (from psi = C (p, r)) where `transposed`.
+  void step(int walk = 0, bool transposed = false) {
+    if (transposed && cp_.size() == 0)
+      cp_ = Floats("tti test operand", L_.size), cr_ = Floats("tti test operand", L_.size);
     seis::with_radius(radius_, [&](auto r) {
       constexpr int R = decltype(r)::value;
       seis::wave::TtiStep<R> t{L_,
@@ -109,7 +112,9 @@ class TtiRun {
                                gr_.data(),
                                {},
                                {},
-                               false};
+                               false,
+                               transposed ? cp_.data() : nullptr,
+                               transposed ? cr_.data() : nullptr};
       for (int m = 0; m <= R; ++m) t.w2[m] = w2_[std::size_t(m)];
       for (int m = 0; m < R; ++m) t.w1[m] = w1_[std::size_t(m)];
       seis::wave::tti_step(Exec(), t, walk);
@@ -141,7 +146,7 @@ class TtiRun {
   int radius_, n_;
   double h_, dt_;
   seis::FieldLayout L_;
-  Floats p_, r_, p_prev_, r_prev_, q_, horizontal_, coupling_, gp_, gr_, axis_[3], damping_[3];
+  Floats p_, r_, p_prev_, r_prev_, q_, horizontal_, coupling_, gp_, gr_, cp_, cr_, axis_[3], damping_[3];
   std::array<std::vector<float>, 3> host_damping_;
   std::vector<float> host_q_, host_horizontal_, host_coupling_;
   std::array<float, seis::max_radius + 1> w2_{};
@@ -466,20 +471,22 @@ EnergyBalance energy_balance(int radius, int n, int thickness, int steps) {
 // both derivatives (n_a n_b D_a D_b, not self-adjoint where the tilt varies) does not conserve it.
 // The kernels walk columns along z, the z neighbours in registers, and sum each point's terms in the point-by-point
 // order: how many planes a walk takes (one, seven: walks that end part-way, more than the grid) changes no bit of
-// the fields, every parameter random point by point, the layer on.
+// the fields, every parameter random point by point, the layer on; nor of the transposed step's.
 TEST(TEST_CATEGORY, TtiStepDoesNotDependOnItsWalk) {
-  for (int radius : {1, 4, 8}) {
-    std::vector<std::vector<float>> fields;
-    for (int walk : {1, 7, 64}) {
-      std::mt19937 rng(seis::test::test_seed());
-      TtiRun run = random_medium_run(radius, 20, 4, rng);
-      for (int s = 0; s < 10; ++s) run.step(walk);
-      fields.push_back(run.p());
-      fields.push_back(run.r());
+  for (const bool transposed : {false, true})
+    for (int radius : {1, 4, 8}) {
+      std::vector<std::vector<float>> fields;
+      for (int walk : {1, 7, 64}) {
+        std::mt19937 rng(seis::test::test_seed());
+        TtiRun run = random_medium_run(radius, 20, 4, rng);
+        for (int s = 0; s < 10; ++s) run.step(walk, transposed);
+        fields.push_back(run.p());
+        fields.push_back(run.r());
+      }
+      for (std::size_t f = 2; f < fields.size(); ++f)
+        EXPECT_EQ(fields[f], fields[f % 2])
+            << (transposed ? "transposed, " : "") << "R = " << radius << ", walk " << (f < 4 ? 7 : 64);
     }
-    for (std::size_t f = 2; f < fields.size(); ++f)
-      EXPECT_EQ(fields[f], fields[f % 2]) << "R = " << radius << ", walk " << (f < 4 ? 7 : 64);
-  }
 }
 
 TEST(TEST_CATEGORY, TtiConservesItsEnergyUnderSharplyChangingTilts) {
