@@ -817,7 +817,7 @@ TEST(TEST_CATEGORY, TtiSourceZoneLiesAroundItsSources) {
     a.source_zone = zone;
     std::vector<float> horizontal(points);
     for (std::size_t m = 0; m < points; ++m) horizontal[m] = seis::wave::tti_coefficient(0, a.epsilon[m], 0, 0, 0);
-    seis::wave::apply_source_zones({s, s}, horizontal);
+    seis::wave::apply_source_zones({s, s}, horizontal, seis::wave::density_box(s));
     int whole = 0, tapered = 0;
     for (int k = 0; k < s.nz; ++k)
       for (int j = 0; j < s.ny; ++j)

@@ -109,21 +109,29 @@ void fill_q(const Setup& s, const Subdomain& part, const FieldLayout& layout, fl
 
 // One of the TTI step's coefficient fields of the zones' medium (tti_coefficient's `component`: 1 + 2 epsilon, with
 // the zones of the shot's sources (source_zone.hpp), sqrt(1 + 2 delta), the axis' three components) at the points
-// the anisotropy holds (density_box: the part's and, at a shared face, the R planes beyond it, where the update reads
-// the neighbour's axis), computed on the host (the same bits on every backend), then placed as q is.
+// of `region` (a box of those the anisotropy holds, density_box: the part's and, at a shared face, the R planes
+// beyond it, where the update reads the neighbour's axis), computed on the host (the same bits on every backend),
+// then placed as q is.
 template <class ExecSpace>
-void fill_tti(const SourceZones& zones, const Subdomain& part, const FieldLayout& layout, int component, float* out) {
+void fill_tti(const SourceZones& zones, const Subdomain& part, const FieldLayout& layout, int component, float* out,
+              const Subdomain& region) {
   const Anisotropy& a = zones.medium.anisotropy;
   const Subdomain held = density_box(zones.medium);
   const auto value = [](const std::vector<float>& v, std::size_t n) { return v.empty() ? 0.0 : double(v[n]); };
-  std::vector<float> values = host_floats(held.points());
+  const std::size_t nx = std::size_t(region.size[0]), ny = std::size_t(region.size[1]);
+  std::vector<float> values = host_floats(region.points());
   host_parallel_for(values.size(), [&](std::size_t begin, std::size_t end) {
-    for (std::size_t n = begin; n < end; ++n)
+    for (std::size_t n = begin; n < end; ++n) {
+      const std::size_t i = n % nx + std::size_t(region.offset[0] - held.offset[0]);
+      const std::size_t j = n / nx % ny + std::size_t(region.offset[1] - held.offset[1]);
+      const std::size_t k = n / (nx * ny) + std::size_t(region.offset[2] - held.offset[2]);
+      const std::size_t m = (k * std::size_t(held.size[1]) + j) * std::size_t(held.size[0]) + i;
       values[n] =
-          tti_coefficient(component, value(a.epsilon, n), value(a.delta, n), value(a.tilt, n), value(a.azimuth, n));
+          tti_coefficient(component, value(a.epsilon, m), value(a.delta, m), value(a.tilt, m), value(a.azimuth, m));
+    }
   });
-  if (component == 0) apply_source_zones(zones, values);
-  fill_from_box<ExecSpace>(held, held, part, layout, values.data(), out, [] KOKKOS_FUNCTION(float v) { return v; });
+  if (component == 0) apply_source_zones(zones, values, region);
+  fill_from_box<ExecSpace>(region, region, part, layout, values.data(), out, [] KOKKOS_FUNCTION(float v) { return v; });
 }
 
 // Which launch of a step: one slab (Slab), or these.
@@ -211,8 +219,14 @@ class Propagator {
   // The coefficients of another model of the same grid and scheme (Simulation::set_model), in the same memory.
   void set_model(const Setup& setup, const Subdomain& part);
   // The TTI step's 1 + 2 epsilon with the zones of another shot's sources, where it runs.
+  // 1 + 2 epsilon refilled where the last zones were or the new ones are, no more: a shot's zones are a few
+  // wavelengths across, the field the whole grid.
   void place_source_zones(const SourceZones& zones, const Subdomain& part) {
-    if (tti_) fill_tti<ExecSpace>(zones, part, layout_, 0, tti_fields_[0].data());
+    if (!tti_) return;
+    std::vector<Subdomain> boxes = source_zone_boxes(zones);
+    for (const Subdomain& box : zoned_) fill_tti<ExecSpace>(zones, part, layout_, 0, tti_fields_[0].data(), box);
+    for (const Subdomain& box : boxes) fill_tti<ExecSpace>(zones, part, layout_, 0, tti_fields_[0].data(), box);
+    zoned_ = std::move(boxes);
   }
 
   const ExecSpace& main() const { return instances_[0]; }
@@ -317,7 +331,8 @@ class Propagator {
   // components), its scratch of rotated derivatives and its weights.
   bool tti_ = false, free_top_ = false;  // free_top_: the part holds the grid's top face, a free surface
   Field<Memory> tti_fields_[5], rotated_[2];
-  bool transposed_ = false;  // the transposed step (transpose), its operand psi = C nu
+  std::vector<Subdomain> zoned_;  // the points the zones of 1 + 2 epsilon's last fill reach (source_zone_boxes)
+  bool transposed_ = false;       // the transposed step (transpose), its operand psi = C nu
   Field<Memory> operand_[2];
   std::array<float, max_radius + 1> second_weights_{};
   std::array<float, max_radius> first_weights_{};
@@ -484,7 +499,8 @@ template <class ExecSpace>
 void Propagator<ExecSpace>::set_model(const Setup& setup, const Subdomain& part) {
   fill_q<ExecSpace>(setup, part, layout_, q_.data());
   for (int c = 0; tti_ && c < 5; ++c)
-    fill_tti<ExecSpace>(SourceZones{setup, setup}, part, layout_, c, tti_fields_[c].data());
+    fill_tti<ExecSpace>(SourceZones{setup, setup}, part, layout_, c, tti_fields_[c].data(), density_box(setup));
+  if (tti_) zoned_ = source_zone_boxes(SourceZones{setup, setup});
   if (variable_density(setup)) {
     if (rho_.data() == nullptr) rho_ = Field<Memory>("seis::wave::density", layout_);
     const Field<Memory> rho = density_field<Memory>(setup, part, layout_);

@@ -95,7 +95,7 @@ void Simulation<ExecSpace>::restart_shot(const Acquisition& shot, const std::vec
                                          const SourceZones* zones) {
   // The shot against the grid alone: the Nyquist check of f0 against dt is the run's (validate).
   validate_shot(setup_, shot, 0.0);
-  // The zones move where the last shot's or the next one's has any (a refill of 1 + 2 epsilon over the part); a
+  // The zones move where the last shot's or the next one's has any (1 + 2 epsilon refilled around both); a
   // shot from the same sources may keep them without the medium (Born's scattered wavefield, whose sources fire
   // nothing from its background's).
   const auto same_place = [](const Point& a, const Point& b) { return a.x == b.x && a.y == b.y && a.z == b.z; };

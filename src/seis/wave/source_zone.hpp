@@ -27,8 +27,13 @@ struct SourceZones {
 // model's: a part of a decomposed run takes a radius in metres, validate).
 double source_zone_radius(const SourceZones& zones, const Point& source);
 
-// Applies the zones to `horizontal`, 1 + 2 epsilon at density_box's points (tti_coefficient's component 0):
-// 1 + 2 (epsilon - w (epsilon - delta)), w the largest weight of any source there.
-void apply_source_zones(const SourceZones& zones, std::vector<float>& horizontal);
+// The boxes of density_box's points that the zones reach, one a source that has a zone (global offsets, as
+// density_box's): what a shot that moves the zones changes.
+std::vector<Subdomain> source_zone_boxes(const SourceZones& zones);
+
+// Applies the zones to `horizontal`, 1 + 2 epsilon at the points of `region` (a box of density_box's points, x
+// fastest; tti_coefficient's component 0): 1 + 2 (epsilon - w (epsilon - delta)), w the largest weight of any source
+// there.
+void apply_source_zones(const SourceZones& zones, std::vector<float>& horizontal, const Subdomain& region);
 
 }  // namespace seis::wave
