@@ -120,16 +120,25 @@ void fill_tti(const SourceZones& zones, const Subdomain& part, const FieldLayout
   const auto value = [](const std::vector<float>& v, std::size_t n) { return v.empty() ? 0.0 : double(v[n]); };
   const std::size_t nx = std::size_t(region.size[0]), ny = std::size_t(region.size[1]);
   std::vector<float> values = host_floats(region.points());
-  host_parallel_for(values.size(), [&](std::size_t begin, std::size_t end) {
-    for (std::size_t n = begin; n < end; ++n) {
-      const std::size_t i = n % nx + std::size_t(region.offset[0] - held.offset[0]);
-      const std::size_t j = n / nx % ny + std::size_t(region.offset[1] - held.offset[1]);
-      const std::size_t k = n / (nx * ny) + std::size_t(region.offset[2] - held.offset[2]);
-      const std::size_t m = (k * std::size_t(held.size[1]) + j) * std::size_t(held.size[0]) + i;
-      values[n] =
-          tti_coefficient(component, value(a.epsilon, m), value(a.delta, m), value(a.tilt, m), value(a.azimuth, m));
-    }
-  });
+  // A row at a time, so that the region's index is split into (j, k) once a row; pieces of about 2^20 points.
+  const std::size_t rows = ny * std::size_t(region.size[2]),
+                    grain = (std::size_t(1) << 20) / std::max<std::size_t>(nx, 1) + 1;
+  host_parallel_for(
+      rows,
+      [&](std::size_t begin, std::size_t end) {
+        for (std::size_t row = begin; row < end; ++row) {
+          const std::size_t j = row % ny + std::size_t(region.offset[1] - held.offset[1]);
+          const std::size_t k = row / ny + std::size_t(region.offset[2] - held.offset[2]);
+          const std::size_t first = (k * std::size_t(held.size[1]) + j) * std::size_t(held.size[0]) +
+                                    std::size_t(region.offset[0] - held.offset[0]);
+          for (std::size_t i = 0; i < nx; ++i) {
+            const std::size_t m = first + i;
+            values[row * nx + i] = tti_coefficient(component, value(a.epsilon, m), value(a.delta, m), value(a.tilt, m),
+                                                   value(a.azimuth, m));
+          }
+        }
+      },
+      grain);
   if (component == 0) apply_source_zones(zones, values, region);
   fill_from_box<ExecSpace>(region, region, part, layout, values.data(), out, [] KOKKOS_FUNCTION(float v) { return v; });
 }
@@ -218,13 +227,20 @@ class Propagator {
   Propagator(const Setup& setup, const Subdomain& part, const FieldLayout& layout, const PmlGeometry& pml);
   // The coefficients of another model of the same grid and scheme (Simulation::set_model), in the same memory.
   void set_model(const Setup& setup, const Subdomain& part);
-  // The TTI step's 1 + 2 epsilon with the zones of another shot's sources, where it runs.
-  // 1 + 2 epsilon refilled where the last zones were or the new ones are, no more: a shot's zones are a few
-  // wavelengths across, the field the whole grid.
+  // The TTI step's 1 + 2 epsilon with the zones of another shot's sources, where it runs: refilled where the last
+  // zones were or the new ones are, no more (a shot's zones are a few wavelengths across, the field the whole grid);
+  // a last box inside a new one (a migration's second side places the same zones) is filled once.
   void place_source_zones(const SourceZones& zones, const Subdomain& part) {
     if (!tti_) return;
     std::vector<Subdomain> boxes = source_zone_boxes(zones);
-    for (const Subdomain& box : zoned_) fill_tti<ExecSpace>(zones, part, layout_, 0, tti_fields_[0].data(), box);
+    const auto inside = [](const Subdomain& a, const Subdomain& b) {
+      for (int d = 0; d < 3; ++d)
+        if (a.offset[d] < b.offset[d] || a.offset[d] + a.size[d] > b.offset[d] + b.size[d]) return false;
+      return true;
+    };
+    for (const Subdomain& box : zoned_)
+      if (std::none_of(boxes.begin(), boxes.end(), [&](const Subdomain& b) { return inside(box, b); }))
+        fill_tti<ExecSpace>(zones, part, layout_, 0, tti_fields_[0].data(), box);
     for (const Subdomain& box : boxes) fill_tti<ExecSpace>(zones, part, layout_, 0, tti_fields_[0].data(), box);
     zoned_ = std::move(boxes);
   }
