@@ -165,6 +165,13 @@ TEST(TEST_CATEGORY, CorrelationImageIsTheSumOfTheWavefieldsProducts) {
     };
     expect_sums(migration.image(), image, image_size, "the image");
     expect_sums(migration.illumination(), illumination, illumination, "the illumination");
+
+    // A stack that does not sum the illumination: the same image, bit for bit, and no illumination to read.
+    const std::vector<float> lit = migration.image();
+    migration.clear(false);
+    migration.migrate(s.sources, s.wavelet, s.f0, s.receivers, injected);
+    EXPECT_EQ(migration.image(), lit) << "R = " << radius << ", " << seis::wave::to_string(shape);
+    seis::test::expect_error_mentioning([&] { migration.illumination(); }, "without its illumination");
   }
 }
 

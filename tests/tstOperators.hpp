@@ -189,6 +189,8 @@ TEST(TEST_CATEGORY, OperatorsKeepTheirEnginesBitwise) {
   ops.born(c.shot, gaussian<float>(c.model.velocity.size(), rng));
   same(ops.gradient(c.shot, r, all), fresh, "after a Born call");
   EXPECT_EQ(ops.gradient(c.shot, r).velocity, Operators(c.model).gradient(c.shot, r).velocity);
+  // Without the illumination (whose sums the gradient then skips) the same gradient.
+  EXPECT_EQ(ops.gradient(c.shot, r).velocity, fresh.velocity);
   std::vector<float> modelled;
   const Gradient one_pass = ops.gradient(
       c.shot,

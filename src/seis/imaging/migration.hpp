@@ -61,8 +61,10 @@ class Migration {
   // With MigrationOptions::density_image, the exact adjoint's image with respect to the density (Born's drho) over
   // the shots so far, x fastest.
   std::vector<float> density_image() const;
-  // Starts a new stack (after a partial one has been written out, say).
-  void clear();
+  // Starts a new stack (after a partial one has been written out, say). Without `illumination` the shots to come
+  // sum the image alone, 8 bytes a point and step fewer (an inversion's gradient, which does not read it), and
+  // illumination() is refused until a stack that sums it.
+  void clear(bool illumination = true);
   const MigrationPlan& plan() const;
   // The copy yardstick of this grid (Simulation::copy_bandwidth, measured at construction), GB/s: what a shot's
   // compulsory bytes per second are set against.

@@ -30,19 +30,19 @@ inline wave::Setup simulation_setup(const wave::Setup& model, bool receiver_side
   return s;
 }
 
-// image += s r, illumination += s s over the padded field (zero outside the interior in both), and the same for
-// s2 and r2 where given (the TTI step's second field): the image that no receiver step carries. A free function:
-// CUDA's extended lambdas may not live in a private nested class.
+// image += s r, illumination += s s (where it is given) over the padded field (zero outside the interior in both),
+// and the same for s2 and r2 where given (the TTI step's second field): the image that no receiver step carries. A
+// free function: CUDA's extended lambdas may not live in a private nested class.
 template <class ExecSpace, class Floats, class Field>
 void correlate(const Floats& image, const Floats& illumination, const Floats& s, const Field& r, const Floats& s2 = {},
                const Field& r2 = {}) {
-  const bool second = s2.data() != nullptr;
+  const bool second = s2.data() != nullptr, lit = illumination.data() != nullptr;
   Kokkos::parallel_for(
       "seis::imaging::correlate", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::size_t>>(0, s.size()),
       KOKKOS_LAMBDA(const std::size_t c) {
         const float a = s(c), b = second ? s2(c) : 0.0f;
         image(c) += a * r(c) + (second ? b * r2(c) : 0.0f);
-        illumination(c) += a * a + b * b;
+        if (lit) illumination(c) += a * a + b * b;
       });
 }
 
@@ -68,6 +68,7 @@ struct Migration<ExecSpace>::Impl {
   MigrationPlan plan;
   wave::Simulation<ExecSpace> source, receiver;
   Floats image, illumination;
+  bool lit = true;  // whether the shots sum the illumination (Migration::clear)
   // The current segment's source wavefields (adjoint: Born weights), one per image; with the density image, the
   // source wavefields beside the Born weights, and that image (over the halo within R too: density_terms.hpp); in
   // an anisotropic medium the adjoint's Born weights of r beside p's (snapshots_r).
@@ -171,14 +172,15 @@ struct Migration<ExecSpace>::Impl {
   // term (from image `j`'s source wavefield) by a pass of its own.
   void image_step(int n, int j) {
     const Floats& kept = snapshots[std::size_t(j)];
+    const Floats summed = lit ? illumination : Floats();
     if (plan.density_image)
       detail::image_density<ExecSpace>(density_terms, density_image,
                                        Kokkos::View<const float*, Memory>(fields[std::size_t(j)]), receiver.field());
     if (tti && adjoint())
-      return detail::correlate<ExecSpace>(image, illumination, kept, receiver.field(), snapshots_r[std::size_t(j)],
+      return detail::correlate<ExecSpace>(image, summed, kept, receiver.field(), snapshots_r[std::size_t(j)],
                                           Kokkos::View<const float*, Memory>(receiver.step_fields().r));
-    if (n == 0 || tti) return detail::correlate<ExecSpace>(image, illumination, kept, receiver.field());
-    const wave::ImageTerm term{kept.data(), image.data(), illumination.data()};
+    if (n == 0 || tti) return detail::correlate<ExecSpace>(image, summed, kept, receiver.field());
+    const wave::ImageTerm term{kept.data(), image.data(), summed.data()};
     if (adjoint())
       layer->arm(term);
     else
@@ -324,10 +326,12 @@ MigrationTiming Migration<ExecSpace>::backward(const std::vector<float>& injecte
   // from three fields and q, one written), the receiver's step adding it (kept, image and illumination read, two
   // written). The adjoint's layer terms: 32 bytes a point near a face, phi cleared every receiver step.
   // In an anisotropic medium the image is a pass of its own (kept, receiver field, image and illumination read, two
-  // written: 24 bytes), the adjoint's over both fields (32 bytes, and the source side's weights of r too: 28).
-  const double image_bytes = m.tti
-                                 ? (m.adjoint() ? 2.0 * (8.0 + 20.0) + 32.0 : 8.0 + 24.0)
-                                 : (m.adjoint() ? 8.0 + 20.0 : 8.0) + 20.0 + (m.plan.density_image ? 8.0 + 20.0 : 0.0);
+  // written: 24 bytes), the adjoint's over both fields (32 bytes, and the source side's weights of r too: 28). The
+  // illumination's 8 bytes of those only where it is summed.
+  const double image_bytes =
+      (m.tti ? (m.adjoint() ? 2.0 * (8.0 + 20.0) + 32.0 : 8.0 + 24.0)
+             : (m.adjoint() ? 8.0 + 20.0 : 8.0) + 20.0 + (m.plan.density_image ? 8.0 + 20.0 : 0.0)) -
+      (m.lit ? 0.0 : 8.0);
   const double layer_bytes = m.layer ? 32.0 * double(m.layer->points()) + 4.0 * double(m.receiver.pml().stored()) : 0.0;
   timing.bytes = double(m.source_steps) * m.source.bytes_per_step() +
                  double(m.steps()) * (m.receiver.bytes_per_step() + layer_bytes) +
@@ -365,13 +369,15 @@ std::vector<float> Migration<ExecSpace>::density_image() const {
 
 template <class ExecSpace>
 std::vector<float> Migration<ExecSpace>::illumination() const {
+  require(impl_->lit, "the migration's stack was started without its illumination (Migration::clear(false))");
   return impl_->interior(impl_->illumination, false);
 }
 
 template <class ExecSpace>
-void Migration<ExecSpace>::clear() {
+void Migration<ExecSpace>::clear(bool illumination) {
+  impl_->lit = illumination;
   Kokkos::deep_copy(impl_->image, 0.0f);
-  Kokkos::deep_copy(impl_->illumination, 0.0f);
+  if (illumination) Kokkos::deep_copy(impl_->illumination, 0.0f);
   if (impl_->plan.density_image) Kokkos::deep_copy(impl_->density_image, 0.0f);
 }
 

@@ -32,7 +32,7 @@ class EngineOn final : public Acoustic::Engine {
   Acoustic::Gradient adjoint(const wave::Setup& s, const Acoustic::Engine::Injection& injection,
                              GradientParts parts) const override {
     imaging::Migration<ExecSpace>& transpose = adjoint_engine(s, parts.density);
-    transpose.clear();
+    transpose.clear(parts.illumination);
     const std::vector<float> modelled = transpose.forward(s.sources, s.wavelet, s.f0, s.receivers);
     transpose.backward(injection(modelled));
     return {transpose.image(), parts.density ? transpose.density_image() : std::vector<float>{},
