@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -15,6 +16,7 @@
 #include "seis/imaging/born.hpp"
 #include "seis/imaging/migration.hpp"
 #include "seis/imaging/shot_data.hpp"
+#include "seis/imaging/step_terms.hpp"
 #include "seis/reference/born.hpp"
 #include "seis/wave/simulation.hpp"
 #include "test_fields.hpp"
@@ -150,6 +152,60 @@ TEST(TEST_CATEGORY, BornWithAFreeSurfaceAndItsAdjointPassTheDotProductTest) {
       EXPECT_LE(std::abs(p.forward - p.backward), p.bound)
           << seis::wave::to_string(strategy) << " R = " << radius << ": <B dq, d> = " << p.forward
           << ", <dq, B^T d> = " << p.backward << ", bound " << p.bound;
+    }
+}
+
+namespace {
+
+// The Born weight term with the weight's passes, whatever the step's kernels can carry.
+struct BornWeightByPasses : seis::imaging::detail::BornWeight<TEST_EXECSPACE> {
+  void before(const seis::wave::StepFields<TEST_EXECSPACE::memory_space>& f) override {
+    auto passes = f;
+    passes.carries_weight = false;
+    BornWeight::before(passes);
+  }
+};
+
+}  // namespace
+
+// The exact adjoint's Born weights as the tile engine's epilogue writes them, bitwise the passes' (u_{n-1} copied,
+// the weight from three fields and q) at every step: the layer's points and a source in the layer (whose weight the
+// term takes again after the injection) included; under a free surface below the surface's plane (there the weight
+// meets a zero adjoint field, and the passes see the zeroed u_{n+1}).
+TEST(TEST_CATEGORY, TheStepCarriesTheBornWeightBitwise) {
+  using Floats = Kokkos::View<float*, TEST_EXECSPACE::memory_space>;
+  for (const auto top : {seis::wave::Top::absorbing, seis::wave::Top::free})
+    for (const auto strategy :
+         {seis::wave::Strategy::unified, seis::wave::Strategy::two, seis::wave::Strategy::seven}) {
+      std::mt19937 rng(seis::test::test_seed());
+      auto s = engine_setup(4, rng);
+      s.top = top;
+      s.strategy = strategy;
+      s.steps = 24;
+      seis::wave::Simulation<TEST_EXECSPACE> carried(s), passed(s);
+      ASSERT_TRUE(carried.step_fields().carries_weight);
+      seis::imaging::detail::BornWeight<TEST_EXECSPACE> carrying;
+      BornWeightByPasses passes;
+      const seis::FieldLayout& L = carried.layout();
+      carrying.weight = Floats("carried weight", L.size);
+      passes.weight = Floats("passes' weight", L.size);
+      std::size_t differ = 0;
+      for (int n = 0; n + 1 < s.steps; ++n) {
+        carried.advance(1, carrying);
+        passed.advance(1, passes);
+        const auto a = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), carrying.weight);
+        const auto b = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), passes.weight);
+        for (int k = top == seis::wave::Top::free ? 1 : 0; k < L.nz; ++k)
+          for (int j = 0; j < L.ny; ++j)
+            for (int i = 0; i < L.nx; ++i) {
+              const auto c = std::size_t(L.offset(i, j, k));
+              differ += std::memcmp(&a(c), &b(c), sizeof(float)) != 0;
+            }
+      }
+      EXPECT_EQ(differ, 0u) << seis::wave::to_string(strategy) << (top == seis::wave::Top::free ? ", free top" : "");
+      const auto u = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), carried.field());
+      const auto v = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), passed.field());
+      EXPECT_EQ(std::memcmp(u.data(), v.data(), u.size() * sizeof(float)), 0);
     }
 }
 

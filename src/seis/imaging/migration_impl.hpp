@@ -32,7 +32,8 @@ inline wave::Setup simulation_setup(const wave::Setup& model, bool receiver_side
 
 // image += s r, illumination += s s (where it is given) over the padded field (zero outside the interior in both),
 // and the same for s2 and r2 where given (the TTI step's second field): the image that no receiver step carries. A
-// free function: CUDA's extended lambdas may not live in a private nested class.
+// free function: CUDA's extended lambdas may not live in a private nested class. The FMAs are written out: left to
+// contraction, GCC rounded the image's sum another way once the illumination's became conditional.
 template <class ExecSpace, class Floats, class Field>
 void correlate(const Floats& image, const Floats& illumination, const Floats& s, const Field& r, const Floats& s2 = {},
                const Field& r2 = {}) {
@@ -41,8 +42,8 @@ void correlate(const Floats& image, const Floats& illumination, const Floats& s,
       "seis::imaging::correlate", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::size_t>>(0, s.size()),
       KOKKOS_LAMBDA(const std::size_t c) {
         const float a = s(c), b = second ? s2(c) : 0.0f;
-        image(c) += a * r(c) + (second ? b * r2(c) : 0.0f);
-        if (lit) illumination(c) += a * a + b * b;
+        image(c) += second ? fmaf(a, r(c), b * r2(c)) : a * r(c) + 0.0f;
+        if (lit) illumination(c) += fmaf(b, b, a * a);
       });
 }
 
@@ -322,16 +323,16 @@ MigrationTiming Migration<ExecSpace>::backward(const std::vector<float>& injecte
   m.source.drop_kept();
   timing.backward_seconds = timer.seconds();
   const double points = double(m.source.layout().size);
-  // An image: the source side kept (u copied, 8 bytes a point; the adjoint's u_{n-1} copied, then its Born weight
-  // from three fields and q, one written), the receiver's step adding it (kept, image and illumination read, two
-  // written). The adjoint's layer terms: 32 bytes a point near a face, phi cleared every receiver step.
-  // In an anisotropic medium the image is a pass of its own (kept, receiver field, image and illumination read, two
-  // written: 24 bytes), the adjoint's over both fields (32 bytes, and the source side's weights of r too: 28). The
-  // illumination's 8 bytes of those only where it is summed.
-  const double image_bytes =
-      (m.tti ? (m.adjoint() ? 2.0 * (8.0 + 20.0) + 32.0 : 8.0 + 24.0)
-             : (m.adjoint() ? 8.0 + 20.0 : 8.0) + 20.0 + (m.plan.density_image ? 8.0 + 20.0 : 0.0)) -
-      (m.lit ? 0.0 : 8.0);
+  // An image: the source side kept (u copied, 8 bytes a point; the adjoint's Born weight written by the step's
+  // kernels, 4, or u_{n-1} copied, then the weight from three fields and q, one written), the receiver's step adding it
+  // (kept, image and illumination read, two written). The adjoint's layer terms: 32 bytes a point near a face, phi
+  // cleared every receiver step. In an anisotropic medium the image is a pass of its own (kept, receiver field, image
+  // and illumination read, two written: 24 bytes), the adjoint's over both fields (32 bytes, and the source side's
+  // weights of r too: 28). The illumination's 8 bytes of those only where it is summed.
+  const double image_bytes = (m.tti ? (m.adjoint() ? 2.0 * (8.0 + 20.0) + 32.0 : 8.0 + 24.0)
+                                    : (m.adjoint() ? (m.source.step_fields().carries_weight ? 4.0 : 8.0 + 20.0) : 8.0) +
+                                          20.0 + (m.plan.density_image ? 8.0 + 20.0 : 0.0)) -
+                             (m.lit ? 0.0 : 8.0);
   const double layer_bytes = m.layer ? 32.0 * double(m.layer->points()) + 4.0 * double(m.receiver.pml().stored()) : 0.0;
   timing.bytes = double(m.source_steps) * m.source.bytes_per_step() +
                  double(m.steps()) * (m.receiver.bytes_per_step() + layer_bytes) +

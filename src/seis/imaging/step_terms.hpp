@@ -58,8 +58,7 @@ struct StepTerms {
   KOKKOS_INLINE_FUNCTION float born_weight(int i, int j, int k, index_t c, float next, float now, float before) const {
     const float e = damping(i, j, k);
     if (tti) return (next - (2.0f * now - (1.0f - e) * before) / (1.0f + e)) / q(c);
-    const float d2 = 1.0f / (1.0f + 2.0f * e);
-    return (next - (2.0f + 2.0f * e - e * e) * d2 * now + d2 * before) / q(c);
+    return wave::born_weight(e, q(c), next, now, before);
   }
   // G^T xi at offset c of point (i, j, k): the transpose of the layer's gradient term, xi zero outside the layer.
   template <class Field>
@@ -226,7 +225,11 @@ class AdjointLayer : public CarriedImage<typename ExecSpace::memory_space> {
 };
 
 // The Born weight of the step a source-side simulation takes with this term, into `weight` (from u_{n-1} kept
-// before it, u_n and u_{n+1} after it); the TTI step's r's into `weight_r` the same way.
+// before it, u_n and u_{n+1} after it); the TTI step's r's into `weight_r` the same way. Where the step's kernels
+// carry it (StepFields::carries_weight) they write it from u_{n+1} as they leave it, and the term keeps u_{n-1} only
+// at the sources' points, whose u_{n+1} changes after the kernels, to take their weights again: the passes' values,
+// 4 bytes a point written instead of 32 moved. (Under a free surface the plane k = 0 is zeroed after the kernels
+// too; its weight differs from the passes' but meets the adjoint field there, which is zero.)
 template <class ExecSpace>
 class BornWeight : public wave::StepTerm<typename ExecSpace::memory_space> {
  public:
@@ -234,15 +237,55 @@ class BornWeight : public wave::StepTerm<typename ExecSpace::memory_space> {
   Kokkos::View<float*, Memory> weight, weight_r;
 
   void before(const wave::StepFields<Memory>& f) override {
-    Kokkos::deep_copy(weight, f.u_prev);
-    if (f.r_prev.data() != nullptr) Kokkos::deep_copy(weight_r, f.r_prev);
+    carried_ = f.carries_weight;
+    if (!carried_) {
+      Kokkos::deep_copy(weight, f.u_prev);
+      if (f.r_prev.data() != nullptr) Kokkos::deep_copy(weight_r, f.r_prev);
+      return;
+    }
+    const std::size_t sources = f.injected.extent(0);
+    if (kept_.extent(0) < sources)
+      kept_ = Kokkos::View<float*, Memory>(
+          Kokkos::view_alloc("seis::imaging::u_{n-1} at the sources", Kokkos::WithoutInitializing), sources);
+    const auto kept = kept_;
+    const auto prev = f.u_prev;
+    const auto injected = f.injected;
+    Kokkos::parallel_for(
+        "seis::imaging::keep_at_sources", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::size_t>>(0, sources),
+        KOKKOS_LAMBDA(const std::size_t p) { kept(p) = prev(injected(p)); });
+    ExecSpace().fence();  // the engine steps on its own instance
   }
+
+  wave::WeightTerm carried_weight() override { return {carried_ ? weight.data() : nullptr}; }
+
   void after(const wave::StepFields<Memory>& f) override {
     const StepTerms<Memory> t(f);
-    born_weight<ExecSpace, Memory>(t, weight, f.u, f.u_prev);
-    if (t.tti) born_weight<ExecSpace, Memory>(t, weight_r, f.r, f.r_prev);
+    if (!carried_) {
+      born_weight<ExecSpace, Memory>(t, weight, f.u, f.u_prev);
+      if (t.tti) born_weight<ExecSpace, Memory>(t, weight_r, f.r, f.r_prev);
+      return;
+    }
+    const FieldLayout L = f.layout;
+    const auto kept = kept_;
+    const auto w = weight;
+    const auto next = f.u, now = f.u_prev;
+    const auto injected = f.injected;
+    Kokkos::parallel_for(
+        "seis::imaging::weigh_at_sources",
+        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::size_t>>(0, injected.extent(0)),
+        KOKKOS_LAMBDA(const std::size_t p) {
+          const index_t c = injected(p), in_plane = c % index_t(L.plane);
+          const int k = int(c / index_t(L.plane)) - L.halo, j = int(in_plane / L.ldx) - L.halo;
+          const int i = int(in_plane % L.ldx) - L.lead;
+          w(c) = t.born_weight(i, j, k, c, next(c), now(c), kept(p));
+        });
+    ExecSpace().fence();
   }
   bool steps_both_fields() const override { return true; }
+
+ private:
+  bool carried_ = false;
+  Kokkos::View<float*, Memory> kept_;  // u_{n-1} at the sources' points
 };
 
 }  // namespace seis::imaging::detail

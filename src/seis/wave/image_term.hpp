@@ -1,6 +1,7 @@
 #pragma once
-// What a step's kernels can carry besides the wave update: nothing (NoExtra), or a migration's imaging condition
-// (ImageTerm), fused into the tile engine's epilogue (ImagingUpdate, update.hpp) so that no pass reads u again.
+// What a step's kernels can carry besides the wave update: nothing (NoExtra), a migration's imaging condition
+// (ImageTerm) or the step's Born weight (WeightTerm), fused into the tile engine's epilogue (ImagingUpdate,
+// WeightingUpdate; update.hpp) so that no pass reads the fields again.
 #include "seis/core/layout.hpp"
 #include "seis/core/memory_ops.hpp"
 
@@ -54,6 +55,22 @@ struct ImageTerm {
 #endif
     for (int i = 0; i < n; ++i) square[i] += w[i] * w[i];
   }
+};
+
+// The Born weight of a step at a point, (u_{n+1} - D1 u_n + D2 u_{n-1}) / q with D2 = 1 / (1 + 2 e) and D1 =
+// (2 + 2 e - e^2) D2, e the point's damping eta_x + eta_y + eta_z (imaging/step_terms.hpp): one expression for the
+// step's epilogue and the imaging passes, so both round alike.
+KOKKOS_FORCEINLINE_FUNCTION float born_weight(float e, float q, float next, float now, float before) {
+  const float d2 = 1.0f / (1.0f + 2.0f * e);
+  return (next - (2.0f + 2.0f * e - e * e) * d2 * now + d2 * before) / q;
+}
+
+// The step's Born weight, carried by its kernels (StepTerm::carried_weight): weight = born_weight of u_{n+1} as the
+// update leaves it, before the sources add to some points (the term takes those again: StepFields::injected). The
+// exact adjoint's source side: without it a pass copies u_{n-1} before the step (8 bytes a point) and another reads
+// three fields and q and writes the weight (20), where the epilogue writes 4.
+struct WeightTerm {
+  float* weight = nullptr;
 };
 
 }  // namespace seis::wave

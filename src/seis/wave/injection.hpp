@@ -106,6 +106,9 @@ class Injection {
         });
   }
 
+  // The points inject() adds to, their offsets in the layout.
+  Kokkos::View<const index_t*, Memory> offsets() const { return offset_; }
+
   // Each point's weights times field[its offset] (a field in the layout, on the device): after place, for the
   // one-step kernels.
   void scale_by(const float* field) {

@@ -2,7 +2,7 @@
 // The step's engine of one part: the scheme's coefficients (q = V^2 dt^2 and the PML's damping, which the model
 // and dt fix), the execution-space instances and the launches that update a region of the part one time step (the
 // tile engine or a code shape, in the setup's strategy), templated on what the kernels carry besides the update
-// (NoExtra, ImageTerm), so the imaging condition rides in the step's own kernels.
+// (NoExtra, ImageTerm, WeightTerm), so the imaging condition and the Born weight ride in the step's own kernels.
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <array>
@@ -233,13 +233,8 @@ class Propagator {
   void place_source_zones(const SourceZones& zones, const Subdomain& part) {
     if (!tti_) return;
     std::vector<Subdomain> boxes = source_zone_boxes(zones);
-    const auto inside = [](const Subdomain& a, const Subdomain& b) {
-      for (int d = 0; d < 3; ++d)
-        if (a.offset[d] < b.offset[d] || a.offset[d] + a.size[d] > b.offset[d] + b.size[d]) return false;
-      return true;
-    };
     for (const Subdomain& box : zoned_)
-      if (std::none_of(boxes.begin(), boxes.end(), [&](const Subdomain& b) { return inside(box, b); }))
+      if (std::none_of(boxes.begin(), boxes.end(), [&](const Subdomain& b) { return b.contains(box); }))
         fill_tti<ExecSpace>(zones, part, layout_, 0, tti_fields_[0].data(), box);
     for (const Subdomain& box : boxes) fill_tti<ExecSpace>(zones, part, layout_, 0, tti_fields_[0].data(), box);
     zoned_ = std::move(boxes);
@@ -266,22 +261,30 @@ class Propagator {
             {gradient_[0], gradient_[1], gradient_[2]},
             rho_.span(),
             w.r.span(),
-            w.r_prev.span()};
+            w.r_prev.span(),
+            carries_weight(),
+            {}};
   }
 
   // One step's update of the points in `region` (the whole part, or its core or one face layer) on `main`, with
   // the imaging condition where `image` has a weight: in the tile engine's kernels (ImagingUpdate), by a pass of
   // its own over the part before a code shape's or the variable-density kernel's update (a driver's term: one part,
-  // so one region).
-  void step(const Wavefield<Memory>& w, const Box& region, const ExecSpace& main, const ImageTerm& image) {
+  // so one region); with the Born weight where `weight` has one, which only the tile engine's kernels carry
+  // (carries_weight).
+  void step(const Wavefield<Memory>& w, const Box& region, const ExecSpace& main, const ImageTerm& image,
+            const WeightTerm& weight = {}) {
+    require(weight.weight == nullptr || carries_weight(), "the step's kernels carry no Born weight here");
     if (tti_) return with_tti_step(w, [&](const auto& t) { tti_step(main, t, region); });
     const bool varies = rho_.data() != nullptr, imaging = image.weight != nullptr;
     const bool carries_image = n_.shape == Shape::tile && !varies;  // the tile engine's epilogue
     if (imaging && !carries_image) add_image(main, image, layout_, w.u.data());
     if (varies) return density_update(w, region, main);
     if (imaging && carries_image) return update(w, region, main, image);
+    if (weight.weight != nullptr) return update(w, region, main, weight);
     update(w, region, main, NoExtra{});
   }
+  // Whether step() carries a Born weight: the tile engine's constant-density step.
+  bool carries_weight() const { return n_.shape == Shape::tile && !tti_ && rho_.data() == nullptr; }
   // Steps n + 1 and n + 2 in one launch (3.5D shapes): into the wavefield's spares, the sources by column.
   void two_steps(const Wavefield<Memory>& w, const TwoSteps& two) const;
   // Whether the step is the TTI step, which a decomposed part runs pass by pass (tti_pass) between the halos of its
@@ -479,6 +482,7 @@ Propagator<ExecSpace>::Propagator(const Setup& setup, const Subdomain& part, con
       };
       check(NoExtra{});
       check(ImageTerm{});
+      check(WeightTerm{});
     });
   }
   coefficients_ = make_coefficients(n_.radius, h_, h_, h_);

@@ -137,7 +137,8 @@ class Simulation {
   PmlGeometry pml_;
   std::unique_ptr<Impl> impl_;
   int step_ = 0;
-  ImageTerm image_;  // what the next step's kernels carry (a driver's term)
+  ImageTerm image_;    // what the next step's kernels carry (a driver's term)
+  WeightTerm weight_;  // likewise, on one part
 
   // The shot checked against the grid, then the fields zeroed, step 0 and its sources (each firing its own row of
   // `source_traces`, or all the wavelet where null) and receivers placed (new_shot's two forms).

@@ -122,6 +122,7 @@ void Simulation<ExecSpace>::restart_shot(const Acquisition& shot, const std::vec
     setup_.anisotropy.source_zone = zones->medium.anisotropy.source_zone;
   }
   image_ = {};
+  weight_ = {};
   step_ = 0;
   m.halos.reset_seconds();
   Kokkos::fence();
@@ -188,6 +189,7 @@ void Simulation<ExecSpace>::advance(int steps, StepTerm<memory_space>& term) {
     const ProfilingRegion step("seis::wave::step");
     term.before(step_fields());
     image_ = term.carried();
+    weight_ = term.carried_weight();
     begin_step();
     finish_step();
     if (term.waits_for_steps()) m.propagator.main().fence();
@@ -201,7 +203,10 @@ void Simulation<ExecSpace>::advance(int steps, StepTerm<memory_space>& term) {
 
 template <class ExecSpace>
 StepFields<typename ExecSpace::memory_space> Simulation<ExecSpace>::step_fields() const {
-  return impl_->propagator.fields(impl_->wavefield);
+  StepFields<memory_space> f = impl_->propagator.fields(impl_->wavefield);
+  f.carries_weight = f.carries_weight && !impl_->halos.exchanges();
+  f.injected = impl_->sources.offsets();
+  return f;
 }
 
 template <class ExecSpace>
@@ -228,7 +233,7 @@ void Simulation<ExecSpace>::begin_step() {
   const ExecSpace& main = m.propagator.main();
   float* u = m.wavefield.u.data();
   m.receivers.record(main, u, step_);
-  if (!m.halos.exchanges()) return m.propagator.step(m.wavefield, m.halos.core(), main, image_);
+  if (!m.halos.exchanges()) return m.propagator.step(m.wavefield, m.halos.core(), main, image_, weight_);
   // The faces are packed on their own instances once the previous step is done, and a message transport's
   // exchange starts only after the core has been enqueued.
   const ProfilingRegion sending("seis::wave::halo_send");
@@ -293,6 +298,7 @@ void Simulation<ExecSpace>::finish_step() {
   m.wavefield.next_step();
   ++step_;
   image_ = {};
+  weight_ = {};
 }
 
 namespace {

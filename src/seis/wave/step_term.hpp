@@ -26,6 +26,10 @@ struct StepFields {
   Kokkos::View<const float*, Memory> rho;
   // The TTI step's second field (tti.hpp) at the steps of u and u_prev; empty for the other steps.
   Kokkos::View<float*, Memory> r, r_prev;
+  // Whether the step's kernels carry a Born weight (StepTerm::carried_weight), and the points the sources add to
+  // after them (their offsets).
+  bool carries_weight = false;
+  Kokkos::View<const index_t*, Memory> injected;
 };
 
 template <class Memory>
@@ -38,6 +42,9 @@ class StepTerm {
   // The imaging condition the step's kernels carry at every interior point, u the field it steps from (a code
   // shape's step makes a pass of its own); none where weight is null.
   virtual ImageTerm carried() { return {}; }
+  // The Born weight the step's kernels carry (where StepFields::carries_weight), asked after before(); none where
+  // weight is null.
+  virtual WeightTerm carried_weight() { return {}; }
   // After the step: the receivers recorded u_n, the sources are in u_{n+1}.
   virtual void after(const StepFields<Memory>&) {}
   // Whether before() and after() run work of their own that must see the step done (the simulation then waits for

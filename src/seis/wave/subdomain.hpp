@@ -33,6 +33,12 @@ struct Subdomain {
     return i >= offset[0] && i < offset[0] + size[0] && j >= offset[1] && j < offset[1] + size[1] && k >= offset[2] &&
            k < offset[2] + size[2];
   }
+  // Does this part's interior hold all of b's?
+  bool contains(const Subdomain& b) const {
+    for (int d = 0; d < 3; ++d)
+      if (b.offset[d] < offset[d] || b.offset[d] + b.size[d] > offset[d] + size[d]) return false;
+    return true;
+  }
   std::size_t points() const { return std::size_t(size[0]) * std::size_t(size[1]) * std::size_t(size[2]); }
 };
 

@@ -275,6 +275,11 @@ struct WaveUpdate {
   // the layer's x slabs splits into its low slab, the inner points and its high slab; other layer rows lie in one
   // y or z slab (the PML launches' boxes are slabs: one run).
   void host_row(const FieldLayout& L, int x0, int x1, int y, int z, const float* c, float* sum) const {
+    host_next(L, x0, x1, y, z, c, sum);
+    store_row(a.u_prev + L.offset(x0, y, z), sum, x1 - x0, a.nontemporal);
+  }
+  // host_row's u_next into sum (phi stored), u_prev left as it was.
+  void host_next(const FieldLayout& L, int x0, int x1, int y, int z, const float* c, float* sum) const {
     const index_t o = L.offset(x0, y, z);
     const float* prev = a.u_prev + o;
     const float* q_row = a.q + o;
@@ -290,13 +295,20 @@ struct WaveUpdate {
       a.host_inner(c, sum, prev, q_row, low, high);
       a.host_layer(L, x0, y, z, c, sum, prev, q_row, high, n);
     }
-    store_row(a.u_prev + o, sum, n, a.nontemporal);
   }
 
   template <int VEC>
   KOKKOS_FORCEINLINE_FUNCTION void operator()(const FieldLayout& L, int x, int y, int z, const Pack<VEC>& u,
                                               const Nearest<VEC>& near, const float (&lap)[VEC], int first, int last,
                                               const Ahead<VEC>& ahead) const {
+    a.store(L, x, y, z, next<VEC>(x, y, z, u, near, lap, first, last, ahead), first, last);
+  }
+
+  // operator()'s u_next (phi stored), not stored.
+  template <int VEC>
+  KOKKOS_FORCEINLINE_FUNCTION Pack<VEC> next(int x, int y, int z, const Pack<VEC>& u, const Nearest<VEC>& near,
+                                             const float (&lap)[VEC], int first, int last,
+                                             const Ahead<VEC>& ahead) const {
     Pack<VEC> next{};
     if (Where == Region::inner || a.template inner_vector<VEC>(x, y, z, first, last)) {
       for (int l = 0; l < VEC; ++l)
@@ -322,7 +334,7 @@ struct WaveUpdate {
           if (l >= first && l < last) target[l] = phi_next.lane[l];
       }
     }
-    a.store(L, x, y, z, next, first, last);
+    return next;
   }
 };
 
@@ -376,7 +388,64 @@ struct ImagingUpdate : WaveUpdate<Where> {
   }
 };
 
-// The update of `Where`: the plain step, or with the imaging condition it carries.
+// The step with its Born weight fused into it (a StepTerm's carried WeightTerm): u_next, then the weight from it, u,
+// u_prev (read before u_next replaces it) and q at the points it updated, their damping from the profiles as the
+// imaging passes take it (born_weight: the same bits).
+template <Region Where>
+struct WeightingUpdate : WaveUpdate<Where> {
+  WeightTerm term;
+
+  template <int VEC>
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(const FieldLayout& L, int x, int y, int z, const Pack<VEC>& u,
+                                              const Nearest<VEC>& near, const float (&lap)[VEC], int first, int last,
+                                              const WaveAhead<VEC>& ahead) const {
+    const WaveArrays& a = this->a;
+    const Pack<VEC> next = this->template next<VEC>(x, y, z, u, near, lap, first, last, ahead);
+    a.store(L, x, y, z, next, first, last);
+    const float ey = a.eta_y[y], ez = a.eta_z[z];
+    Pack<VEC> w;
+    for (int l = 0; l < VEC; ++l)
+      w.lane[l] = born_weight(a.eta_x[x + l] + ey + ez, ahead.q.lane[l], next.lane[l], u.lane[l], ahead.prev.lane[l]);
+    float* target = term.weight + L.offset(x, y, z);
+    if (first == 0 && last == VEC) {
+      store_pack(target, w);
+    } else {
+      for (int l = 0; l < VEC; ++l)
+        if (l >= first && l < last) target[l] = w.lane[l];
+    }
+  }
+#if defined(SEIS_HOST_VECTORS)
+  void host_vector(const FieldLayout& L, int x, int y, int z, index_t o, const float* c,
+                   const detail::HostVector& lap) const {
+    float before[host_pass_width];
+    for (int l = 0; l < host_pass_width; ++l) before[l] = this->a.u_prev[o + l];
+    WaveUpdate<Where>::host_vector(L, x, y, z, o, c, lap);
+    weigh(x, y, z, o, this->a.u_prev + o, c, before, host_pass_width);
+  }
+#endif
+  void host_row(const FieldLayout& L, int x0, int x1, int y, int z, const float* c, float* sum) const {
+    const index_t o = L.offset(x0, y, z);
+    this->host_next(L, x0, x1, y, z, c, sum);
+    weigh(x0, y, z, o, sum, c, this->a.u_prev + o, x1 - x0);
+    store_row(this->a.u_prev + o, sum, x1 - x0, this->a.nontemporal);
+  }
+
+ private:
+  // The weights of the n points of row (y, z) from x0 (offset o), their u_next, u and u_prev at next, now, before.
+  void weigh(int x0, int y, int z, index_t o, const float* next, const float* now, const float* before, int n) const {
+    const WaveArrays& a = this->a;
+    const float ey = a.eta_y[y], ez = a.eta_z[z];
+    const float* ex = a.eta_x + x0;
+    const float* q = a.q + o;
+    float* w = term.weight + o;
+#if defined(_OPENMP)
+#pragma omp simd
+#endif
+    for (int i = 0; i < n; ++i) w[i] = born_weight(ex[i] + ey + ez, q[i], next[i], now[i], before[i]);
+  }
+};
+
+// The update of `Where`: the plain step, or with the imaging condition or the Born weight it carries.
 template <Region Where>
 WaveUpdate<Where> step_update(const WaveArrays& a, NoExtra) {
   return {a};
@@ -384,6 +453,10 @@ WaveUpdate<Where> step_update(const WaveArrays& a, NoExtra) {
 template <Region Where>
 ImagingUpdate<Where> step_update(const WaveArrays& a, const ImageTerm& image) {
   return {{a}, image};
+}
+template <Region Where>
+WeightingUpdate<Where> step_update(const WaveArrays& a, const WeightTerm& weight) {
+  return {{a}, weight};
 }
 
 }  // namespace seis::wave
