@@ -388,9 +388,16 @@ struct ImagingUpdate : WaveUpdate<Where> {
   }
 };
 
+// born_weight where e = 0 (the inner region): D2 = 1 and D1 = 2 exactly, and 2 u_n is exact, so these are its bits
+// however either is contracted, without the damping's loads and division.
+KOKKOS_FORCEINLINE_FUNCTION float inner_born_weight(float q, float next, float now, float before) {
+  return (next - 2.0f * now + before) / q;
+}
+
 // The step with its Born weight fused into it (a StepTerm's carried WeightTerm): u_next, then the weight from it, u,
 // u_prev (read before u_next replaces it) and q at the points it updated, their damping from the profiles as the
-// imaging passes take it (born_weight: the same bits).
+// imaging passes take it (born_weight: the same bits); inner vectors without it (inner_born_weight), whose loads
+// and division took 7% of the kernel's time (perf/NOTES.md 162).
 template <Region Where>
 struct WeightingUpdate : WaveUpdate<Where> {
   WeightTerm term;
@@ -402,10 +409,15 @@ struct WeightingUpdate : WaveUpdate<Where> {
     const WaveArrays& a = this->a;
     const Pack<VEC> next = this->template next<VEC>(x, y, z, u, near, lap, first, last, ahead);
     a.store(L, x, y, z, next, first, last);
-    const float ey = a.eta_y[y], ez = a.eta_z[z];
     Pack<VEC> w;
-    for (int l = 0; l < VEC; ++l)
-      w.lane[l] = born_weight(a.eta_x[x + l] + ey + ez, ahead.q.lane[l], next.lane[l], u.lane[l], ahead.prev.lane[l]);
+    if (Where == Region::inner || a.template inner_vector<VEC>(x, y, z, first, last)) {
+      for (int l = 0; l < VEC; ++l)
+        w.lane[l] = inner_born_weight(ahead.q.lane[l], next.lane[l], u.lane[l], ahead.prev.lane[l]);
+    } else {
+      const float ey = a.eta_y[y], ez = a.eta_z[z];
+      for (int l = 0; l < VEC; ++l)
+        w.lane[l] = born_weight(a.eta_x[x + l] + ey + ez, ahead.q.lane[l], next.lane[l], u.lane[l], ahead.prev.lane[l]);
+    }
     float* target = term.weight + L.offset(x, y, z);
     if (first == 0 && last == VEC) {
       store_pack(target, w);
