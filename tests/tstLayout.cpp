@@ -71,6 +71,26 @@ TEST(Layout, OffsetsBeyondTwoToThe31AreExact) {
   EXPECT_EQ(L.offset(0, 0, 1400 + 3) - L.offset(0, 0, 1400 + 2), L.plane);
 }
 
+// point() inverts offset() at every point, the halo's included, and beyond 2^31 floats.
+TEST(Layout, PointIsTheOffsetsInverse) {
+  const auto L = seis::make_layout(13, 7, 5, 3);
+  for (int k = -3; k < 5 + 3; ++k)
+    for (int j = -3; j < 7 + 3; ++j)
+      for (int i = -3; i < 13 + 3; ++i) {
+        int x = 0, y = 0, z = 0;
+        L.point(L.offset(i, j, k), x, y, z);
+        ASSERT_EQ(x, i);
+        ASSERT_EQ(y, j);
+        ASSERT_EQ(z, k);
+      }
+  const auto big = seis::make_layout(1400, 1400, 1400, 4);
+  int x = 0, y = 0, z = 0;
+  big.point(big.offset(1398, 1399, 1401), x, y, z);
+  EXPECT_EQ(x, 1398);
+  EXPECT_EQ(y, 1399);
+  EXPECT_EQ(z, 1401);
+}
+
 // The y-z transposed view addresses the same floats with y and z exchanged, and refuses fields whose offsets would
 // pass its 32-bit in-plane limit.
 TEST(Layout, TransposedViewExchangesYAndZ) {

@@ -43,6 +43,13 @@ struct FieldLayout {
   // The two parts of offset(): plane k's first float, and (i, j)'s place in its plane.
   KOKKOS_INLINE_FUNCTION index_t plane_offset(int k) const { return index_t(k + halo) * plane; }
   KOKKOS_INLINE_FUNCTION int in_plane(int i, int j) const { return (j + halo) * ldx + lead + i; }
+  // The point at offset c: offset()'s inverse (two 64-bit divisions: for a few points, not a grid's).
+  KOKKOS_INLINE_FUNCTION void point(index_t c, int& i, int& j, int& k) const {
+    k = int(c / plane) - halo;
+    const int within = int(c % plane);
+    j = within / ldx - halo;
+    i = within % ldx - lead;
+  }
   KOKKOS_INLINE_FUNCTION std::size_t interior_points() const {
     return static_cast<std::size_t>(nx) * static_cast<std::size_t>(ny) * static_cast<std::size_t>(nz);
   }

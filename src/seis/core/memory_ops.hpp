@@ -266,6 +266,34 @@ KOKKOS_FORCEINLINE_FUNCTION void store_output(float* p, float v, bool nontempora
   store_output(p, Pack<1>{{v}}, nontemporal);
 }
 
+// The stores store_lanes makes: plain ones, or store_output's run-time switch.
+struct PlainStore {
+  template <int N>
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(float* p, const Pack<N>& v) const {
+    store_pack(p, v);
+  }
+};
+struct OutputStore {
+  bool nontemporal;
+  template <int N>
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(float* p, const Pack<N>& v) const {
+    store_output(p, v, nontemporal);
+  }
+};
+
+// Stores the lanes [first, last) of v at p (where lane 0 goes): the whole pack where they are all of it, else lane
+// by lane, the lanes outside left alone (a vector straddling a launch's box: they belong to another launch,
+// possibly running beside this one).
+template <int N, class Store = PlainStore>
+KOKKOS_FORCEINLINE_FUNCTION void store_lanes(float* p, const Pack<N>& v, int first, int last, Store store = {}) {
+  if (first == 0 && last == N) {
+    store(p, v);
+  } else {
+    for (int l = 0; l < N; ++l)  // constant lane indices: a run-time range would put the pack on the stack
+      if (l >= first && l < last) store(p + l, Pack<1>{{v.lane[l]}});
+  }
+}
+
 // The host row engine's store of n floats (src in L1) to a row of a field: with `nontemporal`, the whole 64-byte
 // lines of the row as x86 streaming stores (movntps, AVX), the partial lines at its ends through the cache. A line
 // written partly by movntps leaves the write-combining buffer as a partial write, and one written partly through

@@ -26,6 +26,7 @@
 #include <utility>
 
 #include "seis/core/error.hpp"
+#include "seis/core/fast_divisor.hpp"
 #include "seis/core/layout.hpp"
 #include "seis/kernels/team_launch.hpp"
 #include "seis/wave/pml.hpp"
@@ -103,10 +104,12 @@ void born_weight(const StepTerms<Memory>& t, const Kokkos::View<float*, Memory>&
 
 // The points of `region` within `depth` of its faces as six boxes (z faces whole, y faces between them, x faces
 // between those), numbered box after box, x fastest: a launch over them alone (over the whole grid, 71% of a 512^3
-// grid's threads had nothing to do, and the backward pass ran 2.7 x the correlation's, perf/NOTES.md 117).
+// grid's threads had nothing to do, and the backward pass ran 2.7 x the correlation's, perf/NOTES.md 117), one
+// launch for the six (a launch a box ran the adjoint's layer term 0.36 -> 0.44 ms at 512^3, perf/NOTES.md 163).
 struct FaceShell {
   Box box[6];
   std::size_t first[7] = {};
+  FastDivisor row[6], plane[6];  // each box's points a row and a plane
 
   FaceShell(const Box& r, int depth) {
     const int dz = std::min(depth, r.z1 - r.z0), dy = std::min(depth, r.y1 - r.y0), dx = std::min(depth, r.x1 - r.x0);
@@ -119,20 +122,25 @@ struct FaceShell {
     for (int b = 0; b < 6; ++b) {
       require(box[b].points() < std::size_t(1) << 31, "a face shell of ", box[b].points(), " points is over 2^31 - 1");
       first[b + 1] = first[b] + box[b].points();
+      const int x = std::max(box[b].x1 - box[b].x0, 1), y = std::max(box[b].y1 - box[b].y0, 1);
+      row[b] = FastDivisor(x);
+      plane[b] = FastDivisor(x * y);
     }
   }
   std::size_t points() const { return first[6]; }
-  // Point n of the shell. A box holds fewer than 2^31 points (a face's depth times a plane): 32-bit divisions (the
-  // 64-bit ones are emulated on GPUs).
+  // Point n of the shell. A box holds fewer than 2^31 points (a face's depth times a plane): its divisions by a
+  // multiply and a shift, where a 32-bit division took about 20 instructions and left the launch issue-bound (74% of
+  // the cycles issuing at 0.36 ms, perf/NOTES.md 163).
   KOKKOS_INLINE_FUNCTION void point(std::size_t n, int& i, int& j, int& k) const {
     int b = 0;
     while (n >= first[b + 1]) ++b;
     const Box& x = box[b];
-    const int local = int(n - first[b]), row = x.x1 - x.x0, plane = row * (x.y1 - x.y0);
-    k = x.z0 + local / plane;
-    const int in_plane = local - (k - x.z0) * plane;
-    j = x.y0 + in_plane / row;
-    i = x.x0 + in_plane - (j - x.y0) * row;
+    const int local = int(n - first[b]), z = plane[b].divide(local),
+              in_plane = local - z * (x.x1 - x.x0) * (x.y1 - x.y0);
+    const int y = row[b].divide(in_plane);
+    k = x.z0 + z;
+    j = x.y0 + y;
+    i = x.x0 + in_plane - y * (x.x1 - x.x0);
   }
 };
 
@@ -274,9 +282,9 @@ class BornWeight : public wave::StepTerm<typename ExecSpace::memory_space> {
         "seis::imaging::weigh_at_sources",
         Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::size_t>>(0, injected.extent(0)),
         KOKKOS_LAMBDA(const std::size_t p) {
-          const index_t c = injected(p), in_plane = c % index_t(L.plane);
-          const int k = int(c / index_t(L.plane)) - L.halo, j = int(in_plane / L.ldx) - L.halo;
-          const int i = int(in_plane % L.ldx) - L.lead;
+          const index_t c = injected(p);
+          int i, j, k;
+          L.point(c, i, j, k);
           w(c) = t.born_weight(i, j, k, c, next(c), now(c), kept(p));
         });
     ExecSpace().fence();

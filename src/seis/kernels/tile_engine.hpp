@@ -105,15 +105,9 @@ struct StoreResult {
   KOKKOS_FORCEINLINE_FUNCTION void operator()(const FieldLayout& L, int x, int y, int z, const Pack<VEC>&,
                                               const Nearest<VEC>&, const float (&acc)[VEC], int first, int last,
                                               const Ahead<VEC>&) const {
-    float* target = out + L.offset(x, y, z);
-    if (first == 0 && last == VEC) {
-      Pack<VEC> result;
-      for (int l = 0; l < VEC; ++l) result.lane[l] = acc[l];
-      store_output(target, result, nontemporal);
-    } else {
-      for (int l = 0; l < VEC; ++l)  // constant lane indices: a run-time range would put acc on the stack
-        if (l >= first && l < last) store_output(target + l, acc[l], nontemporal);
-    }
+    Pack<VEC> result;
+    for (int l = 0; l < VEC; ++l) result.lane[l] = acc[l];
+    store_lanes(out + L.offset(x, y, z), result, first, last, OutputStore{nontemporal});
   }
 };
 

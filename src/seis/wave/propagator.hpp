@@ -150,17 +150,20 @@ enum Launch : int { inner_launch = -1, unified_launch = -2, slabs_launch = -3 };
 // unified kernels take 16 x 8 tiles, 16 planes deep up to R = 4 and 32 beyond: on the inner region's whole lines
 // (line_aligned_boxes) they ran the seven step at 512^3 1.047 -> 1.003-1.005 ms at R = 4, where 28 x 8 x 32 gave
 // 1.090 and 16 x 8 x 32 1.014, and at R = 8 1.379 against 1.362 with 32 planes (H100, perf/NOTES.md 86, 87); the
-// unified step with one phi row per vector 0.941 ms (perf/NOTES.md 95). The slab launches get tiles of 8 vectors
-// across: x slabs are narrow (tall tiles when alone).
+// unified step with one phi row per vector 0.941 ms (perf/NOTES.md 95). Steps that carry an image or a Born weight
+// (`carrying`) hold more values at the 128-register cap and take 8 x 8 tiles up to R = 4: at 512^3 and R = 4 the
+// weight's step 1.43 -> 1.35 ms, the image's 2.04 -> 1.95, a shot's exact adjoint at R = 2 -5%, at R = 8 (32
+// planes) +4% (H200, perf/NOTES.md 163). The slab launches get tiles of 8 vectors across: x slabs are narrow (tall
+// tiles when alone).
 constexpr int default_window(int radius) { return radius <= 4 ? 16 : 32; }
 
 template <class ExecSpace>
-LaunchOptions launch_options(const LaunchOptions& o, int launch, int radius) {
+LaunchOptions launch_options(const LaunchOptions& o, int launch, int radius, bool carrying) {
   LaunchOptions out = o;
   out.nontemporal = true;
   if (!is_gpu_space<ExecSpace>() || o.tile_x != 0 || o.tile_y != 0) return out;
   const bool whole = launch == inner_launch || launch == unified_launch;
-  out.tile_x = whole ? 16 : 8;
+  out.tile_x = whole && !(carrying && radius <= 4) ? 16 : 8;
   out.tile_y = whole ? 8 : launch == x_low || launch == x_high ? 32 : 16;
   if (whole && o.window == 0) out.window = default_window(radius);
   return out;
@@ -261,9 +264,7 @@ class Propagator {
             {gradient_[0], gradient_[1], gradient_[2]},
             rho_.span(),
             w.r.span(),
-            w.r_prev.span(),
-            carries_weight(),
-            {}};
+            w.r_prev.span()};
   }
 
   // One step's update of the points in `region` (the whole part, or its core or one face layer) on `main`, with
@@ -390,6 +391,7 @@ class Propagator {
   void update(const Wavefield<Memory>& w, const Box& region, const ExecSpace& main, const Extra& extra) {
     const WaveArrays a = arrays(w);
     const auto update = [&](auto where) { return step_update<decltype(where)::value>(a, extra); };
+    constexpr bool carrying = !std::is_same_v<Extra, NoExtra>;
     using Inner = std::integral_constant<Region, Region::inner>;
     using Layer = std::integral_constant<Region, Region::pml>;
     using Both = std::integral_constant<Region, Region::both>;
@@ -404,7 +406,7 @@ class Propagator {
       // Launch `which` (a Slab or a Launch) of the boxes, by the tile engine or the setup's shape.
       const auto launch = [&](const ExecSpace& exec, int which, const Box* boxes, int count, const auto& update) {
         if (n_.shape == Shape::tile) {
-          LaunchOptions o = launch_options<ExecSpace>(n_.launch, which, R);
+          LaunchOptions o = launch_options<ExecSpace>(n_.launch, which, R, carrying);
           if (count == 1) o = balanced_tiles<ExecSpace>(n_.launch, o, boxes[0], launcher_.gpu_default);
           launcher_.template launch_boxes<R, wave_vec>(exec, w.u.data(), layout_, coefficients_, o, boxes, count,
                                                        update);
@@ -418,8 +420,8 @@ class Propagator {
         if constexpr (is_gpu_space<ExecSpace>()) {
           if ((s == y_low || s == y_high) && y_slabs_walk_rows<ExecSpace>(n_, layout_)) {
             const Box t{b.x0, b.x1, b.z0, b.z1, b.y0, b.y1};
-            const LaunchOptions o = balanced_tiles<ExecSpace>(n_.launch, launch_options<ExecSpace>(n_.launch, s, R), t,
-                                                              launcher_.gpu_default);
+            const LaunchOptions o = balanced_tiles<ExecSpace>(
+                n_.launch, launch_options<ExecSpace>(n_.launch, s, R, carrying), t, launcher_.gpu_default);
             launcher_.template launch_boxes<R, wave_vec>(
                 exec, w.u.data(), transposed_yz(layout_), swap_yz(coefficients_), o, &t, 1,
                 TransposedYZ<decltype(update(Layer{}))>{update(Layer{}), layout_});
@@ -466,7 +468,9 @@ Propagator<ExecSpace>::Propagator(const Setup& setup, const Subdomain& part, con
       // The plain step's kernels and the imaging steps' (ImagingUpdate), whose resources may differ.
       const auto check = [&](auto extra) {
         using Extra = decltype(extra);
-        const auto options = [&](int launch) { return launch_options<ExecSpace>(n_.launch, launch, R); };
+        const auto options = [&](int launch) {
+          return launch_options<ExecSpace>(n_.launch, launch, R, !std::is_same_v<Extra, NoExtra>);
+        };
         launcher.template check<R, wave_vec>("wave step", layout_, options(inner_launch),
                                              step_update<Region::inner>({}, Extra{}));
         launcher.template check<R, wave_vec>("wave step (unified)", layout_, options(unified_launch),

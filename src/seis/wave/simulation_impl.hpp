@@ -204,7 +204,7 @@ void Simulation<ExecSpace>::advance(int steps, StepTerm<memory_space>& term) {
 template <class ExecSpace>
 StepFields<typename ExecSpace::memory_space> Simulation<ExecSpace>::step_fields() const {
   StepFields<memory_space> f = impl_->propagator.fields(impl_->wavefield);
-  f.carries_weight = f.carries_weight && !impl_->halos.exchanges();
+  f.carries_weight = impl_->propagator.carries_weight() && !impl_->halos.exchanges();
   f.injected = impl_->sources.offsets();
   return f;
 }

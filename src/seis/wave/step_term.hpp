@@ -26,10 +26,10 @@ struct StepFields {
   Kokkos::View<const float*, Memory> rho;
   // The TTI step's second field (tti.hpp) at the steps of u and u_prev; empty for the other steps.
   Kokkos::View<float*, Memory> r, r_prev;
-  // Whether the step's kernels carry a Born weight (StepTerm::carried_weight), and the points the sources add to
-  // after them (their offsets).
+  // Whether the step's kernels carry a Born weight (StepTerm::carried_weight; the simulation's to say), and the
+  // points the sources add to after them (their offsets).
   bool carries_weight = false;
-  Kokkos::View<const index_t*, Memory> injected;
+  Kokkos::View<const index_t*, Memory> injected = {};
 };
 
 template <class Memory>

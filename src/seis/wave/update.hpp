@@ -202,18 +202,11 @@ struct WaveArrays {
     }
   }
 
-  // Stores u_next: the whole vector, or the lanes [first, last) of a vector that straddles the box's edge (the
-  // lanes outside belong to another launch, possibly running concurrently).
+  // Stores u_next's lanes [first, last), those inside the launch's box.
   template <int VEC>
   KOKKOS_FORCEINLINE_FUNCTION void store(const FieldLayout& L, int x, int y, int z, const Pack<VEC>& next, int first,
                                          int last) const {
-    float* target = u_prev + L.offset(x, y, z);
-    if (first == 0 && last == VEC) {
-      store_output(target, next, nontemporal);
-    } else {
-      for (int l = 0; l < VEC; ++l)  // constant lane indices: a run-time range would put the packs on the stack
-        if (l >= first && l < last) store_output(target + l, next.lane[l], nontemporal);
-    }
+    store_lanes(u_prev + L.offset(x, y, z), next, first, last, OutputStore{nontemporal});
   }
 };
 
@@ -326,13 +319,7 @@ struct WaveUpdate {
                            ? WaveArrays::inner_point(u.lane[l], ahead.prev.lane[l], ahead.q.lane[l], lap[l])
                            : damped;
       }
-      float* target = a.phi + a.pml.slab_index(a.pml.launch_slab(x, y, z), x, y, z);
-      if (first == 0 && last == VEC) {
-        store_pack(target, phi_next);
-      } else {
-        for (int l = 0; l < VEC; ++l)
-          if (l >= first && l < last) target[l] = phi_next.lane[l];
-      }
+      store_lanes(a.phi + a.pml.slab_index(a.pml.launch_slab(x, y, z), x, y, z), phi_next, first, last);
     }
     return next;
   }
@@ -418,13 +405,7 @@ struct WeightingUpdate : WaveUpdate<Where> {
       for (int l = 0; l < VEC; ++l)
         w.lane[l] = born_weight(a.eta_x[x + l] + ey + ez, ahead.q.lane[l], next.lane[l], u.lane[l], ahead.prev.lane[l]);
     }
-    float* target = term.weight + L.offset(x, y, z);
-    if (first == 0 && last == VEC) {
-      store_pack(target, w);
-    } else {
-      for (int l = 0; l < VEC; ++l)
-        if (l >= first && l < last) target[l] = w.lane[l];
-    }
+    store_lanes(term.weight + L.offset(x, y, z), w, first, last);
   }
 #if defined(SEIS_HOST_VECTORS)
   void host_vector(const FieldLayout& L, int x, int y, int z, index_t o, const float* c,
