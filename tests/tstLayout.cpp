@@ -124,6 +124,7 @@ TEST(Field, DeepCopyRejectsDifferentLayouts) {
 TEST(FastDivisor, MatchesIntegerDivision) {
   for (int d : {1, 2, 3, 5, 7, 12, 31, 32, 33, 60, 127, 512, 1023, 1024, 65537, 1 << 30, 2147483647}) {
     const seis::FastDivisor f(d);
+    ASSERT_EQ(f.divisor, d);
     for (std::int64_t q = 0; q * d < std::numeric_limits<int>::max() && q < 100000; q += 1 + q / 64)
       for (std::int64_t n : {q * d - 1, q * d, q * d + 1, q * d + d - 1})
         if (n >= 0 && n <= std::numeric_limits<int>::max()) {

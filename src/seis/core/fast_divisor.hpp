@@ -8,12 +8,13 @@ namespace seis {
 
 // n / d for 0 <= n < 2^31 by a multiply and a shift (Granlund and Montgomery: magic = ceil(2^(31 + l) / d),
 // 2^l >= d), d fixed per launch: a division by a run-time tile size costs about 20 instructions on GPUs, and the
-// wave step's 3D blocking kernels decode every point's place in its block.
+// wave step's 3D blocking kernels decode every point's place in its block. `divisor` is d, for the remainder.
 struct FastDivisor {
   std::uint32_t magic = 0x80000000u;
   int shift = 31;
+  int divisor = 1;
   FastDivisor() = default;
-  explicit FastDivisor(int d) {
+  explicit FastDivisor(int d) : divisor(d) {
     require(d >= 1, "FastDivisor: divisor ", d, " must be >= 1");
     int l = 0;
     while ((std::int64_t(1) << l) < d) ++l;

@@ -135,12 +135,11 @@ struct FaceShell {
     int b = 0;
     while (n >= first[b + 1]) ++b;
     const Box& x = box[b];
-    const int local = int(n - first[b]), z = plane[b].divide(local),
-              in_plane = local - z * (x.x1 - x.x0) * (x.y1 - x.y0);
+    const int local = int(n - first[b]), z = plane[b].divide(local), in_plane = local - z * plane[b].divisor;
     const int y = row[b].divide(in_plane);
     k = x.z0 + z;
     j = x.y0 + y;
-    i = x.x0 + in_plane - y * (x.x1 - x.x0);
+    i = x.x0 + in_plane - y * row[b].divisor;
   }
 };
 

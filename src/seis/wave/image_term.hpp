@@ -2,6 +2,8 @@
 // What a step's kernels can carry besides the wave update: nothing (NoExtra), a migration's imaging condition
 // (ImageTerm) or the step's Born weight (WeightTerm), fused into the tile engine's epilogue (ImagingUpdate,
 // WeightingUpdate; update.hpp) so that no pass reads the fields again.
+#include <type_traits>
+
 #include "seis/core/layout.hpp"
 #include "seis/core/memory_ops.hpp"
 
@@ -9,6 +11,11 @@ namespace seis::wave {
 
 // The plain step.
 struct NoExtra {};
+
+// Whether a step's kernels carry a term besides the update: they hold more values, and take other tiles
+// (propagator.hpp's launch_options).
+template <class Extra>
+inline constexpr bool carries_extra = !std::is_same_v<Extra, NoExtra>;
 
 // A migration's imaging condition, carried by a step (StepTerm::carried): image += weight u and squares +=
 // weight^2 at the points the step updates, u the field it steps from, which the step reads anyway. Without squares
@@ -63,6 +70,11 @@ struct ImageTerm {
 KOKKOS_FORCEINLINE_FUNCTION float born_weight(float e, float q, float next, float now, float before) {
   const float d2 = 1.0f / (1.0f + 2.0f * e);
   return (next - (2.0f + 2.0f * e - e * e) * d2 * now + d2 * before) / q;
+}
+// born_weight where e = 0 (the inner region): D2 = 1 and D1 = 2 exactly, and 2 u_n is exact, so these are its bits
+// however either is contracted, without the damping's loads and division.
+KOKKOS_FORCEINLINE_FUNCTION float inner_born_weight(float q, float next, float now, float before) {
+  return (next - 2.0f * now + before) / q;
 }
 
 // The step's Born weight, carried by its kernels (StepTerm::carried_weight): weight = born_weight of u_{n+1} as the

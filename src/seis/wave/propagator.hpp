@@ -391,7 +391,6 @@ class Propagator {
   void update(const Wavefield<Memory>& w, const Box& region, const ExecSpace& main, const Extra& extra) {
     const WaveArrays a = arrays(w);
     const auto update = [&](auto where) { return step_update<decltype(where)::value>(a, extra); };
-    constexpr bool carrying = !std::is_same_v<Extra, NoExtra>;
     using Inner = std::integral_constant<Region, Region::inner>;
     using Layer = std::integral_constant<Region, Region::pml>;
     using Both = std::integral_constant<Region, Region::both>;
@@ -406,7 +405,7 @@ class Propagator {
       // Launch `which` (a Slab or a Launch) of the boxes, by the tile engine or the setup's shape.
       const auto launch = [&](const ExecSpace& exec, int which, const Box* boxes, int count, const auto& update) {
         if (n_.shape == Shape::tile) {
-          LaunchOptions o = launch_options<ExecSpace>(n_.launch, which, R, carrying);
+          LaunchOptions o = launch_options<ExecSpace>(n_.launch, which, R, carries_extra<Extra>);
           if (count == 1) o = balanced_tiles<ExecSpace>(n_.launch, o, boxes[0], launcher_.gpu_default);
           launcher_.template launch_boxes<R, wave_vec>(exec, w.u.data(), layout_, coefficients_, o, boxes, count,
                                                        update);
@@ -421,7 +420,7 @@ class Propagator {
           if ((s == y_low || s == y_high) && y_slabs_walk_rows<ExecSpace>(n_, layout_)) {
             const Box t{b.x0, b.x1, b.z0, b.z1, b.y0, b.y1};
             const LaunchOptions o = balanced_tiles<ExecSpace>(
-                n_.launch, launch_options<ExecSpace>(n_.launch, s, R, carrying), t, launcher_.gpu_default);
+                n_.launch, launch_options<ExecSpace>(n_.launch, s, R, carries_extra<Extra>), t, launcher_.gpu_default);
             launcher_.template launch_boxes<R, wave_vec>(
                 exec, w.u.data(), transposed_yz(layout_), swap_yz(coefficients_), o, &t, 1,
                 TransposedYZ<decltype(update(Layer{}))>{update(Layer{}), layout_});
@@ -469,7 +468,7 @@ Propagator<ExecSpace>::Propagator(const Setup& setup, const Subdomain& part, con
       const auto check = [&](auto extra) {
         using Extra = decltype(extra);
         const auto options = [&](int launch) {
-          return launch_options<ExecSpace>(n_.launch, launch, R, !std::is_same_v<Extra, NoExtra>);
+          return launch_options<ExecSpace>(n_.launch, launch, R, carries_extra<Extra>);
         };
         launcher.template check<R, wave_vec>("wave step", layout_, options(inner_launch),
                                              step_update<Region::inner>({}, Extra{}));

@@ -165,9 +165,9 @@ KOKKOS_INLINE_FUNCTION TileOrigin tile_origin(const TileBoxes& boxes, const Tile
   const Box& box = boxes.box[b];
   const int league = rank - boxes.first[b];
   const int bz = d.tiles_xy[b].divide(league);
-  const int in_plane = league - bz * boxes.tiles_x[b] * boxes.tiles_y[b];
+  const int in_plane = league - bz * d.tiles_xy[b].divisor;
   const int by = d.tiles_x[b].divide(in_plane);
-  const int bx = in_plane - by * boxes.tiles_x[b];
+  const int bx = in_plane - by * d.tiles_x[b].divisor;
   return {box, boxes.x_origin[b] + bx * t.tx, box.y0 + by * t.ty, box.z0 + bz * t.nw};
 }
 

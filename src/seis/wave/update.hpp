@@ -375,12 +375,6 @@ struct ImagingUpdate : WaveUpdate<Where> {
   }
 };
 
-// born_weight where e = 0 (the inner region): D2 = 1 and D1 = 2 exactly, and 2 u_n is exact, so these are its bits
-// however either is contracted, without the damping's loads and division.
-KOKKOS_FORCEINLINE_FUNCTION float inner_born_weight(float q, float next, float now, float before) {
-  return (next - 2.0f * now + before) / q;
-}
-
 // The step with its Born weight fused into it (a StepTerm's carried WeightTerm): u_next, then the weight from it, u,
 // u_prev (read before u_next replaces it) and q at the points it updated, their damping from the profiles as the
 // imaging passes take it (born_weight: the same bits); inner vectors without it (inner_born_weight), whose loads
