@@ -119,8 +119,8 @@ TEST(Field, DeepCopyRejectsDifferentLayouts) {
 
 }  // namespace
 
-// The multiply-and-shift division against integer division: every divisor a tile size can take and beyond, with
-// numerators near each multiple and at the top of the range.
+// The multiply-and-shift division and its remainder against integer division: every divisor a tile size can take and
+// beyond, with numerators near each multiple and at the top of the range.
 TEST(FastDivisor, MatchesIntegerDivision) {
   for (int d : {1, 2, 3, 5, 7, 12, 31, 32, 33, 60, 127, 512, 1023, 1024, 65537, 1 << 30, 2147483647}) {
     const seis::FastDivisor f(d);
@@ -129,6 +129,9 @@ TEST(FastDivisor, MatchesIntegerDivision) {
       for (std::int64_t n : {q * d - 1, q * d, q * d + 1, q * d + d - 1})
         if (n >= 0 && n <= std::numeric_limits<int>::max()) {
           ASSERT_EQ(f.divide(int(n)), int(n / d)) << n << " / " << d;
+          const seis::DivMod s = f.split(int(n));
+          ASSERT_EQ(s.quotient, int(n / d)) << n << " / " << d;
+          ASSERT_EQ(s.remainder, int(n % d)) << n << " % " << d;
         }
     ASSERT_EQ(f.divide(std::numeric_limits<int>::max()), std::numeric_limits<int>::max() / d) << d;
   }

@@ -8,7 +8,10 @@ namespace seis {
 
 // n / d for 0 <= n < 2^31 by a multiply and a shift (Granlund and Montgomery: magic = ceil(2^(31 + l) / d),
 // 2^l >= d), d fixed per launch: a division by a run-time tile size costs about 20 instructions on GPUs, and the
-// wave step's 3D blocking kernels decode every point's place in its block. `divisor` is d, for the remainder.
+// wave step's 3D blocking kernels decode every point's place in its block.
+struct DivMod {
+  int quotient, remainder;
+};
 struct FastDivisor {
   std::uint32_t magic = 0x80000000u;
   int shift = 31;
@@ -23,6 +26,10 @@ struct FastDivisor {
   }
   KOKKOS_FORCEINLINE_FUNCTION int divide(int n) const {
     return static_cast<int>((std::uint64_t(static_cast<std::uint32_t>(n)) * magic) >> shift);
+  }
+  KOKKOS_FORCEINLINE_FUNCTION DivMod split(int n) const {
+    const int q = divide(n);
+    return {q, n - q * divisor};
   }
 };
 

@@ -135,11 +135,10 @@ struct FaceShell {
     int b = 0;
     while (n >= first[b + 1]) ++b;
     const Box& x = box[b];
-    const int local = int(n - first[b]), z = plane[b].divide(local), in_plane = local - z * plane[b].divisor;
-    const int y = row[b].divide(in_plane);
-    k = x.z0 + z;
-    j = x.y0 + y;
-    i = x.x0 + in_plane - y * row[b].divisor;
+    const DivMod z = plane[b].split(int(n - first[b])), y = row[b].split(z.remainder);
+    k = x.z0 + z.quotient;
+    j = x.y0 + y.quotient;
+    i = x.x0 + y.remainder;
   }
 };
 

@@ -88,17 +88,18 @@ struct BlockedStep {
     else
       return t;
   }
-  KOKKOS_INLINE_FUNCTION int per_row(int v) const {  // v / tx, v >= 0
+  // v's row and place in it (v >= 0): {v / tx, v % tx}; per_plane the same for planes of tx ty.
+  KOKKOS_INLINE_FUNCTION DivMod per_row(int v) const {
     if constexpr (Fixed::tx > 0)
-      return int(unsigned(v) / unsigned(Fixed::tx));
+      return {int(unsigned(v) / unsigned(Fixed::tx)), int(unsigned(v) % unsigned(Fixed::tx))};
     else
-      return d.tx.divide(v);
+      return d.tx.split(v);
   }
-  KOKKOS_INLINE_FUNCTION int per_plane(int v) const {  // v / (tx ty), v >= 0
+  KOKKOS_INLINE_FUNCTION DivMod per_plane(int v) const {
     if constexpr (Fixed::tx > 0)
-      return int(unsigned(v) / unsigned(Fixed::tx * Fixed::ty));
+      return {int(unsigned(v) / unsigned(Fixed::tx * Fixed::ty)), int(unsigned(v) % unsigned(Fixed::tx * Fixed::ty))};
     else
-      return d.txy.divide(v);
+      return d.txy.split(v);
   }
 
   // smem_u's tile is its star, stored compactly: the block extended by R along x, along y and along z (three
@@ -155,10 +156,11 @@ struct BlockedStep {
   KOKKOS_INLINE_FUNCTION void for_columns(int rank, int size, const F& f) const {
     const int columns = tile().tx * tile().ty;
     const bool spread = size > columns;
-    const int first = spread ? per_plane(rank) : 0, step = spread ? per_plane(size) : 1;
-    for (int c = rank - first * columns; c < columns; c += spread ? columns : size) {
-      const int ly = per_row(c);
-      f(c - ly * tile().tx, ly, first, step);
+    const DivMod first = spread ? per_plane(rank) : DivMod{0, rank};
+    const int step = spread ? per_plane(size).quotient : 1;
+    for (int c = first.remainder; c < columns; c += spread ? columns : size) {
+      const DivMod column = per_row(c);
+      f(column.remainder, column.quotient, first.quotient, step);
     }
   }
 
@@ -266,11 +268,8 @@ struct BlockedStep {
       // offsets live, gmem's unified kernel took 56 registers instead of 32 and ran 1.22 -> 1.76 ms at 512^3
       // (perf/NOTES.md 51).
       for (int p = rank; p < points; p += size) {
-        int l[3];
-        l[2] = per_plane(p);
-        const int in_plane = p - l[2] * tile().tx * tile().ty;
-        l[1] = per_row(in_plane);
-        l[0] = in_plane - l[1] * tile().tx;
+        const DivMod plane = per_plane(p), row = per_row(plane.remainder);
+        const int l[3] = {row.remainder, row.quotient, plane.quotient};
         const int x = o.x0 + l[0], y = o.y0 + l[1], z = o.z0 + l[2];
         if (x >= o.box.x0 && x < o.box.x1 && y < o.box.y1 && z < o.box.z1) point(x, y, z, l, u_tile, eta);
       }

@@ -30,12 +30,13 @@ struct DensityKernel {
   static constexpr bool gpu = is_gpu_space<ExecSpace>();
   // Two points a thread: with four (the z windows 4 x (4R - 1) values) an H200 ran R = 4 at 4.59 ms a step under
   // 128 registers (2 teams an SM, latency-bound at IPC 1.2) and 4.77 ms under 64; with two, 3.82 ms under 80
-  // registers (3 teams), perf/NOTES.md 133, and 3.60 under 128 (2 teams), perf/NOTES.md 164. A GPU's tile row is 16
-  // packs (32 points), 16 rows deep up to R = 4 and 8 above (scratch under CUDA's 48 KB a team); a host's is 8 packs by
-  // 8, so that the tests' grids cross a tile's edges too.
+  // registers (3 teams), perf/NOTES.md 133, and 3.60 under 128 (2 teams of 16 rows), perf/NOTES.md 164. A GPU's tile
+  // row is 16 packs (32 points), 16 rows deep below R = 4 and 8 from R = 4 (scratch under CUDA's 48 KB a team; at R = 4
+  // four teams of 8 rows ran 3.49-3.53 ms against two of 16, perf/NOTES.md 165); a host's is 8 packs by 8, so that the
+  // tests' grids cross a tile's edges too.
   static constexpr int V = 2;
   using P = Pack<V>;
-  static constexpr int PX = gpu ? 16 : 8, TX = PX * V, TY = gpu && R <= 4 ? 16 : 8;
+  static constexpr int PX = gpu ? 16 : 8, TX = PX * V, TY = gpu && R < 4 ? 16 : 8;
   static constexpr int packs = PX * TY, threads = gpu ? packs : 1, mine = packs / threads;
   static constexpr int H = 2 * R - 1, W = 2 * R;
   static constexpr int packs_over(int n) { return (n + V - 1) / V; }
@@ -63,11 +64,10 @@ struct DensityKernel {
   // Planes a team walks: its windows are filled (2R - 1 fluxes) once per walk. 128 on a GPU; 16 on a host, whose
   // teams of one thread want many tiles, and so that the tests' grids cross a walk's start.
   static constexpr int planes = gpu ? 128 : 16;
-  // Teams an SM: three of 256 threads below R = 4 (80 registers a thread), two at R = 4 (128: under 80 its windows
-  // spilled, 101 M local loads and stores a launch, and a 512^3 step took 3.88 ms against 3.60; at R = 1-3 two teams
-  // ran 8-29% slower than three), four of 128 above (128 registers: the windows take 8R floats). H200, perf/NOTES.md
-  // 164.
-  static constexpr unsigned teams_per_sm = R < 4 ? 3 : R == 4 ? 2 : 4;
+  // Teams an SM: three of 256 threads below R = 4 (80 registers a thread), four of 128 from R = 4 (128 registers: the
+  // windows take 8R floats; at R = 4 under 80 they spilled, 101 M local loads and stores a launch, 3.88 ms a 512^3
+  // step; at R = 1-3 two teams of 256 ran 8-29% slower than three). H200, perf/NOTES.md 164 and 165.
+  static constexpr unsigned teams_per_sm = R < 4 ? 3 : 4;
   using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<unsigned(threads), teams_per_sm>>;
   using Member = typename Policy::member_type;
 

@@ -57,14 +57,13 @@ inline constexpr int step_instances = boundary_instance + 1;
 // instructions each.
 template <bool ToBuffer, class ExecSpace>
 void copy_box(const ExecSpace& exec, float* field, const FieldLayout& L, const Box& b, float* buffer) {
-  const int bx = b.x1 - b.x0, by = b.y1 - b.y0, x0 = b.x0, y0 = b.y0, z0 = b.z0;
-  const FastDivisor per_row(std::max(bx, 1)), per_plane(std::max(by, 1));
+  const int x0 = b.x0, y0 = b.y0, z0 = b.z0;
+  const FastDivisor per_row(std::max(b.x1 - x0, 1)), per_plane(std::max(b.y1 - y0, 1));
   Kokkos::parallel_for(
       ToBuffer ? "seis::wave::halo_pack" : "seis::wave::halo_unpack",
       Kokkos::RangePolicy<ExecSpace>(exec, 0, int(b.points())), KOKKOS_LAMBDA(const int p) {
-        const int row = per_row.divide(p), k = per_plane.divide(row);
-        const int i = p - row * bx, j = row - k * by;
-        float& point = field[L.offset(x0 + i, y0 + j, z0 + k)];
+        const DivMod x = per_row.split(p), yz = per_plane.split(x.quotient);
+        float& point = field[L.offset(x0 + x.remainder, y0 + yz.remainder, z0 + yz.quotient)];
         if (ToBuffer)  // not constexpr: nvcc's extended lambdas cannot first-capture inside one
           buffer[p] = point;
         else

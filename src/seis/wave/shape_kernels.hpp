@@ -164,11 +164,8 @@ KOKKOS_INLINE_FUNCTION TileOrigin tile_origin(const TileBoxes& boxes, const Tile
   const int b = boxes.find(rank);
   const Box& box = boxes.box[b];
   const int league = rank - boxes.first[b];
-  const int bz = d.tiles_xy[b].divide(league);
-  const int in_plane = league - bz * d.tiles_xy[b].divisor;
-  const int by = d.tiles_x[b].divide(in_plane);
-  const int bx = in_plane - by * d.tiles_x[b].divisor;
-  return {box, boxes.x_origin[b] + bx * t.tx, box.y0 + by * t.ty, box.z0 + bz * t.nw};
+  const DivMod z = d.tiles_xy[b].split(league), y = d.tiles_x[b].split(z.remainder);
+  return {box, boxes.x_origin[b] + y.remainder * t.tx, box.y0 + y.quotient * t.ty, box.z0 + z.quotient * t.nw};
 }
 
 // The damping at a point from the per-axis profiles.

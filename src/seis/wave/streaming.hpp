@@ -194,9 +194,9 @@ struct StreamingStep {
         t.tx, t.ty, k.o.x0, k.o.y0, {k.o.x0 - R, k.o.box.x1 + R, k.o.y0 - R, k.o.box.y1 + R}, rank, team.team_size()};
     k.star.decode_cells(L);
     Column c;
-    const int row = d.tx.divide(rank);
-    c.x = k.o.x0 + rank - row * t.tx;
-    c.y = k.o.y0 + row;
+    const DivMod column = d.tx.split(rank);
+    c.x = k.o.x0 + column.remainder;
+    c.y = k.o.y0 + column.quotient;
     c.active = c.x < k.o.box.x1 && c.y < k.o.box.y1;
 
     // The planes before the first step: z registers of planes z_begin - R .. z_begin + R - 1, and the staged
