@@ -137,3 +137,18 @@ TEST(FastDivisor, MatchesIntegerDivision) {
   }
   EXPECT_THROW(seis::FastDivisor(0), seis::InvalidArgument);
 }
+
+// The split by a size known when compiling (a fixed tile's) and by one given at run time (0: none known).
+TEST(FastDivisor, SplitsByAConstantOrAtRunTime) {
+  const auto check = [](auto split_by, int d) {
+    for (int n = 0; n < 4096; ++n) {
+      const seis::DivMod s = split_by(n);
+      ASSERT_EQ(s.quotient, n / d) << n << " / " << d;
+      ASSERT_EQ(s.remainder, n % d) << n << " % " << d;
+    }
+  };
+  const seis::FastDivisor seven(7), twelve(12), sixty_four(64);
+  check([&](int n) { return seis::split<12>(n, twelve); }, 12);
+  check([&](int n) { return seis::split<64>(n, sixty_four); }, 64);
+  check([&](int n) { return seis::split<0>(n, seven); }, 7);
+}

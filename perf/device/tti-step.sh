@@ -32,7 +32,7 @@ for radius in 4 8; do
       echo "R $radius $(basename "$binary"): seismogram differs"
   done
 done
-ncu --clock-control none --kernel-name-base demangled --kernel-name regex:tti_step --launch-skip 2 --launch-count 2 \
+ncu --clock-control none --kernel-name-base demangled --kernel-name regex:tti_pass --launch-skip 2 --launch-count 2 \
   --section SpeedOfLight --section MemoryWorkloadAnalysis --section ComputeWorkloadAnalysis \
   --section WarpStateStats --section Occupancy --section LaunchStats --section SchedulerStats \
   "$build/app/seis-wave-serial" "${base[@]}" "${tti[@]}" --radius 4 --duration 0.01 --output /tmp/tti-ncu \

@@ -33,4 +33,14 @@ struct FastDivisor {
   }
 };
 
+// {n / d, n % d} (n >= 0) by Constant where it is known when compiling (> 0), so that it folds into shifts and
+// masks, else by d (a shape's size given at run time).
+template <int Constant>
+KOKKOS_FORCEINLINE_FUNCTION DivMod split(int n, const FastDivisor& d) {
+  if constexpr (Constant > 0)
+    return {int(unsigned(n) / unsigned(Constant)), int(unsigned(n) % unsigned(Constant))};
+  else
+    return d.split(n);
+}
+
 }  // namespace seis

@@ -89,18 +89,8 @@ struct BlockedStep {
       return t;
   }
   // v's row and place in it (v >= 0): {v / tx, v % tx}; per_plane the same for planes of tx ty.
-  KOKKOS_INLINE_FUNCTION DivMod per_row(int v) const {
-    if constexpr (Fixed::tx > 0)
-      return {int(unsigned(v) / unsigned(Fixed::tx)), int(unsigned(v) % unsigned(Fixed::tx))};
-    else
-      return d.tx.split(v);
-  }
-  KOKKOS_INLINE_FUNCTION DivMod per_plane(int v) const {
-    if constexpr (Fixed::tx > 0)
-      return {int(unsigned(v) / unsigned(Fixed::tx * Fixed::ty)), int(unsigned(v) % unsigned(Fixed::tx * Fixed::ty))};
-    else
-      return d.txy.split(v);
-  }
+  KOKKOS_INLINE_FUNCTION DivMod per_row(int v) const { return split<Fixed::tx>(v, d.tx); }
+  KOKKOS_INLINE_FUNCTION DivMod per_plane(int v) const { return split<Fixed::tx * Fixed::ty>(v, d.txy); }
 
   // smem_u's tile is its star, stored compactly: the block extended by R along x, along y and along z (three
   // arrays, the block in each), (2R + 1)^3 - (6R + 1) corner points fewer than a box with a halo (R = 8 and a

@@ -68,6 +68,11 @@ struct DensityKernel {
   // windows take 8R floats; at R = 4 under 80 they spilled, 101 M local loads and stores a launch, 3.88 ms a 512^3
   // step; at R = 1-3 two teams of 256 ran 8-29% slower than three). H200, perf/NOTES.md 164 and 165.
   static constexpr unsigned teams_per_sm = R < 4 ? 3 : 4;
+  // GPUs unroll the plane loop by two at R = 2 and 4: every other plane's window shift (the windows' 4R - 2 packs moved
+  // a plane) becomes a renaming of registers. On an H200, R = 4 3.49 -> 3.30 ms a step, R = 2 2.52 -> 2.47; R = 3 3.14
+  // -> 3.33 (its spills tripled), R = 1 and the asynchronous staging above R = 4 unchanged; by the windows' length
+  // (2R, no moves at all) R = 4 took 4.00 ms (perf/NOTES.md 166).
+  static constexpr int plane_unroll = R == 2 || R == 4 ? 2 : 1;
   using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<unsigned(threads), teams_per_sm>>;
   using Member = typename Policy::member_type;
 
@@ -268,6 +273,9 @@ struct DensityKernel {
       store_share(load_share(share, z0), t, staged_u(z0), staged_b(z0));
       team.team_barrier();
     }
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#pragma unroll(plane_unroll)
+#endif
     for (int k = z0; k < z1; ++k) {
       const bool next = k + 1 < z1;
       // Plane k + 1, copied into the buffers the points of plane k - 2 read (every thread is past them: two
