@@ -71,7 +71,8 @@ struct DensityKernel {
   // GPUs unroll the plane loop by two at R = 2 and 4: every other plane's window shift (the windows' 4R - 2 packs moved
   // a plane) becomes a renaming of registers. On an H200, R = 4 3.49 -> 3.30 ms a step, R = 2 2.52 -> 2.47; R = 3 3.14
   // -> 3.33 (its spills tripled), R = 1 and the asynchronous staging above R = 4 unchanged; by the windows' length
-  // (2R, no moves at all) R = 4 took 4.00 ms (perf/NOTES.md 166).
+  // (2R, no moves at all) R = 4 took 4.00 ms (perf/NOTES.md 166). Not on AMD GPUs: clang does not unroll a loop with
+  // barriers and a run-time trip count (it warns, and the code is as without the pragma).
   static constexpr int plane_unroll = R == 2 || R == 4 ? 2 : 1;
   using Policy = Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<unsigned(threads), teams_per_sm>>;
   using Member = typename Policy::member_type;
@@ -273,8 +274,8 @@ struct DensityKernel {
       store_share(load_share(share, z0), t, staged_u(z0), staged_b(z0));
       team.team_barrier();
     }
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-#pragma unroll(plane_unroll)
+#if defined(__CUDA_ARCH__)
+#pragma unroll plane_unroll
 #endif
     for (int k = z0; k < z1; ++k) {
       const bool next = k + 1 < z1;
