@@ -178,7 +178,7 @@ struct WaveArrays {
     const auto lanes = x + detail::host_lanes();
     const auto in = (lanes >= pml.inner.x0) & (lanes < pml.inner.x1);
     *reinterpret_cast<HostVector*>(phi_row) = in ? phi_old : layer.phi;
-    detail::host_store(u_prev + o, in ? inner : layer.u, nontemporal);
+    detail::host_store_in_place(u_prev + o, in ? inner : layer.u, nontemporal);
   }
 #endif
 
@@ -257,7 +257,7 @@ struct WaveUpdate {
     if (Where == Region::inner || (a.pml.inner_x(x) && a.pml.inner_x(x + host_pass_width - 1))) {
       using detail::host_load;
       const detail::HostVector u = host_load(c), prev = host_load(a.u_prev + o), q = host_load(a.q + o);
-      detail::host_store(a.u_prev + o, WaveArrays::inner_point(u, prev, q, lap), a.nontemporal);
+      detail::host_store_in_place(a.u_prev + o, WaveArrays::inner_point(u, prev, q, lap), a.nontemporal);
     } else {
       a.host_edge_vector(L, x, y, z, o, c, lap);
     }
