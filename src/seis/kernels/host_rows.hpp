@@ -175,8 +175,8 @@ inline void host_store(float* p, HostVector v, bool nontemporal) {
 }
 // A vector stored where it was just read (the wave step writes u_next over u_prev): streamed only where it is a whole
 // 64-byte line (AVX-512). Half a line streamed (AVX2) waits in a write-combining buffer that the next vector's load
-// of the same line flushes as a partial write, the line evicted besides: the step ran 10 x slower so on an AVX2 EPYC
-// (perf/NOTES.md 167).
+// of the same line flushes as a partial write, the line evicted besides: a 256^3 step took 227 ms on two AVX2 EPYC
+// cores, 31.5-34.6 through the cache (perf/NOTES.md 167).
 inline void host_store_in_place(float* p, HostVector v, bool nontemporal) {
   host_store(p, v, nontemporal && host_pass_width == host_line);
 }
