@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Bits that a refactoring must not change: a few seis-wave runs (a forward shot with its wavefield, every strategy
-# of it, one under a free surface, a survey, its migration by correlation and by the exact adjoint in an isotropic
+# of it, one under a free surface, one in a variable density under it, a survey, its migration by correlation and by the exact adjoint in an isotropic
 # and in a tilted medium, Born modelling), their outputs' SHA-256 listed one per line. `record` writes the list to
 # perf/results/bitwise-baseline/COMMIT.txt; `check FILE` runs them again and compares with FILE, naming each output
 # that changed. Small grids: about a minute on 2 cores.
@@ -17,6 +17,7 @@ run() { local name=$1; shift; "$exe" "${common[@]}" "$@" --output "$work/$name" 
 
 run forward --source 560,480,120 --receivers 140,480,140:960,480,140:24
 run forward-free-surface --top free --source 560,480,20 --receivers 0,480,10:1100,480,10:24
+run forward-density --density gardner --top free --source 560,480,20 --receivers 0,480,10:1100,480,10:24
 for strategy in two unified seven; do
   run "benchmark-$strategy" --source 560,480,120 --receivers 140,480,140:960,480,140:24 \
     --strategy "$strategy" --benchmark
@@ -49,7 +50,7 @@ PY
 run born --source 560,480,120 --receivers 300,300,140:800,600,140:6x5 --born perturbation.f32
 
 list=$work/list.txt
-for name in forward forward-free-surface benchmark-two benchmark-unified benchmark-seven survey \
+for name in forward forward-free-surface forward-density benchmark-two benchmark-unified benchmark-seven survey \
             migration-correlation migration-adjoint tti-migration-correlation tti-migration-adjoint born; do
   find "$name" -type f \( -name '*.sgy' -o -name '*.f32' -o -name '*.bin' \) | sort | while read -r f; do
     echo "$(sha256sum < "$f" | cut -c1-64)  $f"

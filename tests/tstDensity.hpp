@@ -11,6 +11,8 @@
 #include "expect_error.hpp"
 #include "local_exchange.hpp"
 #include "seis/imaging/linearised.hpp"
+#include "seis/kernels/radius_dispatch.hpp"
+#include "seis/wave/density.hpp"
 #include "seis/wave/simulation.hpp"
 #include "wave_cases.hpp"
 #include "wave_oracle.hpp"
@@ -44,6 +46,54 @@ TEST(TEST_CATEGORY, WaveVariableDensityMatchesReference) {
 TEST(TEST_CATEGORY, WaveVariableDensityMatchesReferenceAtRadius8) {
   std::mt19937 rng(seis::test::test_seed());
   expect_every_strategy_matches(density_setup(8, rng, seis::wave::Top::absorbing));
+}
+
+// The step's two shapes, a GPU's teams and a host's rows (each an x loop), sum each point's terms in the same order:
+// one step of random fields in random densities, over the interior and over a box whose edges cut the teams' packs
+// and tiles, the same bits at R = 1, 4 and 8 (on a GPU the backend's shape is the teams: the same kernel twice). Inner
+// points only: the layer's update is the constant-density host rows' (WaveArrays), which its tests compare.
+TEST(TEST_CATEGORY, VariableDensityShapesAreBitwiseEqual) {
+  using Floats = Kokkos::View<float*, Exec::memory_space>;
+  std::mt19937 rng(seis::test::test_seed());
+  std::uniform_real_distribution<float> value(-1.0f, 1.0f), density(1000.0f, 3000.0f), weight(-2.0f, 2.0f);
+  const auto device = [](const std::vector<float>& v) {
+    Floats f("density shapes field", v.size());
+    Kokkos::deep_copy(
+        f, Kokkos::View<const float*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(v.data(), v.size()));
+    return f;
+  };
+  for (int radius : {1, 4, 8}) {
+    const seis::FieldLayout L = seis::make_layout(37, 13, 11, 2 * radius - 1);
+    std::vector<float> u(L.size), rho(L.size), prev(L.size), q(L.size);
+    for (std::size_t c = 0; c < L.size; ++c) u[c] = value(rng), rho[c] = density(rng), prev[c] = value(rng);
+    for (std::size_t c = 0; c < L.size; ++c) q[c] = 1e-4f * density(rng);
+    const Floats u_d = device(u), rho_d = device(rho), q_d = device(q);
+    float c[seis::max_radius];
+    for (float& w : c) w = weight(rng);
+    for (const seis::Box region : {seis::interior_box(L), seis::Box{3, 30, 2, 11, 1, 9}}) {
+      std::vector<float> next[2];
+      for (const auto shape : {seis::wave::DensityShape::backend, seis::wave::DensityShape::teams}) {
+        const Floats prev_d = device(prev);
+        seis::wave::WaveArrays a{prev_d.data(), q_d.data(), nullptr, nullptr, nullptr, nullptr,
+                                 nullptr,       nullptr,    nullptr, {},      false};
+        a.pml.inner = seis::interior_box(L);
+        seis::with_radius(radius, [&](auto r) {
+          constexpr int R = decltype(r)::value;
+          seis::wave::DensityStep<R> step{L, u_d.data(), rho_d.data(), a, {}};
+          for (int n = 0; n < R; ++n) step.c[n] = c[n];
+          seis::wave::density_step(Exec(), region, step, shape);
+        });
+        Kokkos::fence();
+        next[shape == seis::wave::DensityShape::teams].resize(L.size);
+        Kokkos::deep_copy(Kokkos::View<float*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+                              next[shape == seis::wave::DensityShape::teams].data(), L.size),
+                          prev_d);
+      }
+      std::size_t differ = 0;
+      for (std::size_t c = 0; c < L.size; ++c) differ += next[0][c] != next[1][c];
+      EXPECT_EQ(differ, 0u) << "R = " << radius << ", region from x " << region.x0;
+    }
+  }
 }
 
 // Split over x, y and z, a run whose density varies is bitwise its undecomposed run: its halos 2R - 1 deep, the

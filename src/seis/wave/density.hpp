@@ -35,9 +35,14 @@ struct DensityStep {
   float c[R];        // the staggered weights over h
 };
 
+// Which kernel steps it: the backend's (a GPU's teams, a host's rows), or the GPU's teams on a host too (the tests
+// compare the two; each sums every point's terms in the same order).
+enum class DensityShape { backend, teams };
+
 // One variable-density step of the points of `region` (part-local indices) on `space`.
 template <class ExecSpace, int R>
-void density_step(const ExecSpace& space, const Box& region, const DensityStep<R>& step);
+void density_step(const ExecSpace& space, const Box& region, const DensityStep<R>& step,
+                  DensityShape shape = DensityShape::backend);
 
 // Refuses, naming the numbers, a backend whose teams cannot hold the kernel's tile and its scratch.
 template <class ExecSpace, int R>

@@ -17,11 +17,25 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <vector>
 
 #include "seis/core/memory_ops.hpp"
+#include "seis/core/unroll.hpp"
 #include "seis/wave/density.hpp"
 
 namespace seis::wave {
+
+// The staggered difference sum_n c_n (v(R - 1 + n) - v(R - n)) of 2R values v(0 .. 2R - 1) in a row, a column or a
+// window: a flux's from u, a point's divergence from 2R fluxes. Both shapes of the step sum it so.
+template <int R, class Value>
+KOKKOS_INLINE_FUNCTION float staggered_difference(const float (&c)[R], const Value& v) {
+  float d = 0.0f;
+  SEIS_HOST_UNROLL
+  for (int n = 1; n <= R; ++n) d += c[n - 1] * (v(R - 1 + n) - v(R - n));
+  return d;
+}
+// The flux between two points: b_half = 2 / (rho + rho') times the difference of u.
+KOKKOS_INLINE_FUNCTION float density_flux(float d, float rho0, float rho1) { return 2.0f / (rho0 + rho1) * d; }
 
 template <class ExecSpace, int R>
 struct DensityKernel {
@@ -98,16 +112,11 @@ struct DensityKernel {
     for (int l = 0; l < V; ++l) v.lane[l] = value;
     return v;
   }
-  // The staggered difference sum_n c_n (v(R - 1 + n) - v(R - n)) of 2R values v(0 .. 2R - 1) in a row, a column or a
-  // window: a flux's from u, a point's divergence from 2R fluxes.
   template <class Value>
   KOKKOS_INLINE_FUNCTION float difference(const Value& v) const {
-    float d = 0.0f;
-    for (int n = 1; n <= R; ++n) d += s.c[n - 1] * (v(R - 1 + n) - v(R - n));
-    return d;
+    return staggered_difference<R>(s.c, v);
   }
-  // The flux between two points: b_half = 2 / (rho + rho') times the difference of u.
-  KOKKOS_INLINE_FUNCTION static float flux(float d, float rho0, float rho1) { return 2.0f / (rho0 + rho1) * d; }
+  KOKKOS_INLINE_FUNCTION static float flux(float d, float rho0, float rho1) { return density_flux(d, rho0, rho1); }
   // The in-plane offset of the pack at (x, y), x a multiple of V, or -1 where it lies beyond the allocation.
   KOKKOS_INLINE_FUNCTION int pack_at(int x, int y) const {
     const bool row = y >= -s.L.halo && y < s.L.ny + s.L.halo;
@@ -360,10 +369,96 @@ struct DensityKernel {
   }
 };
 
+// The host's shape: a work item a plane of the region, its rows in y, each row's points in x loops the compiler
+// vectorises (the team kernel, packs of two and one thread a team, ran the step 9.5 x slower than the constant-density
+// step on two AVX2 cores; these rows 1.7 x, perf/NOTES.md 168). A row's x fluxes are computed once each; the y fluxes
+// of the 2R half rows it reads are kept in a ring of rows, one more a row; its z fluxes are 2R rows of their own (a
+// ring of them would take 2R planes of fluxes a work item). Each flux, sum and update is the team kernel's, term for
+// term, and the update the constant-density host rows' (WaveArrays).
+template <int R>
+struct DensityRows {
+  DensityStep<R> s;
+  Box region;
+  static constexpr int W = 2 * R;
+
+  void operator()(const int k) const {
+    const FieldLayout& L = s.L;
+    const int x0 = region.x0, n = region.x1 - region.x0;
+    const index_t ldx = L.ldx, plane = L.plane;
+    // The ring's W rows of y fluxes (the flux between rows a and a + 1 in slot a mod W), a row's W rows of z fluxes,
+    // its x fluxes F(m) (between x0 - R + m and the next point, m < n + 2R - 1) and its operator's values, then its
+    // u_next.
+    std::vector<float> buffer(std::size_t(2 * W + 2) * std::size_t(n + W));
+    float* const ring = buffer.data();
+    float* const fz = ring + std::size_t(W) * std::size_t(n);
+    float* const fx = fz + std::size_t(W) * std::size_t(n);
+    float* const op = fx + n + W;
+    const auto slot = [&](int a) { return ring + std::size_t((a % W + W) % W) * std::size_t(n); };
+    const auto y_fluxes = [&](int a) {
+      float* const f = slot(a);
+      const float* const u = s.u + L.offset(x0, a, k);
+      const float* const rho = s.rho + L.offset(x0, a, k);
+#if defined(_OPENMP)
+#pragma omp simd
+#endif
+      for (int i = 0; i < n; ++i)
+        f[i] = density_flux(staggered_difference<R>(s.c, [&](int m) { return u[i + (m - R + 1) * ldx]; }), rho[i],
+                            rho[i + ldx]);
+    };
+    for (int a = region.y0 - R; a < region.y0 + R - 1; ++a) y_fluxes(a);
+    for (int j = region.y0; j < region.y1; ++j) {
+      y_fluxes(j + R - 1);
+      const index_t o = L.offset(x0, j, k);
+      const float* const u = s.u + o;
+      const float* const rho = s.rho + o;
+#if defined(_OPENMP)
+#pragma omp simd
+#endif
+      for (int m = 0; m < n + W - 1; ++m)
+        fx[m] = density_flux(staggered_difference<R>(s.c, [&](int q) { return u[m - 2 * R + 1 + q]; }), rho[m - R],
+                             rho[m - R + 1]);
+      // The z fluxes the row's points read, between planes k - R + q and the next (from u of planes k - 2R + 1 + q ..
+      // k + q), a row for each q: kept in memory as the team kernel keeps its window (a flux summed where it was
+      // computed would have its product contracted into the sum, another rounding).
+      for (int q = 0; q < W; ++q) {
+        float* const f = fz + std::size_t(q) * std::size_t(n);
+        const index_t b = index_t(q - R) * plane;
+#if defined(_OPENMP)
+#pragma omp simd
+#endif
+        for (int i = 0; i < n; ++i)
+          f[i] =
+              density_flux(staggered_difference<R>(s.c, [&](int m) { return u[b + i + index_t(m - R + 1) * plane]; }),
+                           rho[b + i], rho[b + i + plane]);
+      }
+      const float* fy[W];
+      for (int q = 0; q < W; ++q) fy[q] = slot(j - R + q);
+#if defined(_OPENMP)
+#pragma omp simd
+#endif
+      for (int i = 0; i < n; ++i) {
+        // Point i reads the x fluxes F(i) .. F(i + 2R - 1), the y fluxes of rows j - R .. j + R - 1 and the z fluxes.
+        const float x = staggered_difference<R>(s.c, [&](int q) { return fx[i + q]; });
+        const float y = staggered_difference<R>(s.c, [&](int q) { return fy[q][i]; });
+        const float z = staggered_difference<R>(s.c, [&](int q) { return fz[std::size_t(q) * std::size_t(n) + i]; });
+        op[i] = (x + y + z) * rho[i];
+      }
+      s.a.host_next_row(L, x0, region.x1, j, k, u, op);
+      store_row(s.a.u_prev + o, op, n, s.a.nontemporal);
+    }
+  }
+};
+
 template <class ExecSpace, int R>
-void density_step(const ExecSpace& space, const Box& region, const DensityStep<R>& step) {
+void density_step(const ExecSpace& space, const Box& region, const DensityStep<R>& step, DensityShape shape) {
   using Kernel = DensityKernel<ExecSpace, R>;
   if (region.points() == 0) return;
+  if constexpr (!Kernel::gpu) {
+    if (shape == DensityShape::backend)
+      return Kokkos::parallel_for("seis::wave::density_rows",
+                                  Kokkos::RangePolicy<ExecSpace>(space, region.z0, region.z1),
+                                  DensityRows<R>{step, region});
+  }
   // Packs are aligned in the fields only if their rows are (fields are allocated so; a view into one might not be).
   const auto aligned = [](const float* p) {
     return reinterpret_cast<std::uintptr_t>(p) % sizeof(Pack<Kernel::V>) == 0;

@@ -73,7 +73,8 @@ struct TtiStep {
 enum class TtiPass { combine, derivatives, update };
 
 // One pass over the points of `region` (in the part's interior) on `space`, each work item walking `walk` planes of
-// a column (0: the backend's choice). The bits depend neither on the walk nor on how the part is cut into regions.
+// a column (0: the backend's choice: a GPU's work items walk columns, a host's take rows). The bits depend neither on
+// the walk (nor the rows) nor on how the part is cut into regions.
 template <class ExecSpace, int R>
 void tti_pass(const ExecSpace& space, const TtiStep<R>& step, TtiPass pass, const Box& region, int walk = 0);
 

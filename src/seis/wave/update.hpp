@@ -156,6 +156,21 @@ struct WaveArrays {
     }
   }
 
+  // A host row's u_next: points x0 .. x1 - 1 of row (y, z), u at c and the operator's values in sum from x0 (sum is
+  // overwritten, phi stored, u_prev left as it was). A row of the layer's x slabs splits into its low slab, the inner
+  // points and its high slab; other layer rows lie in one y or z slab.
+  void host_next_row(const FieldLayout& L, int x0, int x1, int y, int z, const float* c, float* sum) const {
+    const index_t o = L.offset(x0, y, z);
+    const float* prev = u_prev + o;
+    const float* q_row = q + o;
+    const int n = x1 - x0;
+    if (pml.layer_row(y, z)) return host_layer(L, x0, y, z, c, sum, prev, q_row, 0, n);
+    const int low = std::clamp(pml.inner.x0 - x0, 0, n), high = std::clamp(pml.inner.x1 - x0, low, n);
+    host_layer(L, x0, y, z, c, sum, prev, q_row, 0, low);
+    host_inner(c, sum, prev, q_row, low, high);
+    host_layer(L, x0, y, z, c, sum, prev, q_row, high, n);
+  }
+
 #if defined(SEIS_HOST_VECTORS)
   // The host engine's update of the whole vector at (x, y, z) of a row between the y and z slabs whose lanes reach
   // into an x slab (u at c, lap(u) from the pass): the layer lanes as host_layer updates them, the inner ones as
@@ -273,20 +288,11 @@ struct WaveUpdate {
   }
   // host_row's u_next into sum (phi stored), u_prev left as it was.
   void host_next(const FieldLayout& L, int x0, int x1, int y, int z, const float* c, float* sum) const {
-    const index_t o = L.offset(x0, y, z);
-    const float* prev = a.u_prev + o;
-    const float* q_row = a.q + o;
-    const int n = x1 - x0;
-    const Box& inner = a.pml.inner;
     if constexpr (Where == Region::inner) {
-      a.host_inner(c, sum, prev, q_row, 0, n);
-    } else if (a.pml.layer_row(y, z)) {
-      a.host_layer(L, x0, y, z, c, sum, prev, q_row, 0, n);
+      const index_t o = L.offset(x0, y, z);
+      a.host_inner(c, sum, a.u_prev + o, a.q + o, 0, x1 - x0);
     } else {
-      const int low = std::clamp(inner.x0 - x0, 0, n), high = std::clamp(inner.x1 - x0, low, n);
-      a.host_layer(L, x0, y, z, c, sum, prev, q_row, 0, low);
-      a.host_inner(c, sum, prev, q_row, low, high);
-      a.host_layer(L, x0, y, z, c, sum, prev, q_row, high, n);
+      a.host_next_row(L, x0, x1, y, z, c, sum);
     }
   }
 
