@@ -1,7 +1,8 @@
 #pragma once
-// The variable-density kernel (density.hpp's operator), included by its generated translation unit alone. A team
-// takes a tile of TX x TY columns through `planes` planes in z; its threads own packs of V columns consecutive in x
-// (a GPU's thread one pack, a host team's one thread all of them). Each plane's u (a cross of half-width 2R - 1
+// The variable-density kernels (density.hpp's operator), included by their generated translation unit alone: a GPU's
+// teams (DensityKernel) and a host's rows (DensityRows, below). A team takes a tile of TX x TY columns through
+// `planes` planes in z; its threads own packs of V columns consecutive in x (a GPU's thread one pack; on a host, where
+// the tests run the teams beside the rows, one thread all of them). Each plane's u (a cross of half-width 2R - 1
 // around the tile) and density (half-width R) are staged in team scratch and the plane's x and y fluxes computed
 // from them once each, a pack at a time; each pack keeps its z window (the 2R values of u its next flux reads and
 // the 2R fluxes its points read) in its owner's registers. So every flux is computed once (the point-by-point form
