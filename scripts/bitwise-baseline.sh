@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Bits that a refactoring must not change: a few seis-wave runs (a forward shot with its wavefield, every strategy
-# of it, one under a free surface, one in a variable density under it, a survey, its migration by correlation and by the exact adjoint in an isotropic
-# and in a tilted medium, Born modelling), their outputs' SHA-256 listed one per line. `record` writes the list to
+# of it, one under a free surface, one in a variable density under it, a survey, its migration by correlation and by
+# the exact adjoint in an isotropic and in a tilted medium, Born modelling), their outputs' SHA-256 listed one per line. `record` writes the list to
 # perf/results/bitwise-baseline/COMMIT.txt; `check FILE` runs them again and compares with FILE, naming each output
 # that changed. Small grids: about a minute on 2 cores.
 # usage: scripts/bitwise-baseline.sh SEIS_WAVE record|check [FILE]

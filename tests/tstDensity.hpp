@@ -84,10 +84,11 @@ TEST(TEST_CATEGORY, VariableDensityShapesAreBitwiseEqual) {
           seis::wave::density_step(Exec(), region, step, shape);
         });
         Kokkos::fence();
-        next[shape == seis::wave::DensityShape::teams].resize(L.size);
-        Kokkos::deep_copy(Kokkos::View<float*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
-                              next[shape == seis::wave::DensityShape::teams].data(), L.size),
-                          prev_d);
+        std::vector<float>& out = next[shape == seis::wave::DensityShape::teams];
+        out.resize(L.size);
+        Kokkos::deep_copy(
+            Kokkos::View<float*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(out.data(), L.size),
+            prev_d);
       }
       std::size_t differ = 0;
       for (std::size_t c = 0; c < L.size; ++c) differ += next[0][c] != next[1][c];

@@ -113,11 +113,6 @@ struct DensityKernel {
     for (int l = 0; l < V; ++l) v.lane[l] = value;
     return v;
   }
-  template <class Value>
-  KOKKOS_INLINE_FUNCTION float difference(const Value& v) const {
-    return staggered_difference<R>(s.c, v);
-  }
-  KOKKOS_INLINE_FUNCTION static float flux(float d, float rho0, float rho1) { return density_flux(d, rho0, rho1); }
   // The in-plane offset of the pack at (x, y), x a multiple of V, or -1 where it lies beyond the allocation.
   KOKKOS_INLINE_FUNCTION int pack_at(int x, int y) const {
     const bool row = y >= -s.L.halo && y < s.L.ny + s.L.halo;
@@ -191,7 +186,8 @@ struct DensityKernel {
   KOKKOS_INLINE_FUNCTION void advance(Window& w, const P& u_new, const P& rho_new) const {
     w.u[W - 1] = u_new;
     for (int l = 0; l < V; ++l)
-      w.f[W - 1].lane[l] = flux(difference([&](int n) { return w.u[n].lane[l]; }), w.rho.lane[l], rho_new.lane[l]);
+      w.f[W - 1].lane[l] = density_flux(staggered_difference<R>(s.c, [&](int n) { return w.u[n].lane[l]; }),
+                                        w.rho.lane[l], rho_new.lane[l]);
     w.rho = rho_new;
   }
   KOKKOS_INLINE_FUNCTION static void shift(Window& w) {
@@ -213,7 +209,8 @@ struct DensityKernel {
     for (int w = 0; w < WB; ++w) b[w] = load_scratch<V>(sb + (ty + R) * BX + (q + w) * V);
     P f;
     for (int l = 0; l < V; ++l)
-      f.lane[l] = flux(difference([&](int n) { return at(u, UO + l + n); }), at(b, BO + l), at(b, BO + l + 1));
+      f.lane[l] = density_flux(staggered_difference<R>(s.c, [&](int n) { return at(u, UO + l + n); }), at(b, BO + l),
+                               at(b, BO + l + 1));
     store_scratch(fx + ty * FXW + q * V, f);
   }
   // The y fluxes of row m (between y0 - R + m and the next row) at pack px: the staged u's row of y0 - R + m is m + R
@@ -224,7 +221,8 @@ struct DensityKernel {
     const P b0 = load_scratch<V>(sb + m * BX + BHX + px * V), b1 = load_scratch<V>(sb + (m + 1) * BX + BHX + px * V);
     P f;
     for (int l = 0; l < V; ++l)
-      f.lane[l] = flux(difference([&](int n) { return u[n].lane[l]; }), b0.lane[l], b1.lane[l]);
+      f.lane[l] =
+          density_flux(staggered_difference<R>(s.c, [&](int n) { return u[n].lane[l]; }), b0.lane[l], b1.lane[l]);
     store_scratch(fy + m * TX + px * V, f);
   }
 
@@ -241,9 +239,9 @@ struct DensityKernel {
     for (int l = 0; l < V; ++l) {
       // Point x0 + V px + l reads the x fluxes from R - 1/2 before it to R - 1/2 after, F(V px + l) ..
       // F(V px + l + 2R - 1).
-      const float x = difference([&](int n) { return at(f, l + n); });
-      const float y = difference([&](int n) { return g[n].lane[l]; });
-      const float z = difference([&](int n) { return w.f[n].lane[l]; });
+      const float x = staggered_difference<R>(s.c, [&](int n) { return at(f, l + n); });
+      const float y = staggered_difference<R>(s.c, [&](int n) { return g[n].lane[l]; });
+      const float z = staggered_difference<R>(s.c, [&](int n) { return w.f[n].lane[l]; });
       operator_u.lane[l] = (x + y + z) * rho.lane[l];
     }
     update(i0, j, k, w.u[0], operator_u);

@@ -18,35 +18,32 @@ namespace seis::wave {
 
 namespace detail {
 
-// f at planes k - R .. k + R of one column, k the walk's plane.
-template <int R>
-struct ZWindow {
-  float v[2 * R + 1];
-
-  KOKKOS_INLINE_FUNCTION float operator[](int m) const { return v[R + m]; }  // plane k + m
-  // Planes k0 - R .. k0 + R - 1 of the column at o (plane k0), before the walk's first step; those above the grid
-  // (k < 0) from plane -k where `mirror`.
-  KOKKOS_INLINE_FUNCTION void start(const float* f, index_t o, index_t plane, int k0, bool mirror) {
-    for (int m = 0; m < 2 * R; ++m) {
-      const int k = k0 - R + m;
-      v[m + 1] = f[o + index_t((mirror && k < 0 ? -k : k) - k0) * plane];
-    }
-  }
-  // The next step's plane k + 1 + R enters, k - R leaves.
-  KOKKOS_INLINE_FUNCTION void push(float next) {
-    for (int m = 0; m < 2 * R; ++m) v[m] = v[m + 1];
-    v[2 * R] = next;
-  }
-};
-
-// A host row's plane offsets: plane k + m at to[R + m] from plane k, those above the grid from plane -(k + m) where
-// `mirror` (as ZWindow::start reads them).
+// The offsets of planes k - R .. k + R from plane k: plane k + m at to[R + m], those above the grid (k + m < 0) from
+// plane -(k + m) where `mirror`. A column walk's windows start from them, a host row's points read through them.
 template <int R>
 struct PlaneOffsets {
   index_t to[2 * R + 1];
 
   KOKKOS_INLINE_FUNCTION PlaneOffsets(int k, index_t plane, bool mirror) {
     for (int m = -R; m <= R; ++m) to[R + m] = index_t((mirror && k + m < 0 ? -(k + m) : k + m) - k) * plane;
+  }
+};
+
+// f at planes k - R .. k + R of one column, k the walk's plane.
+template <int R>
+struct ZWindow {
+  float v[2 * R + 1];
+
+  KOKKOS_INLINE_FUNCTION float operator[](int m) const { return v[R + m]; }  // plane k + m
+  // Planes k0 - R .. k0 + R - 1 of the column at o (plane k0), before the walk's first step (PlaneOffsets').
+  KOKKOS_INLINE_FUNCTION void start(const float* f, index_t o, index_t plane, int k0, bool mirror) {
+    const PlaneOffsets<R> planes(k0, plane, mirror);
+    for (int m = 0; m < 2 * R; ++m) v[m + 1] = f[o + planes.to[m]];
+  }
+  // The next step's plane k + 1 + R enters, k - R leaves.
+  KOKKOS_INLINE_FUNCTION void push(float next) {
+    for (int m = 0; m < 2 * R; ++m) v[m] = v[m + 1];
+    v[2 * R] = next;
   }
 };
 
